@@ -1,0 +1,38 @@
+"""The engine's errors: one family, so callers can catch ``CafeError`` and show the message.
+
+Every error is a ``ValueError``: something the caller passed in was wrong, never the engine.
+"""
+
+from __future__ import annotations
+
+
+class CafeError(ValueError):
+    """Base of every error the engine raises for bad input."""
+
+
+class NotationError(CafeError):
+    """Text that cannot be read as a tile, chair or turn (RULES.md §13).
+
+    ``token`` is the piece of text that could not be read and ``text`` the whole input.
+    """
+
+    def __init__(self, message: str, *, token: str = "", text: str = "") -> None:
+        super().__init__(message)
+        self.token = token
+        self.text = text
+
+
+class IllegalTurnError(CafeError):
+    """A readable turn that breaks a rule; ``rule`` names it (``gender-balance``, ``nation`` …)."""
+
+    def __init__(self, message: str, *, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class GameOverError(CafeError):
+    """A turn was offered to a game that has already ended."""
+
+
+class InvalidPositionError(CafeError):
+    """A position (RULES.md §14) or game record that does not describe a possible game."""

@@ -1,0 +1,255 @@
+"""``Game``: the public face of the engine — deal, play, ask, and read a game.
+
+A ``Game`` wraps the mutable ``State`` and keeps the history of played turns. Everything a
+caller may change goes through ``play``, which either applies a whole legal turn or raises
+a ``CafeError`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from cafe import fairbag, position
+from cafe.board import BAR_VALUES
+from cafe.errors import CafeError, InvalidPositionError
+from cafe.movegen import ScoredTurn, scored_turns
+from cafe.notation import Turn, TurnKind
+from cafe.results import TurnResult
+from cafe.rules import apply_turn
+from cafe.standings import Standing, standings
+from cafe.state import Options, Seating, State
+
+HAND_SIZE = 5
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested turn and the points it scores now."""
+
+    turn: Turn
+    points: int
+
+    def __str__(self) -> str:
+        return f"{self.turn} ({self.points:+d})"
+
+
+class Game:
+    """One game of Café International (RULES.md)."""
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._history: list[TurnResult] = []
+        self._deal: list[list[str]] | None = None
+        self._legal: list[ScoredTurn] | None = None
+
+    # --- making games ----------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: list[str] | tuple[str, ...],
+        *,
+        seed: bytes | str | int | None = None,
+        options: Options | None = None,
+    ) -> Game:
+        """Deal a new game: seat order and bag from the seed (``cafe.fairbag``)."""
+        names = _check_players(players)
+        secret = fairbag.seed_bytes(seed)
+        seats = tuple(fairbag.seat_order(names, secret))
+        bag = fairbag.bag_order(secret)
+        hands = [bag[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(len(seats))]
+        state = State(
+            players=seats,
+            to_move=0,
+            scores=[0] * len(seats),
+            hands=[list(hand) for hand in hands],
+            hand_limits=[HAND_SIZE] * len(seats),
+            eliminated=[False] * len(seats),
+            seating=Seating(),
+            bar=[],
+            bag=bag[len(seats) * HAND_SIZE :],
+            options=options or Options(),
+            seed=secret,
+            commitment=fairbag.commitment(secret),
+        )
+        game = cls(state)
+        game._deal = [list(hand) for hand in hands]
+        return game
+
+    @classmethod
+    def from_position(cls, source: dict[str, Any] | str) -> Game:
+        """A game from a position (RULES.md §14), as a dict or JSON text."""
+        if isinstance(source, str):
+            try:
+                source = json.loads(source)
+            except json.JSONDecodeError as error:
+                raise InvalidPositionError(f"position is not valid JSON: {error}") from None
+        return cls(position.load(source))  # type: ignore[arg-type]
+
+    @classmethod
+    def from_record(cls, text: str) -> Game:
+        """Replay a game record (``cafe.record``); a damaged record names its line."""
+        from cafe.record import replay
+
+        return replay(text)
+
+    def to_position(self) -> dict[str, Any]:
+        return position.dump(self._state)
+
+    def to_record(self, *, reveal_seed: bool | None = None) -> str:
+        """The game record; the seed is revealed only once the game is over, unless told."""
+        from cafe.record import write
+
+        return write(self, reveal_seed=self.is_over if reveal_seed is None else reveal_seed)
+
+    def copy(self) -> Game:
+        return copy.deepcopy(self)
+
+    # --- playing ---------------------------------------------------------------------
+
+    def play(self, turn: str | Turn) -> TurnResult:
+        """Play a turn for the player to move; a refused turn raises and changes nothing."""
+        if isinstance(turn, str):
+            turn = Turn.parse(turn)
+        elif not isinstance(turn, Turn):
+            raise CafeError(f"a turn is text or a Turn, not {type(turn).__name__}")
+        result = apply_turn(self._state, turn)
+        self._history.append(result)
+        self._legal = None
+        return result
+
+    def legal_turns(self) -> list[Turn]:
+        """Every legal turn of the player to move (modifiers aside)."""
+        return [turn for turn, _ in self._scored()]
+
+    def scored_turns(self) -> list[ScoredTurn]:
+        """Every legal turn with the points it scores."""
+        return list(self._scored())
+
+    def hints(self, n: int = 3) -> list[Hint]:
+        """The ``n`` best turns by points, best first; ties in order of their text."""
+        if self.is_over:
+            return []
+        scores = self._state.scores[self._state.to_move]
+        value = BAR_VALUES[len(self.bar)] if len(self.bar) < len(BAR_VALUES) else 0
+
+        def rank(item: ScoredTurn) -> tuple[int, bool, str]:
+            turn, points = item
+            ruinous = turn.kind is TurnKind.BAR and scores + value < 0
+            return (-points, ruinous, str(turn))
+
+        return [Hint(turn, points) for turn, points in sorted(self._scored(), key=rank)[:n]]
+
+    def _scored(self) -> list[ScoredTurn]:
+        if self.is_over:
+            return []
+        if self._legal is None:
+            self._legal = scored_turns(self._state)
+        return self._legal
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._state.players
+
+    @property
+    def to_move(self) -> int:
+        return self._state.to_move
+
+    @property
+    def player_to_move(self) -> str:
+        return self._state.players[self._state.to_move]
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._state.scores)
+
+    @property
+    def hands(self) -> list[list[str]]:
+        return [list(hand) for hand in self._state.hands]
+
+    @property
+    def hand_limits(self) -> list[int]:
+        return list(self._state.hand_limits)
+
+    @property
+    def eliminated(self) -> list[bool]:
+        return list(self._state.eliminated)
+
+    @property
+    def chair_tiles(self) -> dict[int, str]:
+        """Seated tiles by chair number, jokers on two-nation chairs as ``Jf=FR``."""
+        return position.chair_texts(self._state.seating)
+
+    @property
+    def bar(self) -> list[str]:
+        return list(self._state.bar)
+
+    @property
+    def next_stool_value(self) -> int | None:
+        return self._state.next_stool_value
+
+    @property
+    def bag_size(self) -> int:
+        return len(self._state.bag)
+
+    @property
+    def options(self) -> Options:
+        return self._state.options
+
+    @property
+    def birthday_nation(self) -> str | None:
+        return self._state.birthday_nation
+
+    @property
+    def birthday_player(self) -> int | None:
+        return self._state.birthday_player
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.over
+
+    @property
+    def commitment(self) -> str | None:
+        """SHA-256 hex of the seed, public from the deal (``None`` for a loaded position)."""
+        return self._state.commitment
+
+    @property
+    def seed(self) -> bytes | None:
+        """The secret seed: reveal it only once the game is over."""
+        return self._state.seed
+
+    @property
+    def history(self) -> list[TurnResult]:
+        return list(self._history)
+
+    @property
+    def deal(self) -> list[list[str]] | None:
+        """The hands dealt at the start in seat order (``None`` for a loaded position)."""
+        return None if self._deal is None else [list(hand) for hand in self._deal]
+
+    def standings(self) -> list[Standing]:
+        """Places with end-of-game penalties applied (RULES.md §10); ties share a place."""
+        return standings(self._state)
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_over else f"{self.player_to_move} to move"
+        return f"<Game {', '.join(self.players)}: {status}, scores {self._state.scores}>"
+
+
+def _check_players(players: list[str] | tuple[str, ...]) -> list[str]:
+    names = list(players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise CafeError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or not name or any(c.isspace() for c in name) or ":" in name:
+            raise CafeError(f"player name {name!r}: non-empty, without spaces or ':'")
+    if len(set(names)) != len(names):
+        raise CafeError("player names must differ")
+    return names

@@ -1,0 +1,248 @@
+"""Turns as values, and their text (RULES.md §13).
+
+``Turn.parse`` reads what a player writes; ``str(turn)`` writes the canonical form, which
+parses back to an equal turn. Reading needs no game: chairs are named by their tables, and
+which free private chair ``DE1`` means is settled when the turn is played.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from cafe.board import CHAIR_COUNT, CHAIRS, NATIONS, SHARED_CHAIR, TABLES
+from cafe.errors import NotationError
+from cafe.tiles import is_joker, parse_tile
+
+MAX_PLACEMENTS = 4
+NOSHRINK = "noshrink"
+BIRTHDAY = "birthday"
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class TurnKind(StrEnum):
+    SEAT = "seat"
+    BAR = "bar"
+    SWAP = "swap"
+
+
+@dataclass(frozen=True, slots=True)
+class ChairRef:
+    """A chair as written: its tables (one: a private chair, two sorted: the shared chair).
+
+    ``number`` pins the exact chair when known (``#7``, or a turn the engine generated); it
+    takes no part in equality, since the private chairs of one table are equivalent.
+    """
+
+    tables: tuple[str, ...]
+    number: int | None = field(default=None, compare=False)
+
+    @property
+    def shared(self) -> bool:
+        return len(self.tables) == 2
+
+    @property
+    def nations(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(table[:2] for table in self.tables))
+
+    @classmethod
+    def of_chair(cls, number: int) -> ChairRef:
+        return CHAIR_REFS[number]
+
+    @classmethod
+    def parse(cls, text: str) -> ChairRef:
+        if text.startswith("#"):
+            digits = text[1:]
+            if not digits.isdigit() or not 1 <= int(digits) <= CHAIR_COUNT:
+                raise NotationError(
+                    f"cannot read chair {text!r}: chairs are numbered #1 to #{CHAIR_COUNT}",
+                    token=text,
+                )
+            return CHAIR_REFS[int(digits)]
+        names = text.upper().split("-")
+        for name in names:
+            if name not in TABLES:
+                raise NotationError(
+                    f"cannot read chair {text!r}: {name!r} is not a table "
+                    "(a table is a nation code and 1 or 2: DE1, US2)",
+                    token=text,
+                )
+        if len(names) == 1:
+            return cls((names[0],))
+        if len(names) == 2:
+            pair = (min(names), max(names))
+            if pair in SHARED_CHAIR:
+                return CHAIR_REFS[SHARED_CHAIR[pair]]
+            raise NotationError(
+                f"cannot read chair {text!r}: {names[0]} and {names[1]} share no chair",
+                token=text,
+            )
+        raise NotationError(
+            f"cannot read chair {text!r}: a chair is TABLE, TABLE-TABLE or #N", token=text
+        )
+
+    def __str__(self) -> str:
+        return "-".join(self.tables)
+
+
+#: The canonical reference of every chair, pinned to its number.
+CHAIR_REFS: dict[int, ChairRef] = {
+    number: ChairRef(chair.tables, number) for number, chair in CHAIRS.items()
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One tile on one chair; ``nation`` is a joker's declared nation where it needs one."""
+
+    tile: str
+    chair: ChairRef
+    nation: str | None = None
+
+    def __post_init__(self) -> None:
+        # A declaration the chair already implies is dropped, so equal turns compare equal.
+        if self.nation is not None and self.chair.nations == (self.nation,):
+            object.__setattr__(self, "nation", None)
+
+    @classmethod
+    def parse(cls, text: str) -> Placement:
+        tile_text, at, chair_text = text.partition("@")
+        if not at or not tile_text or not chair_text:
+            raise NotationError(
+                f"cannot read placement {text!r}: write TILE@CHAIR, e.g. DEf@DE1", token=text
+            )
+        tile_text, equals, nation = tile_text.partition("=")
+        tile = parse_tile(tile_text)
+        declared = None
+        if equals:
+            declared = nation.upper()
+            if not is_joker(tile):
+                raise NotationError(
+                    f"cannot read {text!r}: only a joker declares a nation", token=text
+                )
+            if declared not in NATIONS:
+                raise NotationError(
+                    f"cannot read {text!r}: unknown nation {nation!r}", token=text
+                )
+        return cls(tile, ChairRef.parse(chair_text), declared)
+
+    def __str__(self) -> str:
+        declared = f"={self.nation}" if self.nation else ""
+        return f"{self.tile}{declared}@{self.chair}"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn: seat 1–4 placements in order, send ``tile`` to the bar, or swap a joker.
+
+    A swap has one placement: the tile from the hand and the chair holding the joker.
+    ``noshrink`` and ``birthday`` are the modifiers of RULES.md §13.
+    """
+
+    kind: TurnKind
+    placements: tuple[Placement, ...] = ()
+    tile: str | None = None
+    noshrink: bool = False
+    birthday: str | None = None
+
+    @classmethod
+    def seat(cls, *placements: Placement, noshrink: bool = False, birthday: str | None = None):
+        return cls(TurnKind.SEAT, placements, noshrink=noshrink, birthday=birthday)
+
+    @classmethod
+    def bar(cls, tile: str, *, birthday: str | None = None) -> Turn:
+        return cls(TurnKind.BAR, tile=tile, birthday=birthday)
+
+    @classmethod
+    def swap(cls, placement: Placement, *, birthday: str | None = None) -> Turn:
+        return cls(TurnKind.SWAP, (placement,), birthday=birthday)
+
+    @classmethod
+    def parse(cls, text: str) -> Turn:
+        """Read a turn in RULES.md §13 notation; raise ``NotationError`` naming the bad token."""
+        try:
+            return _parse_turn(text)
+        except NotationError as error:
+            error.text = text
+            raise
+
+    def __str__(self) -> str:
+        if self.kind is TurnKind.BAR:
+            words = ["bar", str(self.tile)]
+        elif self.kind is TurnKind.SWAP:
+            words = ["swap", str(self.placements[0])]
+        else:
+            words = [str(placement) for placement in self.placements]
+        if self.noshrink:
+            words.append(NOSHRINK)
+        if self.birthday:
+            words.append(f"{BIRTHDAY}={self.birthday}")
+        return " ".join(words)
+
+    def __repr__(self) -> str:
+        return f"Turn.parse({str(self)!r})"
+
+
+def _parse_turn(text: str) -> Turn:
+    if not isinstance(text, str):
+        raise NotationError(f"a turn is text, not {type(text).__name__}")
+    tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
+    if not tokens:
+        raise NotationError("empty turn: write placements (DEf@DE1), bar TILE or swap TILE@CHAIR")
+    tokens, noshrink, birthday = _split_modifiers(tokens)
+    head = tokens[0].lower()
+    if head in (TurnKind.BAR, TurnKind.SWAP):
+        if noshrink:
+            raise NotationError(
+                f"'{NOSHRINK}' applies only to a seating turn, not to {head}", token=NOSHRINK
+            )
+        if len(tokens) != 2:
+            example = "bar DEf" if head == TurnKind.BAR else "swap DEf@DE1-FR1"
+            raise NotationError(
+                f"{head} takes exactly one {'tile' if head == 'bar' else 'placement'}: "
+                f"{example}",
+                token=" ".join(tokens),
+            )
+        if head == TurnKind.BAR:
+            return Turn.bar(parse_tile(tokens[1]), birthday=birthday)
+        return Turn.swap(Placement.parse(tokens[1]), birthday=birthday)
+    if len(tokens) > MAX_PLACEMENTS:
+        raise NotationError(
+            f"a seating turn places at most {MAX_PLACEMENTS} guests, not {len(tokens)}",
+            token=tokens[MAX_PLACEMENTS],
+        )
+    placements = tuple(Placement.parse(token) for token in tokens)
+    return Turn.seat(*placements, noshrink=noshrink, birthday=birthday)
+
+
+def _split_modifiers(tokens: list[str]) -> tuple[list[str], bool, str | None]:
+    """Take the modifiers off the end of the turn; a modifier anywhere else is an error."""
+    noshrink = False
+    birthday: str | None = None
+    while tokens:
+        word = tokens[-1].lower()
+        if word == NOSHRINK:
+            if noshrink:
+                raise NotationError(f"'{NOSHRINK}' is written twice", token=tokens[-1])
+            noshrink = True
+        elif word.startswith(f"{BIRTHDAY}="):
+            if birthday is not None:
+                raise NotationError("'birthday=' is written twice", token=tokens[-1])
+            birthday = word.partition("=")[2].upper()
+            if birthday not in NATIONS:
+                raise NotationError(
+                    f"cannot read {tokens[-1]!r}: birthday= takes a nation code "
+                    f"({', '.join(NATIONS)})",
+                    token=tokens[-1],
+                )
+        else:
+            break
+        tokens = tokens[:-1]
+    for token in tokens:
+        if token.lower() == NOSHRINK or token.lower().startswith(f"{BIRTHDAY}="):
+            raise NotationError(f"modifier {token!r} must come last in the turn", token=token)
+    if not tokens:
+        raise NotationError("a turn needs more than modifiers", token=NOSHRINK)
+    return tokens, noshrink, birthday

@@ -1,0 +1,383 @@
+"""Playing one turn: check it against every rule, then change the state (RULES.md §4–§10).
+
+``apply_turn`` either raises a ``CafeError`` and leaves the state exactly as it was, or
+applies the whole turn: seating or bar or swap, scoring, hand limit, refill, birthday,
+end of game and the next player.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from cafe.board import BAR_VALUES, CHAIRS, NATIONS, PRIVATE_CHAIRS, SHARED_CHAIR
+from cafe.errors import GameOverError, IllegalTurnError
+from cafe.movegen import has_legal_turn_besides_joker_bar
+from cafe.notation import CHAIR_REFS, ChairRef, Placement, Turn, TurnKind
+from cafe.results import TableScore, TurnResult
+from cafe.state import CHAIR_TABLES, State, table_points
+from cafe.tiles import GENDER_NAMES, gender_of, is_joker, nation_of
+
+KLATSCH_POINTS = 20
+
+
+def apply_turn(state: State, turn: Turn) -> TurnResult:
+    """Play ``turn`` for the player to move; raise a ``CafeError`` and change nothing if illegal."""
+    if state.over:
+        raise GameOverError("the game is over: no more turns")
+    seat = state.to_move
+    _check_in_hand(state, seat, turn)
+    if turn.kind is TurnKind.SEAT:
+        played, points, tables, completed = _seat(state, seat, turn)
+        return _finish(state, seat, played, points, tables, completed)
+    if turn.kind is TurnKind.BAR:
+        _check_bar(state, turn)
+        value = BAR_VALUES[len(state.bar)]
+        eliminated = state.scores[seat] + value < 0
+        points = 0 if eliminated else value
+        _check_birthday(state, seat, turn, state.scores[seat] + points)
+        state.bar.append(turn.tile)  # type: ignore[arg-type]
+        return _finish(state, seat, turn, points, eliminated=eliminated, stool=len(state.bar))
+    chair, nation, joker = _plan_swap(state, turn)
+    _check_birthday(state, seat, turn, state.scores[seat])
+    state.seating.unseat(chair)
+    state.seating.seat(chair, turn.placements[0].tile, nation)
+    state.hands[seat].append(joker)
+    played = replace(turn, placements=(replace(turn.placements[0], chair=CHAIR_REFS[chair]),))
+    return _finish(state, seat, played, 0)
+
+
+def _check_in_hand(state: State, seat: int, turn: Turn) -> None:
+    hand = Counter(state.hands[seat])
+    wanted = Counter(
+        [turn.tile] if turn.kind is TurnKind.BAR else [p.tile for p in turn.placements]
+    )
+    for tile, count in wanted.items():
+        if hand[tile] < count:
+            have = " ".join(state.hands[seat]) or "nothing"
+            times = f" {count} times" if count > 1 else ""
+            raise IllegalTurnError(
+                f"{tile}{times} is not in {state.players[seat]}'s hand: {have}", rule="hand"
+            )
+
+
+# --- seating ----------------------------------------------------------------------------
+
+
+def _seat(
+    state: State, seat: int, turn: Turn
+) -> tuple[Turn, int, tuple[TableScore, ...], tuple[str, ...]]:
+    count = len(turn.placements)
+    if count > 2 and not state.options.coffee_klatsch:
+        raise IllegalTurnError(
+            f"a seating turn places 1 or 2 guests, not {count} (3 or 4 only in the "
+            "coffee-klatsch variant, which this game does not use)",
+            rule="count",
+        )
+    seating = state.seating
+    empty_board = seating.seated == 0
+    placed: list[int] = []
+    scores: list[TableScore] = []
+    pinned: list[Placement] = []
+    try:
+        for placement in turn.placements:
+            chair = _resolve_free_chair(state, placement.chair)
+            nation = _seat_nation(placement, chair)
+            seating.seat(chair, placement.tile, nation)
+            placed.append(chair)
+            pinned.append(replace(placement, chair=CHAIR_REFS[chair]))
+            scores.extend(_placement_scores(state, chair, placement.tile))
+        klatsch = _klatsch_table(state, placed) if count > 2 else None
+        _check_balance(state, placed, exempt=klatsch)
+        if not (empty_board and count == 1):
+            _check_company(state, placed)
+        if klatsch is not None:
+            scores = [s for s in scores if s.table != klatsch]
+            scores.append(_klatsch_score(state, klatsch))
+        points = sum(s.points for s in scores)
+        _check_birthday(state, seat, turn, state.scores[seat] + points)
+    except IllegalTurnError:
+        for chair in reversed(placed):
+            seating.unseat(chair)
+        raise
+    touched = dict.fromkeys(t for chair in placed for t in CHAIR_TABLES[chair])
+    completed = tuple(t for t in touched if seating.single_nation_full(t))
+    return replace(turn, placements=tuple(pinned)), points, tuple(scores), completed
+
+
+def _resolve_free_chair(state: State, ref: ChairRef) -> int:
+    """The free chair a reference means now: ``DE1`` is the lowest free private chair of DE1."""
+    tile_at = state.seating.tile
+    if ref.number is not None:
+        chair = ref.number
+    elif ref.shared:
+        chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
+    else:
+        free = [c for c in PRIVATE_CHAIRS[ref.tables[0]] if tile_at[c] is None]
+        if not free:
+            raise IllegalTurnError(f"{ref} has no free private chair", rule="chair-taken")
+        chair = free[0]
+    if tile_at[chair] is not None:
+        raise IllegalTurnError(
+            f"chair {chair} ({CHAIR_REFS[chair]}) is taken by {tile_at[chair]}", rule="chair-taken"
+        )
+    return chair
+
+
+def _where(chair: int) -> str:
+    tables = [f"{t} ({NATIONS[t[:2]]})" for t in CHAIRS[chair].tables]
+    if len(tables) == 1:
+        return f"chair {chair} touches only {tables[0]}"
+    return f"chair {chair} touches {tables[0]} and {tables[1]}"
+
+
+def _seat_nation(placement: Placement, chair: int) -> str:
+    """The nation the tile counts as on this chair (RULES.md §5.1, §6 jokers)."""
+    nations = CHAIRS[chair].nations
+    tile = placement.tile
+    if not is_joker(tile):
+        nation = nation_of(tile)
+        if nation not in nations:
+            raise IllegalTurnError(
+                f"{tile} cannot sit at {CHAIR_REFS[chair]}: {_where(chair)}", rule="nation"
+            )
+        return nation  # type: ignore[return-value]
+    declared = placement.nation
+    if declared is None:
+        if len(nations) == 1:
+            return next(iter(nations))
+        options = " or ".join(f"{tile}={n}@{CHAIR_REFS[chair]}" for n in sorted(nations))
+        raise IllegalTurnError(
+            f"{tile} on chair {chair} ({CHAIR_REFS[chair]}) must declare its nation: {options}",
+            rule="joker-nation",
+        )
+    if declared not in nations:
+        raise IllegalTurnError(
+            f"{tile}={declared} cannot sit at {CHAIR_REFS[chair]}: {_where(chair)}",
+            rule="joker-nation",
+        )
+    return declared
+
+
+def _placement_scores(state: State, chair: int, tile: str) -> list[TableScore]:
+    seating = state.seating
+    scores = []
+    for table in CHAIR_TABLES[chair]:
+        guests = seating.count[table]
+        single = bool(seating.table_nation[table])
+        birthday = table[:2] == state.birthday_nation
+        points = table_points(guests, single, birthday)
+        scores.append(TableScore(table, points, guests, single, birthday, tile, chair))
+    return scores
+
+
+def _klatsch_table(state: State, placed: list[int]) -> str:
+    """The table a 3- or 4-guest turn fills with one gender (RULES.md §11), or an error."""
+    common = set(CHAIR_TABLES[placed[0]]).intersection(*(CHAIR_TABLES[c] for c in placed[1:]))
+    for table in common:
+        guests = state.seating.count[table]
+        ladies = state.seating.ladies[table]
+        if guests == 4 and ladies in (0, 4):
+            return table
+    raise IllegalTurnError(
+        f"{len(placed)} guests in one turn must fill one table with four ladies or four "
+        "gentlemen (coffee klatsch or regulars' table)",
+        rule="klatsch",
+    )
+
+
+def _klatsch_score(state: State, table: str) -> TableScore:
+    single = bool(state.seating.table_nation[table])
+    birthday = table[:2] == state.birthday_nation
+    points = KLATSCH_POINTS * (2 if single else 1) * (2 if birthday else 1)
+    return TableScore(table, points, 4, single, birthday)
+
+
+def _check_balance(state: State, placed: list[int], exempt: str | None) -> None:
+    seating = state.seating
+    for table in dict.fromkeys(t for c in placed for t in CHAIR_TABLES[c]):
+        ladies = seating.ladies[table]
+        gents = seating.count[table] - ladies
+        if abs(ladies - gents) > 1 and table != exempt:
+            raise IllegalTurnError(
+                f"gender balance at {table}: {_people(gents, 'gentleman', 'gentlemen')}, "
+                f"{_people(ladies, 'lady', 'ladies')}",
+                rule="gender-balance",
+            )
+
+
+def _people(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _check_company(state: State, placed: list[int]) -> None:
+    count = state.seating.count
+    for chair in placed:
+        tables = CHAIR_TABLES[chair]
+        if all(count[t] < 2 for t in tables):
+            where = " or ".join(tables)
+            raise IllegalTurnError(
+                f"{state.seating.tile[chair]} on chair {chair} ({CHAIR_REFS[chair]}) would sit "
+                f"alone: nobody else at {where}",
+                rule="alone",
+            )
+
+
+# --- bar and swap -----------------------------------------------------------------------
+
+
+def _check_bar(state: State, turn: Turn) -> None:
+    if state.next_stool_value is None:
+        raise IllegalTurnError("the bar is full", rule="bar-full")
+    if is_joker(turn.tile) and has_legal_turn_besides_joker_bar(state):  # type: ignore[arg-type]
+        raise IllegalTurnError(
+            "a joker may go to the bar only when no other turn is possible", rule="joker-bar"
+        )
+
+
+def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str]:
+    """Check a joker exchange (RULES.md §8): the chair, the tile's nation there, the joker."""
+    placement = turn.placements[0]
+    tile = placement.tile
+    if is_joker(tile):
+        raise IllegalTurnError("a joker cannot be swapped for a joker", rule="swap")
+    chair = _joker_chair(state, placement.chair, gender_of(tile))
+    joker: str = state.seating.tile[chair]  # type: ignore[assignment]
+    if gender_of(joker) != gender_of(tile):
+        gender = GENDER_NAMES[gender_of(joker)]
+        raise IllegalTurnError(
+            f"the joker on chair {chair} ({CHAIR_REFS[chair]}) is a {gender}: "
+            f"swap it for a {gender}",
+            rule="swap",
+        )
+    return chair, _seat_nation(placement, chair), joker
+
+
+def _joker_chair(state: State, ref: ChairRef, gender: str) -> int:
+    tile_at = state.seating.tile
+    if ref.number is not None:
+        chair = ref.number
+    elif ref.shared:
+        chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
+    else:
+        table = ref.tables[0]
+        jokers = [c for c in PRIVATE_CHAIRS[table] if (t := tile_at[c]) and is_joker(t)]
+        matching = [c for c in jokers if gender_of(tile_at[c]) == gender]  # type: ignore[arg-type]
+        if not jokers:
+            raise IllegalTurnError(f"no joker sits on a private chair of {table}", rule="swap")
+        chair = (matching or jokers)[0]
+    held = tile_at[chair]
+    if held is None or not is_joker(held):
+        what = held or "nobody"
+        raise IllegalTurnError(
+            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker", rule="swap"
+        )
+    return chair
+
+
+# --- after the action -------------------------------------------------------------------
+
+
+def _finish(
+    state: State,
+    seat: int,
+    played: Turn,
+    points: int,
+    tables: tuple[TableScore, ...] = (),
+    completed: tuple[str, ...] = (),
+    *,
+    eliminated: bool = False,
+    stool: int | None = None,
+) -> TurnResult:
+    """Commit the rest of a checked turn: hand, score, hand limit, refill, birthday, end."""
+    hand = state.hands[seat]
+    if played.kind is TurnKind.BAR:
+        hand.remove(played.tile)  # type: ignore[arg-type]
+    else:
+        for placement in played.placements:
+            hand.remove(placement.tile)
+    state.scores[seat] += points
+    if completed and not played.noshrink:
+        state.hand_limits[seat] = max(0, state.hand_limits[seat] - len(completed))
+    drawn: list[str] = []
+    if eliminated:
+        state.eliminated[seat] = True
+        state.elimination_order.append(seat)
+    elif played.kind is not TurnKind.SWAP:
+        missing = max(0, state.hand_limits[seat] - len(hand))
+        drawn = state.bag[:missing]
+        del state.bag[:missing]
+        hand.extend(drawn)
+    _update_birthday(state, seat, played)
+    state.over = game_ends(state)
+    if not state.over:
+        state.to_move = _next_seat(state, seat)
+    return TurnResult(
+        seat=seat,
+        player=state.players[seat],
+        turn=played,
+        points=points,
+        tables=tables,
+        drawn=tuple(drawn),
+        eliminated=eliminated,
+        game_over=state.over,
+        completed=completed,
+        hand_limit=state.hand_limits[seat],
+        stool=stool,
+    )
+
+
+def _check_birthday(state: State, seat: int, turn: Turn, score_after: int) -> None:
+    if turn.birthday is None:
+        return
+    threshold = state.options.birthday
+    if threshold is None:
+        raise IllegalTurnError(
+            "birthday=: this game is played without the birthday-table variant", rule="birthday"
+        )
+    if state.birthday_nation is not None:
+        raise IllegalTurnError(
+            f"the birthday nation is already named: {state.birthday_nation}", rule="birthday"
+        )
+    holder = state.birthday_player
+    if holder is None and score_after >= threshold:
+        holder = seat
+    if holder != seat:
+        who = "nobody yet" if holder is None else state.players[holder]
+        raise IllegalTurnError(
+            f"birthday=: only the first player to reach {threshold} points names the birthday "
+            f"nation ({who})",
+            rule="birthday",
+        )
+
+
+def _update_birthday(state: State, seat: int, turn: Turn) -> None:
+    threshold = state.options.birthday
+    if threshold is None:
+        return
+    if state.birthday_player is None and state.scores[seat] >= threshold:
+        state.birthday_player = seat
+    if turn.birthday is not None:
+        state.birthday_nation = turn.birthday
+
+
+def game_ends(state: State) -> bool:
+    """RULES.md §10: checked at the end of every turn."""
+    in_game = state.in_game()
+    return (
+        state.next_stool_value is None
+        or state.seating.seated == len(CHAIRS)
+        or len(state.bag) <= 4
+        or any(not state.hands[seat] for seat in in_game)
+        or len(in_game) <= 1
+    )
+
+
+def _next_seat(state: State, seat: int) -> int:
+    players = len(state.players)
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if not state.eliminated[candidate]:
+            return candidate
+    return seat
+
