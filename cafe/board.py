@@ -137,9 +137,7 @@ NATION_TABLES: dict[str, tuple[str, str]] = {
 
 #: Every chair on which a guest of the nation may sit, ascending.
 NATION_CHAIRS: dict[str, tuple[int, ...]] = {
-    nation: tuple(
-        sorted({c for table in NATION_TABLES[nation] for c in TABLES[table].chairs})
-    )
+    nation: tuple(sorted({c for table in NATION_TABLES[nation] for c in TABLES[table].chairs}))
     for nation in NATIONS
 }
 

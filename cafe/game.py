@@ -7,18 +7,17 @@ a ``CafeError`` and changes nothing.
 
 from __future__ import annotations
 
-import copy
+import heapq
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from cafe import fairbag, position
-from cafe.board import BAR_VALUES
 from cafe.errors import CafeError, InvalidPositionError
-from cafe.movegen import ScoredTurn, scored_turns
+from cafe.movegen import Found, ScoredTurn, as_turn, find_turns
 from cafe.notation import Turn, TurnKind
 from cafe.results import TurnResult
-from cafe.rules import apply_turn
+from cafe.rules import apply_resignation, apply_turn
 from cafe.standings import Standing, standings
 from cafe.state import Options, Seating, State
 
@@ -45,7 +44,8 @@ class Game:
         self._state = state
         self._history: list[TurnResult] = []
         self._deal: list[list[str]] | None = None
-        self._legal: list[ScoredTurn] | None = None
+        self._resignations: list[tuple[int, str]] = []
+        self._legal: list[Found] | None = None
 
     # --- making games ----------------------------------------------------------------
 
@@ -60,11 +60,30 @@ class Game:
         """Deal a new game: seat order and bag from the seed (``cafe.fairbag``)."""
         names = _check_players(players)
         secret = fairbag.seed_bytes(seed)
-        seats = tuple(fairbag.seat_order(names, secret))
-        bag = fairbag.bag_order(secret)
+        return cls._from_bag(
+            fairbag.seat_order(names, secret),
+            fairbag.bag_order(secret),
+            options or Options(),
+            seed=secret,
+            commitment=fairbag.commitment(secret),
+        )
+
+    @classmethod
+    def _from_bag(
+        cls,
+        seats: list[str],
+        bag: list[str],
+        options: Options,
+        *,
+        seed: bytes | None,
+        commitment: str,
+    ) -> Game:
+        """Deal from a given bag, top first: for ``new``, and for ``cafe.record``, which
+        rebuilds the bag of a game in progress from its recorded deal and draws."""
+        seats = _check_players(seats)
         hands = [bag[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(len(seats))]
         state = State(
-            players=seats,
+            players=tuple(seats),
             to_move=0,
             scores=[0] * len(seats),
             hands=[list(hand) for hand in hands],
@@ -73,9 +92,9 @@ class Game:
             seating=Seating(),
             bar=[],
             bag=bag[len(seats) * HAND_SIZE :],
-            options=options or Options(),
-            seed=secret,
-            commitment=fairbag.commitment(secret),
+            options=options,
+            seed=seed,
+            commitment=commitment,
         )
         game = cls(state)
         game._deal = [list(hand) for hand in hands]
@@ -94,7 +113,7 @@ class Game:
     @classmethod
     def from_record(cls, text: str) -> Game:
         """Replay a game record (``cafe.record``); a damaged record names its line."""
-        from cafe.record import replay
+        from cafe.record import replay  # noqa: PLC0415 (cafe.record builds on Game)
 
         return replay(text)
 
@@ -103,12 +122,17 @@ class Game:
 
     def to_record(self, *, reveal_seed: bool | None = None) -> str:
         """The game record; the seed is revealed only once the game is over, unless told."""
-        from cafe.record import write
+        from cafe.record import write  # noqa: PLC0415 (cafe.record builds on Game)
 
         return write(self, reveal_seed=self.is_over if reveal_seed is None else reveal_seed)
 
     def copy(self) -> Game:
-        return copy.deepcopy(self)
+        """An independent game in the same state, with the same history."""
+        other = Game(self._state.copy())
+        other._history = list(self._history)
+        other._resignations = list(self._resignations)
+        other._deal = self._deal
+        return other
 
     # --- playing ---------------------------------------------------------------------
 
@@ -123,33 +147,60 @@ class Game:
         self._legal = None
         return result
 
+    def resign(self, player: int | str) -> None:
+        """Take a player (seat or name) out of the game for good (see ``cafe.rules``)."""
+        seat = self._seat_of(player)
+        apply_resignation(self._state, seat)
+        self._resignations.append((len(self._history), self._state.players[seat]))
+        self._legal = None
+
+    def _seat_of(self, player: int | str) -> int:
+        players = self._state.players
+        if isinstance(player, str):
+            if player not in players:
+                raise CafeError(f"{player!r} does not play in this game ({', '.join(players)})")
+            return players.index(player)
+        if not 0 <= player < len(players):
+            raise CafeError(f"seat {player}: this game has seats 0 to {len(players) - 1}")
+        return player
+
     def legal_turns(self) -> list[Turn]:
         """Every legal turn of the player to move (modifiers aside)."""
-        return [turn for turn, _ in self._scored()]
+        return [as_turn(found) for found, _ in self._scored()]
 
     def scored_turns(self) -> list[ScoredTurn]:
         """Every legal turn with the points it scores."""
-        return list(self._scored())
+        return [(as_turn(found), points) for found, points in self._scored()]
 
     def hints(self, n: int = 3) -> list[Hint]:
-        """The ``n`` best turns by points, best first; ties in order of their text."""
-        if self.is_over:
+        """The ``n`` best turns by points, best first; a bar turn that would eliminate the
+        player ranks below other turns of equal points; ties go in order of their text."""
+        if n < 1 or self.is_over:
             return []
-        scores = self._state.scores[self._state.to_move]
-        value = BAR_VALUES[len(self.bar)] if len(self.bar) < len(BAR_VALUES) else 0
+        state = self._state
+        value = state.next_stool_value
+        ruinous = value is not None and state.scores[state.to_move] + value < 0
 
-        def rank(item: ScoredTurn) -> tuple[int, bool, str]:
-            turn, points = item
-            ruinous = turn.kind is TurnKind.BAR and scores + value < 0
-            return (-points, ruinous, str(turn))
+        def rank(item: Found) -> tuple[int, bool]:
+            found = item[0]
+            return (-item[1], ruinous and isinstance(found, Turn) and found.kind is TurnKind.BAR)
 
-        return [Hint(turn, points) for turn, points in sorted(self._scored(), key=rank)[:n]]
+        scored = self._scored()
+        if not scored:
+            return []
+        # Text is costly to build: only the turns tied with the n-th best need it.
+        cutoff = rank(heapq.nsmallest(n, scored, key=rank)[-1])
+        best = [
+            (as_turn(found), points) for found, points in scored if rank((found, points)) <= cutoff
+        ]
+        best.sort(key=lambda item: (*rank(item), str(item[0])))
+        return [Hint(turn, points) for turn, points in best[:n]]
 
-    def _scored(self) -> list[ScoredTurn]:
+    def _scored(self) -> list[Found]:
         if self.is_over:
             return []
         if self._legal is None:
-            self._legal = scored_turns(self._state)
+            self._legal = find_turns(self._state)
         return self._legal
 
     # --- reading ---------------------------------------------------------------------
@@ -228,6 +279,11 @@ class Game:
     @property
     def history(self) -> list[TurnResult]:
         return list(self._history)
+
+    @property
+    def resignations(self) -> list[tuple[int, str]]:
+        """Who resigned, each with the number of turns played before."""
+        return list(self._resignations)
 
     @property
     def deal(self) -> list[list[str]] | None:

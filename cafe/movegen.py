@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from itertools import permutations
 
-from cafe.board import BAR_VALUES, CHAIRS, NATION_CHAIRS, TABLES
-from cafe.notation import CHAIR_REFS, Placement, Turn
+from cafe.board import BAR_VALUES, CHAIRS, NATION_CHAIRS, PRIVATE_CHAIRS, TABLES
+from cafe.notation import CHAIR_REFS, Placement, Turn, TurnKind
 from cafe.state import CHAIR_TABLES, State, table_points
 from cafe.tiles import GENTLEMAN, LADY, is_joker, nation_of
 
 KLATSCH_POINTS = 20
+SEAT = TurnKind.SEAT
 _ALL_CHAIRS = tuple(CHAIRS)
 _CHAIR_NATIONS = ((), *(tuple(sorted(CHAIRS[c].nations)) for c in CHAIRS))
 
@@ -28,12 +29,25 @@ ScoredTurn = tuple[Turn, int]
 # A candidate placement: (tile, chair, nation it counts as, 1 if a lady else 0, Placement).
 Candidate = tuple[str, int, str, int, Placement]
 
+# A found turn and its points. A two-guest seating turn is kept as its bare placements:
+# building a Turn costs a microsecond, and most found turns are never looked at one by one.
+Found = tuple[Turn | tuple[Placement, ...], int]
 
-def scored_turns(state: State, *, joker_bar: bool = True) -> list[ScoredTurn]:
+
+def as_turn(found: Turn | tuple[Placement, ...]) -> Turn:
+    return found if isinstance(found, Turn) else Turn(SEAT, found)
+
+
+def scored_turns(state: State) -> list[ScoredTurn]:
+    """All legal turns of the player to move with their points."""
+    return [(as_turn(found), points) for found, points in find_turns(state)]
+
+
+def find_turns(state: State, *, joker_bar: bool = True) -> list[Found]:
     """All legal turns of the player to move with their points; jokers to the bar only
     when nothing else is legal (and ``joker_bar`` allows it)."""
     hand = Counter(state.hands[state.to_move])
-    result: list[ScoredTurn] = []
+    result: list[Found] = []
     candidates = _candidates(state, hand)
     _seating_turns(state, hand, candidates, result)
     if state.options.coffee_klatsch:
@@ -44,12 +58,40 @@ def scored_turns(state: State, *, joker_bar: bool = True) -> list[ScoredTurn]:
 
 
 def has_legal_turn_besides_joker_bar(state: State) -> bool:
-    return bool(scored_turns(state, joker_bar=False))
+    return bool(find_turns(state, joker_bar=False))
 
 
 def _placement(tile: str, chair: int, nation: str) -> Placement:
-    declared = nation if tile[0] == "J" and len(_CHAIR_NATIONS[chair]) == 2 else None
-    return Placement(tile, CHAIR_REFS[chair], declared)
+    """The (cached, immutable) placement of a tile counting as ``nation`` on a chair."""
+    key = (tile, chair, nation)
+    placement = _PLACEMENTS.get(key)
+    if placement is None:
+        declared = nation if tile[0] == "J" and len(_CHAIR_NATIONS[chair]) == 2 else None
+        placement = _PLACEMENTS[key] = Placement(tile, CHAIR_REFS[chair], declared)
+    return placement
+
+
+def _single(candidate: Candidate) -> Turn:
+    """The (cached) one-guest turn; a few thousand exist, so they are made once."""
+    key = candidate[:3]
+    turn = _SINGLES.get(key)
+    if turn is None:
+        turn = _SINGLES[key] = Turn.seat(candidate[4])
+    return turn
+
+
+_PLACEMENTS: dict[tuple[str, int, str], Placement] = {}
+_SINGLES: dict[tuple[str, int, str], Turn] = {}
+
+#: For each private chair, the lower-numbered private chairs of its table: the chair
+#: represents its table's private chairs when all of those are taken.
+_LOWER_PRIVATE: tuple[tuple[int, ...], ...] = (
+    (),
+    *(
+        () if CHAIRS[c].shared else tuple(x for x in PRIVATE_CHAIRS[CHAIRS[c].tables[0]] if x < c)
+        for c in CHAIRS
+    ),
+)
 
 
 def _candidates(state: State, hand: Counter[str]) -> dict[int, list[Candidate]]:
@@ -61,33 +103,22 @@ def _candidates(state: State, hand: Counter[str]) -> dict[int, list[Candidate]]:
         nation = nation_of(tile)
         lady = 1 if tile[-1] == LADY else 0
         for chair in _ALL_CHAIRS if nation is None else NATION_CHAIRS[nation]:
-            if tile_at[chair] is not None or not _is_representative(tile_at, chair):
+            if tile_at[chair] is not None:
                 continue
-            options = _CHAIR_NATIONS[chair] if nation is None else (nation,)
+            lower = _LOWER_PRIVATE[chair]
+            if lower and not all(tile_at[c] for c in lower):
+                continue
             bucket = by_chair.setdefault(chair, [])
-            for counted in options:
+            for counted in _CHAIR_NATIONS[chair] if nation is None else (nation,):
                 bucket.append((tile, chair, counted, lady, _placement(tile, chair, counted)))
     return by_chair
-
-
-def _is_representative(tile_at: list[str | None], chair: int) -> bool:
-    """Shared chairs all count; of a table's free private chairs only the lowest does."""
-    tables = CHAIR_TABLES[chair]
-    if len(tables) == 2:
-        return True
-    for other in TABLES[tables[0]].chairs:
-        if other == chair:
-            return True
-        if len(CHAIR_TABLES[other]) == 1 and tile_at[other] is None:
-            return False
-    return True
 
 
 def _seating_turns(
     state: State,
     hand: Counter[str],
     candidates: dict[int, list[Candidate]],
-    out: list[ScoredTurn],
+    out: list[Found],
 ) -> None:
     seating = state.seating
     count, ladies, table_nation = seating.count, seating.ladies, seating.table_nation
@@ -98,7 +129,7 @@ def _seating_turns(
         tables = CHAIR_TABLES[chair]
         company = any(count[t] for t in tables)
         for cand in bucket:
-            _, _, nation, lady, placement = cand
+            nation, lady = cand[2], cand[3]
             if any(abs(2 * (ladies[t] + lady) - count[t] - 1) > 1 for t in tables):
                 continue
             if company:
@@ -109,15 +140,15 @@ def _seating_turns(
                         pts = 2 * n if table_nation[t] == nation else n
                         points += 2 * pts if t[:2] == birthday else pts
                 singles.append((cand, points))
-                out.append((Turn.seat(placement), points))
+                out.append((_single(cand), points))
             elif empty_board:
-                out.append((Turn.seat(placement), 0))
+                out.append((_single(cand), 0))
     _independent_pairs(hand, singles, out)
     _dependent_pairs(state, hand, candidates, out)
 
 
 def _independent_pairs(
-    hand: Counter[str], singles: list[tuple[Candidate, int]], out: list[ScoredTurn]
+    hand: Counter[str], singles: list[tuple[Candidate, int]], out: list[Found]
 ) -> None:
     for i, (first, first_points) in enumerate(singles):
         tile, chair = first[0], first[1]
@@ -129,82 +160,115 @@ def _independent_pairs(
             other = CHAIR_TABLES[second[1]]
             if other[0] in tables or (len(other) == 2 and other[1] in tables):
                 continue
-            out.append((Turn.seat(first[4], second[4]), first_points + second_points))
+            out.append(((first[4], second[4]), first_points + second_points))
 
 
 def _dependent_pairs(
     state: State,
     hand: Counter[str],
     candidates: dict[int, list[Candidate]],
-    out: list[ScoredTurn],
+    out: list[Found],
 ) -> None:
+    """Pairs of guests at one common table, found from the tables candidates touch."""
+    count = state.seating.count
     tile_at = state.seating.tile
-    for table, info in TABLES.items():
-        if state.seating.count[table] > 2:
+    by_table: dict[str, list[int]] = {}
+    for chair in candidates:
+        for table in CHAIR_TABLES[chair]:
+            if count[table] <= 2:
+                by_table.setdefault(table, []).append(chair)
+    for table, chairs in by_table.items():
+        private = [c for c in PRIVATE_CHAIRS[table] if tile_at[c] is None]
+        if len(chairs) < 2 and len(private) < 2:
             continue
-        shared = [c for c in info.chairs if tile_at[c] is None and len(CHAIR_TABLES[c]) == 2]
-        private = [c for c in info.chairs if tile_at[c] is None and len(CHAIR_TABLES[c]) == 1]
-        chairs = shared + private[:1]
+        options = [_options_at(state, table, candidates[chair]) for chair in chairs]
         for i, x in enumerate(chairs):
-            for y in chairs[i + 1 :]:
-                _pair_at(state, table, hand, candidates[x] if x in candidates else [],
-                         candidates.get(y, []), y, False, out)  # fmt: skip
-        if len(private) >= 2 and private[0] in candidates:
-            bucket = candidates[private[0]]
-            _pair_at(state, table, hand, bucket, bucket, private[1], True, out)
+            for j in range(i + 1, len(chairs)):
+                _pair_at(state, table, hand, options[i], options[j], out)
+            if len(private) >= 2 and x == private[0]:
+                _private_pair_at(state, table, hand, options[i], private[1], out)
+
+
+# A candidate seen from one of its chair's tables: (tile, nation, lady, placement, points at
+# the chair's other table, points at this table if placed first).
+Option = tuple[str, str, int, Placement, int, int]
+
+
+def _options_at(state: State, table: str, bucket: list[Candidate]) -> list[Option]:
+    """The chair's candidates that keep its other table (if any) balanced, with points."""
+    seating = state.seating
+    n = seating.count[table]
+    here = seating.table_nation[table]
+    doubled = table[:2] == state.birthday_nation
+    options = []
+    for tile, chair, nation, lady, placement in bucket:
+        other = _OTHER_TABLE[chair].get(table)
+        extra = _lone_points(state, other, nation, lady) if other else 0
+        if extra is not None:
+            first = table_points(n + 1, here is None or here == nation, doubled)
+            options.append((tile, nation, lady, placement, extra, first))
+    return options
 
 
 def _pair_at(
     state: State,
     table: str,
     hand: Counter[str],
-    at_x: list[Candidate],
-    at_y: list[Candidate],
-    y: int,
-    same_kind: bool,
-    out: list[ScoredTurn],
+    at_x: list[Option],
+    at_y: list[Option],
+    out: list[Found],
 ) -> None:
-    """Two guests on chairs x and y of ``table``; ``same_kind``: both private chairs of it,
-    where writing order alone distinguishes the turns."""
+    """Two guests on two chairs of ``table``, in both orders where the points differ."""
     seating = state.seating
-    count, ladies, table_nation = seating.count, seating.ladies, seating.table_nation
-    birthday = state.birthday_nation
-    n = count[table]
-    base_ladies = ladies[table]
-    here = table_nation[table]
-    doubled_here = table[:2] == birthday
-    for tile_x, x, nation_x, lady_x, place_x in at_x:
-        other_x = _other_table(x, table)
-        extra_x = _lone_points(state, other_x, nation_x, lady_x) if other_x else 0
-        if extra_x is None:
-            continue
-        for tile_y, _, nation_y, lady_y, place_y in at_y:
-            if tile_x == tile_y and hand[tile_x] < 2:
+    n = seating.count[table]
+    ladies = 2 * seating.ladies[table] - n - 2
+    here = seating.table_nation[table]
+    doubled = table[:2] == state.birthday_nation
+    for tile_x, nation_x, lady_x, place_x, extra_x, first_x in at_x:
+        pair_ladies = ladies + 2 * lady_x
+        alone_x = here is None or here == nation_x
+        for tile_y, nation_y, lady_y, place_y, extra_y, first_y in at_y:
+            if (tile_x == tile_y and hand[tile_x] < 2) or abs(pair_ladies + 2 * lady_y) > 1:
                 continue
-            if abs(2 * (base_ladies + lady_x + lady_y) - n - 2) > 1:
-                continue
-            other_y = _other_table(y, table)
-            extra_y = _lone_points(state, other_y, nation_y, lady_y) if other_y else 0
-            if extra_y is None:
-                continue
-            if same_kind:
-                place_y = _placement(tile_y, y, nation_y)
-            both = nation_x == nation_y and (here is None or here == nation_x)
-            second = table_points(n + 2, both, doubled_here)
-            x_first = table_points(n + 1, here is None or here == nation_x, doubled_here)
-            base = extra_x + extra_y + second
-            out.append((Turn.seat(place_x, place_y), base + x_first))
-            if not same_kind:
-                y_first = table_points(n + 1, here is None or here == nation_y, doubled_here)
-                if y_first != x_first:
-                    out.append((Turn.seat(place_y, place_x), base + y_first))
+            both = nation_x == nation_y and alone_x
+            base = extra_x + extra_y + table_points(n + 2, both, doubled)
+            out.append(((place_x, place_y), base + first_x))
+            if first_y != first_x:
+                out.append(((place_y, place_x), base + first_y))
 
 
-def _other_table(chair: int, table: str) -> str | None:
-    tables = CHAIR_TABLES[chair]
-    if len(tables) == 1:
-        return None
-    return tables[1] if tables[0] == table else tables[0]
+def _private_pair_at(
+    state: State,
+    table: str,
+    hand: Counter[str],
+    at_low: list[Option],
+    second: int,
+    out: list[Found],
+) -> None:
+    """Two guests on the two lowest free private chairs of ``table``: the chairs are
+    equivalent, so each order of the two tiles is one turn."""
+    seating = state.seating
+    n = seating.count[table]
+    ladies = 2 * seating.ladies[table] - n - 2
+    here = seating.table_nation[table]
+    doubled = table[:2] == state.birthday_nation
+    for tile_x, nation_x, lady_x, place_x, _, first_x in at_low:
+        alone_x = here is None or here == nation_x
+        for tile_y, nation_y, lady_y, _, _, _ in at_low:
+            if (tile_x == tile_y and hand[tile_x] < 2) or abs(ladies + 2 * (lady_x + lady_y)) > 1:
+                continue
+            both = nation_x == nation_y and alone_x
+            points = first_x + table_points(n + 2, both, doubled)
+            place_y = _placement(tile_y, second, nation_y)
+            out.append(((place_x, place_y), points))
+
+
+#: For each chair, the other table of a shared chair keyed by one of its tables.
+_OTHER_TABLE: tuple[dict[str, str], ...] = (
+    {},
+    *({a: b, b: a} if len(t := CHAIRS[c].tables) == 2 and (a := t[0]) and (b := t[1]) else {}
+      for c in CHAIRS),
+)  # fmt: skip
 
 
 def _lone_points(state: State, table: str, nation: str, lady: int) -> int | None:
@@ -217,7 +281,7 @@ def _lone_points(state: State, table: str, nation: str, lady: int) -> int | None
     return table_points(n, single, table[:2] == state.birthday_nation)
 
 
-def _klatsch_turns(state: State, hand: Counter[str], out: list[ScoredTurn]) -> None:
+def _klatsch_turns(state: State, hand: Counter[str], out: list[Found]) -> None:
     """Fill one table with four ladies or four gentlemen in one turn (RULES.md §11)."""
     seating = state.seating
     seen: set[str] = set()
@@ -226,7 +290,9 @@ def _klatsch_turns(state: State, hand: Counter[str], out: list[ScoredTurn]) -> N
         if guests > 1:
             continue
         free = [c for c in info.chairs if seating.tile[c] is None]
-        genders = (LADY, GENTLEMAN) if guests == 0 else (LADY if seating.ladies[table] else GENTLEMAN,)
+        genders = (
+            (LADY, GENTLEMAN) if guests == 0 else (LADY if seating.ladies[table] else GENTLEMAN,)
+        )
         for gender in genders:
             tiles = [t for t, k in hand.items() for _ in range(k) if t[-1] == gender]
             if len(tiles) < len(free):
@@ -241,7 +307,7 @@ def _klatsch_assignments(
     free: list[int],
     chosen: tuple[str, ...],
     seen: set[str],
-    out: list[ScoredTurn],
+    out: list[Found],
 ) -> None:
     options: list[list[tuple[str, int, str]]] = [[]]
     for tile, chair in zip(chosen, free, strict=True):
@@ -249,12 +315,12 @@ def _klatsch_assignments(
         allowed = _CHAIR_NATIONS[chair] if nation is None else (nation,)
         if nation is not None and nation not in _CHAIR_NATIONS[chair]:
             return
-        options = [done + [(tile, chair, n)] for done in options for n in allowed]
+        options = [[*done, (tile, chair, n)] for done in options for n in allowed]
     lady = 1 if chosen[0][-1] == LADY else 0
     for assignment in options:
         points = 0
-        for tile, chair, nation in assignment:
-            other = _other_table(chair, table)
+        for _, chair, nation in assignment:
+            other = _OTHER_TABLE[chair].get(table)
             if other:
                 extra = _lone_points(state, other, nation, lady)
                 if extra is None:
@@ -273,13 +339,11 @@ def _klatsch_assignments(
                 out.append((turn, points))
 
 
-def _swap_turns(state: State, hand: Counter[str], out: list[ScoredTurn]) -> None:
+def _swap_turns(state: State, hand: Counter[str], out: list[Found]) -> None:
     tile_at = state.seating.tile
     seen: set[str] = set()
-    for chair in _ALL_CHAIRS:
-        joker = tile_at[chair]
-        if joker is None or not is_joker(joker):
-            continue
+    for chair in sorted(state.seating.jokers):
+        joker: str = tile_at[chair]  # type: ignore[assignment]
         for tile in hand:
             if is_joker(tile) or tile[-1] != joker[-1]:
                 continue
@@ -291,9 +355,7 @@ def _swap_turns(state: State, hand: Counter[str], out: list[ScoredTurn]) -> None
                     out.append((turn, 0))
 
 
-def _bar_turns(
-    state: State, hand: Counter[str], out: list[ScoredTurn], *, joker_bar: bool
-) -> None:
+def _bar_turns(state: State, hand: Counter[str], out: list[Found], *, joker_bar: bool) -> None:
     if len(state.bar) >= len(BAR_VALUES):
         return
     value = BAR_VALUES[len(state.bar)]

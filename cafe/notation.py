@@ -8,6 +8,7 @@ which free private chair ``DE1`` means is settled when the turn is played.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -123,14 +124,17 @@ class Placement:
                     f"cannot read {text!r}: only a joker declares a nation", token=text
                 )
             if declared not in NATIONS:
-                raise NotationError(
-                    f"cannot read {text!r}: unknown nation {nation!r}", token=text
-                )
+                raise NotationError(f"cannot read {text!r}: unknown nation {nation!r}", token=text)
         return cls(tile, ChairRef.parse(chair_text), declared)
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, *, exact: bool = False) -> str:
+        """The placement's text; ``exact`` writes the chair as ``#N`` (needs its number)."""
         declared = f"={self.nation}" if self.nation else ""
-        return f"{self.tile}{declared}@{self.chair}"
+        chair = f"#{self.chair.number}" if exact and self.chair.number else str(self.chair)
+        return f"{self.tile}{declared}@{chair}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +173,18 @@ class Turn:
             raise
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, *, exact: Collection[int] = ()) -> str:
+        """The turn's text: canonical, except that chairs numbered in ``exact`` are written
+        ``#N`` (for a private chair that the table id would not name when replayed)."""
+        placements = [p.text(exact=p.chair.number in exact) for p in self.placements]
         if self.kind is TurnKind.BAR:
             words = ["bar", str(self.tile)]
         elif self.kind is TurnKind.SWAP:
-            words = ["swap", str(self.placements[0])]
+            words = ["swap", *placements]
         else:
-            words = [str(placement) for placement in self.placements]
+            words = placements
         if self.noshrink:
             words.append(NOSHRINK)
         if self.birthday:
@@ -201,8 +211,7 @@ def _parse_turn(text: str) -> Turn:
         if len(tokens) != 2:
             example = "bar DEf" if head == TurnKind.BAR else "swap DEf@DE1-FR1"
             raise NotationError(
-                f"{head} takes exactly one {'tile' if head == 'bar' else 'placement'}: "
-                f"{example}",
+                f"{head} takes exactly one {'tile' if head == 'bar' else 'placement'}: {example}",
                 token=" ".join(tokens),
             )
         if head == TurnKind.BAR:

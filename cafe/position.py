@@ -16,6 +16,7 @@ from typing import Any
 from cafe import fairbag
 from cafe.board import BAR_VALUES, CHAIR_COUNT, CHAIRS, NATIONS, TABLES
 from cafe.errors import InvalidPositionError, NotationError
+from cafe.rules import game_ends
 from cafe.state import Options, Seating, State
 from cafe.tiles import ALL_TILES, TILE_COUNTS, is_joker, nation_of, parse_tile
 
@@ -98,8 +99,6 @@ def load(data: dict[str, Any]) -> State:
     )
     _birthday(state, data)
     state.elimination_order = _elimination_order(data, eliminated)
-    from cafe.rules import game_ends
-
     state.over = game_ends(state)
     if not state.over and eliminated[to_move]:
         raise InvalidPositionError(f"to_move: {players[to_move]} is eliminated")

@@ -28,7 +28,9 @@ class TableScore:
 class TurnResult:
     """The outcome of one played turn.
 
-    ``turn`` is the turn as played, every chair pinned to its number. ``points`` is what the
+    ``turn`` is the turn as played, every chair pinned to its number; ``notation`` its text
+    that replays to the very same chairs (canonical, but ``#N`` for a private chair that
+    its table id would not name). ``points`` is what the
     turn changed the player's score by (the stool's value for the bar, 0 when eliminated).
     ``completed`` lists the single-nation tables the turn completed, ``hand_limit`` the
     player's limit after it.
@@ -37,6 +39,7 @@ class TurnResult:
     seat: int
     player: str
     turn: Turn
+    notation: str
     points: int
     tables: tuple[TableScore, ...] = ()
     drawn: tuple[str, ...] = ()

@@ -7,11 +7,11 @@ end of game and the next player.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Collection
 from dataclasses import replace
 
 from cafe.board import BAR_VALUES, CHAIRS, NATIONS, PRIVATE_CHAIRS, SHARED_CHAIR
-from cafe.errors import GameOverError, IllegalTurnError
+from cafe.errors import CafeError, GameOverError, IllegalTurnError
 from cafe.movegen import has_legal_turn_besides_joker_bar
 from cafe.notation import CHAIR_REFS, ChairRef, Placement, Turn, TurnKind
 from cafe.results import TableScore, TurnResult
@@ -28,8 +28,8 @@ def apply_turn(state: State, turn: Turn) -> TurnResult:
     seat = state.to_move
     _check_in_hand(state, seat, turn)
     if turn.kind is TurnKind.SEAT:
-        played, points, tables, completed = _seat(state, seat, turn)
-        return _finish(state, seat, played, points, tables, completed)
+        played, points, tables, completed, exact = _seat(state, seat, turn)
+        return _finish(state, seat, played, points, tables, completed, exact=exact)
     if turn.kind is TurnKind.BAR:
         _check_bar(state, turn)
         value = BAR_VALUES[len(state.bar)]
@@ -38,23 +38,22 @@ def apply_turn(state: State, turn: Turn) -> TurnResult:
         _check_birthday(state, seat, turn, state.scores[seat] + points)
         state.bar.append(turn.tile)  # type: ignore[arg-type]
         return _finish(state, seat, turn, points, eliminated=eliminated, stool=len(state.bar))
-    chair, nation, joker = _plan_swap(state, turn)
+    chair, nation, joker, named = _plan_swap(state, turn)
     _check_birthday(state, seat, turn, state.scores[seat])
     state.seating.unseat(chair)
     state.seating.seat(chair, turn.placements[0].tile, nation)
     state.hands[seat].append(joker)
-    played = replace(turn, placements=(replace(turn.placements[0], chair=CHAIR_REFS[chair]),))
-    return _finish(state, seat, played, 0)
+    played = replace(turn, placements=(_pinned(turn.placements[0], chair),))
+    return _finish(state, seat, played, 0, exact=() if named else (chair,))
 
 
 def _check_in_hand(state: State, seat: int, turn: Turn) -> None:
-    hand = Counter(state.hands[seat])
-    wanted = Counter(
-        [turn.tile] if turn.kind is TurnKind.BAR else [p.tile for p in turn.placements]
-    )
-    for tile, count in wanted.items():
-        if hand[tile] < count:
-            have = " ".join(state.hands[seat]) or "nothing"
+    hand = state.hands[seat]
+    wanted = [turn.tile] if turn.kind is TurnKind.BAR else [p.tile for p in turn.placements]
+    for tile in set(wanted):
+        count = wanted.count(tile)
+        if hand.count(tile) < count:
+            have = " ".join(hand) or "nothing"
             times = f" {count} times" if count > 1 else ""
             raise IllegalTurnError(
                 f"{tile}{times} is not in {state.players[seat]}'s hand: {have}", rule="hand"
@@ -66,7 +65,9 @@ def _check_in_hand(state: State, seat: int, turn: Turn) -> None:
 
 def _seat(
     state: State, seat: int, turn: Turn
-) -> tuple[Turn, int, tuple[TableScore, ...], tuple[str, ...]]:
+) -> tuple[Turn, int, tuple[TableScore, ...], tuple[str, ...], list[int]]:
+    """Seat the placements in order and score them; also returns the private chairs taken
+    that their table id would not have named (they need ``#N`` to be replayed exactly)."""
     count = len(turn.placements)
     if count > 2 and not state.options.coffee_klatsch:
         raise IllegalTurnError(
@@ -79,13 +80,16 @@ def _seat(
     placed: list[int] = []
     scores: list[TableScore] = []
     pinned: list[Placement] = []
+    exact: list[int] = []
     try:
         for placement in turn.placements:
-            chair = _resolve_free_chair(state, placement.chair)
+            chair, named = _resolve_free_chair(state, placement.chair)
+            if not named:
+                exact.append(chair)
             nation = _seat_nation(placement, chair)
             seating.seat(chair, placement.tile, nation)
             placed.append(chair)
-            pinned.append(replace(placement, chair=CHAIR_REFS[chair]))
+            pinned.append(_pinned(placement, chair))
             scores.extend(_placement_scores(state, chair, placement.tile))
         klatsch = _klatsch_table(state, placed) if count > 2 else None
         _check_balance(state, placed, exempt=klatsch)
@@ -102,26 +106,36 @@ def _seat(
         raise
     touched = dict.fromkeys(t for chair in placed for t in CHAIR_TABLES[chair])
     completed = tuple(t for t in touched if seating.single_nation_full(t))
-    return replace(turn, placements=tuple(pinned)), points, tuple(scores), completed
+    if any(a is not b for a, b in zip(pinned, turn.placements, strict=True)):
+        turn = replace(turn, placements=tuple(pinned))
+    return turn, points, tuple(scores), completed, exact
 
 
-def _resolve_free_chair(state: State, ref: ChairRef) -> int:
-    """The free chair a reference means now: ``DE1`` is the lowest free private chair of DE1."""
+def _pinned(placement: Placement, chair: int) -> Placement:
+    """The placement naming the exact chair it took."""
+    if placement.chair.number == chair:
+        return placement
+    return Placement(placement.tile, CHAIR_REFS[chair], placement.nation)
+
+
+def _resolve_free_chair(state: State, ref: ChairRef) -> tuple[int, bool]:
+    """The free chair a reference means now (``DE1``: the lowest free private chair of DE1),
+    and whether its table id names it."""
     tile_at = state.seating.tile
-    if ref.number is not None:
-        chair = ref.number
-    elif ref.shared:
+    if ref.shared:
         chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
+        named = True
     else:
         free = [c for c in PRIVATE_CHAIRS[ref.tables[0]] if tile_at[c] is None]
-        if not free:
+        if ref.number is None and not free:
             raise IllegalTurnError(f"{ref} has no free private chair", rule="chair-taken")
-        chair = free[0]
+        chair = free[0] if ref.number is None else ref.number
+        named = bool(free) and chair == free[0]
     if tile_at[chair] is not None:
         raise IllegalTurnError(
             f"chair {chair} ({CHAIR_REFS[chair]}) is taken by {tile_at[chair]}", rule="chair-taken"
         )
-    return chair
+    return chair, named
 
 
 def _where(chair: int) -> str:
@@ -235,13 +249,14 @@ def _check_bar(state: State, turn: Turn) -> None:
         )
 
 
-def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str]:
-    """Check a joker exchange (RULES.md §8): the chair, the tile's nation there, the joker."""
+def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str, bool]:
+    """Check a joker exchange (RULES.md §8): the chair, the tile's nation there, the joker,
+    and whether the chair's table id names that chair."""
     placement = turn.placements[0]
     tile = placement.tile
     if is_joker(tile):
         raise IllegalTurnError("a joker cannot be swapped for a joker", rule="swap")
-    chair = _joker_chair(state, placement.chair, gender_of(tile))
+    chair, named = _joker_chair(state, placement.chair, gender_of(tile))
     joker: str = state.seating.tile[chair]  # type: ignore[assignment]
     if gender_of(joker) != gender_of(tile):
         gender = GENDER_NAMES[gender_of(joker)]
@@ -250,29 +265,33 @@ def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str]:
             f"swap it for a {gender}",
             rule="swap",
         )
-    return chair, _seat_nation(placement, chair), joker
+    return chair, _seat_nation(placement, chair), joker, named
 
 
-def _joker_chair(state: State, ref: ChairRef, gender: str) -> int:
+def _joker_chair(state: State, ref: ChairRef, gender: str) -> tuple[int, bool]:
+    """The chair of the joker a swap means (RULES.md §15: ``DE1`` is the private chair of
+    DE1 holding a joker of the tile's gender), and whether the table id names it."""
     tile_at = state.seating.tile
-    if ref.number is not None:
-        chair = ref.number
-    elif ref.shared:
+    named = True
+    if ref.shared:
         chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
     else:
         table = ref.tables[0]
         jokers = [c for c in PRIVATE_CHAIRS[table] if (t := tile_at[c]) and is_joker(t)]
         matching = [c for c in jokers if gender_of(tile_at[c]) == gender]  # type: ignore[arg-type]
-        if not jokers:
+        if ref.number is None and not jokers:
             raise IllegalTurnError(f"no joker sits on a private chair of {table}", rule="swap")
-        chair = (matching or jokers)[0]
-    held = tile_at[chair]
+        first = (matching or jokers or [None])[0]
+        chair = first if ref.number is None else ref.number
+        named = chair == first
+    held = tile_at[chair]  # type: ignore[index]
     if held is None or not is_joker(held):
         what = held or "nobody"
         raise IllegalTurnError(
-            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker", rule="swap"
+            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker",
+            rule="swap",  # type: ignore[index]
         )
-    return chair
+    return chair, named  # type: ignore[return-value]
 
 
 # --- after the action -------------------------------------------------------------------
@@ -288,6 +307,7 @@ def _finish(
     *,
     eliminated: bool = False,
     stool: int | None = None,
+    exact: Collection[int] = (),
 ) -> TurnResult:
     """Commit the rest of a checked turn: hand, score, hand limit, refill, birthday, end."""
     hand = state.hands[seat]
@@ -316,6 +336,7 @@ def _finish(
         seat=seat,
         player=state.players[seat],
         turn=played,
+        notation=played.text(exact=exact),
         points=points,
         tables=tables,
         drawn=tuple(drawn),
@@ -361,6 +382,21 @@ def _update_birthday(state: State, seat: int, turn: Turn) -> None:
         state.birthday_nation = turn.birthday
 
 
+def apply_resignation(state: State, seat: int) -> None:
+    """A player leaves the game for good: out of the game like an eliminated player (hand
+    set aside, no penalty, ranked below everyone still in), the turn passing on if it was
+    theirs. Not in the board game's rules; a correspondence game needs it."""
+    if state.over:
+        raise GameOverError("the game is over: nobody can resign")
+    if state.eliminated[seat]:
+        raise CafeError(f"{state.players[seat]} is already out of the game")
+    state.eliminated[seat] = True
+    state.elimination_order.append(seat)
+    state.over = game_ends(state)
+    if not state.over and state.to_move == seat:
+        state.to_move = _next_seat(state, seat)
+
+
 def game_ends(state: State) -> bool:
     """RULES.md §10: checked at the end of every turn."""
     in_game = state.in_game()
@@ -380,4 +416,3 @@ def _next_seat(state: State, seat: int) -> int:
         if not state.eliminated[candidate]:
             return candidate
     return seat
-

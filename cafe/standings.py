@@ -29,9 +29,7 @@ def hand_penalty(hand: list[str]) -> int:
 
 
 def standings(state: State) -> list[Standing]:
-    in_game = [
-        (state.scores[s] + hand_penalty(state.hands[s]), s) for s in state.in_game()
-    ]
+    in_game = [(state.scores[s] + hand_penalty(state.hands[s]), s) for s in state.in_game()]
     in_game.sort(key=lambda item: (-item[0], item[1]))
     result = []
     for final, seat in in_game:

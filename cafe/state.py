@@ -8,10 +8,10 @@ the public face.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cafe.board import BAR_VALUES, CHAIR_COUNT, CHAIRS, NATION_TABLES, TABLES
-from cafe.tiles import LADY
+from cafe.tiles import JOKER, LADY
 
 #: ``Seating.table_nation`` for a table whose guests are of more than one nation.
 MIXED = ""
@@ -35,7 +35,9 @@ class Options:
             or not isinstance(self.birthday, int)
             or self.birthday < 1
         ):
-            raise ValueError(f"birthday threshold must be a positive integer, not {self.birthday!r}")
+            raise ValueError(
+                f"birthday threshold must be a positive integer, not {self.birthday!r}"
+            )
 
     def to_dict(self) -> dict[str, object]:
         return {"birthday": self.birthday, "coffee_klatsch": self.coffee_klatsch}
@@ -52,7 +54,7 @@ def table_points(guests: int, single_nation: bool, birthday: bool) -> int:
 class Seating:
     """Tiles on chairs, with per-table tallies kept current."""
 
-    __slots__ = ("count", "ladies", "nation", "seated", "table_nation", "tile")
+    __slots__ = ("count", "jokers", "ladies", "nation", "seated", "table_nation", "tile")
 
     def __init__(self) -> None:
         self.tile: list[str | None] = [None] * (CHAIR_COUNT + 1)
@@ -60,6 +62,7 @@ class Seating:
         self.count: dict[str, int] = dict.fromkeys(TABLES, 0)
         self.ladies: dict[str, int] = dict.fromkeys(TABLES, 0)
         self.table_nation: dict[str, str | None] = dict.fromkeys(TABLES)
+        self.jokers: set[int] = set()
         self.seated = 0
 
     def copy(self) -> Seating:
@@ -69,6 +72,7 @@ class Seating:
         other.count = self.count.copy()
         other.ladies = self.ladies.copy()
         other.table_nation = self.table_nation.copy()
+        other.jokers = set(self.jokers)
         other.seated = self.seated
         return other
 
@@ -77,6 +81,8 @@ class Seating:
         self.tile[chair] = tile
         self.nation[chair] = nation
         self.seated += 1
+        if tile[0] == JOKER:
+            self.jokers.add(chair)
         lady = tile[-1] == LADY
         for table in CHAIR_TABLES[chair]:
             before = self.count[table]
@@ -93,6 +99,7 @@ class Seating:
         self.tile[chair] = None
         self.nation[chair] = None
         self.seated -= 1
+        self.jokers.discard(chair)
         for table in CHAIR_TABLES[chair]:
             self._retally(table)
 
@@ -136,6 +143,20 @@ class State:
     seed: bytes | None = None
     commitment: str | None = None
     over: bool = False
+
+    def copy(self) -> State:
+        """An independent copy: every mutable part copied, immutable parts shared."""
+        return replace(
+            self,
+            scores=list(self.scores),
+            hands=[list(hand) for hand in self.hands],
+            hand_limits=list(self.hand_limits),
+            eliminated=list(self.eliminated),
+            seating=self.seating.copy(),
+            bar=list(self.bar),
+            bag=list(self.bag),
+            elimination_order=list(self.elimination_order),
+        )
 
     @property
     def next_stool_value(self) -> int | None:

@@ -1,0 +1,327 @@
+"""The board as a standalone SVG image for web pages and emails.
+
+The 13×13 grid of RULES.md §2 becomes a café floor: round tables in their nation's colour,
+each joined by a coloured band to its four chairs, so a shared chair between two tables
+shows both colours. A guest is a disc in its nation's colour with the nation code and ♀/♂;
+a joker is a cream disc with a gold ring (and a badge for a declared nation); a free chair
+is a cushion with its number. The bar fills the centre: 20 stools in fill order, four rows
+of five, the next one ringed. A header says whose turn it is; a footer lists the players.
+
+The image is self-contained (no scripts, fonts, links or images), and its parts carry ids
+(``table-DE1``, ``chair-17``, ``stool-3``, ``player-0``) and ``data-`` attributes so that
+tests and web pages can find them.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, NATIONS, TABLES, Chair, Table
+from cafe.game import Game
+from cafe.render.common import (
+    LIGHT_NATIONS,
+    NATION_COLOURS,
+    Seat,
+    details,
+    display_name,
+    headline,
+    seats,
+    signed,
+)
+from cafe.tiles import GENDER_NAMES, gender_of, nation_of
+
+CELL = 64
+PAD = 24
+HEADER = 96
+BOARD = GRID_SIZE * CELL
+WIDTH = BOARD + 2 * PAD
+ROW = 46  # height of a player's line in the footer
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+
+PAPER, FLOOR, FLOOR_EDGE = "#f6efe2", "#eadcc3", "#d3bd97"
+INK, MUTED = "#3e2c1c", "#8c7a5b"
+CUSHION, CUSHION_EDGE = "#fffaf0", "#bba47e"
+WOOD, WOOD_EDGE, SEAT = "#6d4c33", "#4a321f", "#c8955f"
+GOLD, HIGHLIGHT = "#d4a017", "#ffd54f"
+GENDER_SYMBOLS = {"f": "♀", "m": "♂"}
+
+
+def svg(game: Game) -> str:
+    """The whole picture as SVG text: header, board with bar, and the players' footer."""
+    players = seats(game)
+    seated = game.chair_tiles
+    height = HEADER + BOARD + PAD + 40 + ROW * len(players) + PAD
+    parts = [
+        _tag("title", escape(f"Café International: {headline(game)}")),
+        _tag("rect", width=WIDTH, height=height, fill=PAPER),
+        _header(game),
+        _tag("rect", x=PAD, y=HEADER, width=BOARD, height=BOARD, rx=24, fill=FLOOR,
+             stroke=FLOOR_EDGE, stroke_width=2),
+        *(_links(table) for table in TABLES.values()),
+        _bar(game),
+        *(_table(table, game.birthday_nation) for table in TABLES.values()),
+        *(_chair(chair, seated.get(chair.number)) for chair in CHAIRS.values()),
+        _footer(game, players, HEADER + BOARD + PAD),
+    ]  # fmt: skip
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" role="img">\n'
+        + "\n".join(parts)
+        + "\n</svg>\n"
+    )
+
+
+# --- building blocks -------------------------------------------------------------------------
+
+
+def _tag(name: str, content: str = "", **attrs: object) -> str:
+    """One element; ``class_`` becomes ``class`` and ``stroke_width`` ``stroke-width``.
+    ``content`` must already be markup (escape text with ``escape``)."""
+    text = "".join(
+        f" {key.rstrip('_').replace('_', '-')}={quoteattr(str(value))}"
+        for key, value in attrs.items()
+    )
+    return f"<{name}{text}>{content}</{name}>" if content else f"<{name}{text}/>"
+
+
+def _text(x: float, y: float, label: str, size: float, fill: str, **attrs: object) -> str:
+    """Text centred on (x, y): the baseline sits a third of the size below the centre."""
+    return _tag("text", escape(label), x=x, y=round(y + size * 0.35, 1), font_size=size,
+                fill=fill, text_anchor="middle", **attrs)  # fmt: skip
+
+
+def _centre(at: tuple[int, int]) -> tuple[float, float]:
+    """Pixel centre of a grid cell; row 0 is at the bottom of the board."""
+    col, row = at
+    return PAD + (col + 0.5) * CELL, HEADER + (GRID_SIZE - 0.5 - row) * CELL
+
+
+def _guest(tile: str, x: float, y: float, r: float) -> str:
+    """A guest disc: nation code over ♀/♂ in the nation's colour; a joker in cream and gold,
+    with a badge in the nation's colour when it was declared one (``Jf=FR``)."""
+    base, _, declared = tile.partition("=")
+    symbol = GENDER_SYMBOLS[gender_of(base)]
+    nation = nation_of(base)
+    size = r * 0.62
+    if nation is None:
+        parts = [
+            _tag("circle", cx=x, cy=y, r=r - 1.5, fill="#fffdf5", stroke=GOLD, stroke_width=3),
+            _text(x, y - size * 0.5, "J", size * 1.1, INK, font_weight="bold"),
+            _text(x, y + size * 0.75, symbol, size, GOLD, font_weight="bold"),
+        ]
+        if declared:
+            parts.append(_badge(declared, x + r * 0.8, y - r * 0.8, r * 0.42))
+        return "".join(parts)
+    ink = INK if nation in LIGHT_NATIONS else "#ffffff"
+    return "".join([
+        _tag("circle", cx=x, cy=y, r=r, fill=NATION_COLOURS[nation], stroke="#ffffff",
+             stroke_width=2),
+        _text(x, y - size * 0.5, nation, size, ink, font_weight="bold"),
+        _text(x, y + size * 0.75, symbol, size, ink),
+    ])  # fmt: skip
+
+
+def _badge(nation: str, x: float, y: float, r: float) -> str:
+    ink = INK if nation in LIGHT_NATIONS else "#ffffff"
+    disc = _tag("circle", cx=x, cy=y, r=r, fill=NATION_COLOURS[nation], stroke="#ffffff",
+                stroke_width=1.5)  # fmt: skip
+    return disc + _text(x, y, nation, r * 0.95, ink, font_weight="bold")
+
+
+def _describe(tile: str) -> str:
+    """Words for a tooltip: ``DEf: lady from Germany``, ``Jf=FR: joker lady counting as France``."""
+    base, _, declared = tile.partition("=")
+    who = GENDER_NAMES[gender_of(base)]
+    nation = nation_of(base)
+    if nation:
+        return f"{tile}: {who} from {NATIONS[nation]}"
+    counting = f" counting as {NATIONS[declared]}" if declared else ""
+    return f"{tile}: joker {who}{counting}"
+
+
+# --- the board -------------------------------------------------------------------------------
+
+
+def _links(table: Table) -> str:
+    """Bands from a table to its chairs in the table's colour: a shared chair gets two."""
+    x, y = _centre(table.at)
+    colour = NATION_COLOURS[table.nation]
+    lines = []
+    for number in table.chairs:
+        cx, cy = _centre(CHAIRS[number].at)
+        lines.append(_tag("line", x1=x, y1=y, x2=cx, y2=cy, stroke=colour, stroke_width=9,
+                          stroke_opacity=0.45, stroke_linecap="round"))  # fmt: skip
+    return "".join(lines)
+
+
+def _table(table: Table, birthday: str | None) -> str:
+    """A table top: larger than a guest, pale with a ring in its nation's colour, so tables
+    and the saturated guest discs never look alike."""
+    x, y = _centre(table.at)
+    colour = NATION_COLOURS[table.nation]
+    tooltip = f"{table.id}: {NATIONS[table.nation]}, chairs {', '.join(map(str, table.chairs))}"
+    parts = [_tag("title", escape(tooltip))]
+    if table.nation == birthday:
+        parts.append(_tag("circle", cx=x, cy=y, r=32, fill="none", stroke=GOLD, stroke_width=3,
+                          stroke_dasharray="5 3"))  # fmt: skip
+    parts += [
+        _tag("circle", cx=x, cy=y, r=27, fill=_tint(colour, 0.78), stroke=colour, stroke_width=5),
+        _text(x, y, table.id, 15, _shade(colour), font_weight="bold"),
+    ]
+    birthday_class = " birthday" if table.nation == birthday else ""
+    return _tag("g", "".join(parts), id=f"table-{table.id}", class_=f"table{birthday_class}",
+                data_nation=table.nation)  # fmt: skip
+
+
+def _tint(colour: str, amount: float) -> str:
+    """The colour mixed with white (``amount`` 1 is white)."""
+    return _mix(colour, 255, amount)
+
+
+def _shade(colour: str) -> str:
+    """A darker version of the colour, for lettering that must read on its tint."""
+    return _mix(colour, 0, 0.35)
+
+
+def _mix(colour: str, towards: int, amount: float) -> str:
+    channels = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c + (towards - c) * amount):02x}" for c in channels)
+
+
+def _chair(chair: Chair, tile: str | None) -> str:
+    x, y = _centre(chair.at)
+    where = " and ".join(chair.tables)
+    kind = "shared" if chair.shared else "private"
+    attrs = {"id": f"chair-{chair.number}", "data_tables": " ".join(chair.tables)}
+    if tile is None:
+        body = _tag("title", f"chair {chair.number} ({where}): free") + _tag(
+            "rect", x=x - 19, y=y - 19, width=38, height=38, rx=10, fill=CUSHION,
+            stroke=CUSHION_EDGE, stroke_width=1.5,
+        ) + _text(x, y, str(chair.number), 15, MUTED, font_weight="bold")  # fmt: skip
+        return _tag("g", body, class_=f"chair free {kind}", **attrs)
+    body = _tag("title", escape(f"chair {chair.number} ({where}): {_describe(tile)}"))
+    return _tag("g", body + _guest(tile, x, y, 22), class_=f"chair taken {kind}",
+                data_tile=tile, **attrs)  # fmt: skip
+
+
+# --- the bar ---------------------------------------------------------------------------------
+
+
+def _bar(game: Game) -> str:
+    """The counter in the free centre of the grid (columns 4–8, rows 8–4) with its stools."""
+    left, top = PAD + 4 * CELL + 6, HEADER + 4 * CELL + 6
+    size = 5 * CELL - 12
+    parts = [
+        _tag("rect", x=left, y=top, width=size, height=size, rx=22, fill=WOOD,
+             stroke=WOOD_EDGE, stroke_width=3),
+        _text(left + size / 2, top + 22, "BAR", 18, "#f6e7cf", font_weight="bold",
+              letter_spacing=4),
+        _text(left + size / 2, top + size - 14, _bar_note(game), 13, "#f6e7cf"),
+    ]  # fmt: skip
+    step = size / 5
+    for stool, value in enumerate(BAR_VALUES):
+        row, col = divmod(stool, 5)
+        x, y = left + step * (col + 0.5), top + 60 + row * 57
+        parts.append(_stool(stool, value, game, x, y))
+    return _tag("g", "".join(parts), id="bar")
+
+
+def _stool(stool: int, value: int, game: Game, x: float, y: float) -> str:
+    """One stool: its value on the seat while free; once taken the guest sits on it and the
+    value is written below. The next stool to be taken wears a bright ring."""
+    label = signed(value, minus="−")
+    attrs = {"id": f"stool-{stool + 1}", "data_value": value}
+    if stool < len(game.bar):
+        tile = game.bar[stool]
+        body = (
+            _tag("title", escape(f"stool {stool + 1} ({label}): {_describe(tile)}"))
+            + _tag("circle", cx=x, cy=y, r=22, fill=SEAT, stroke=WOOD_EDGE, stroke_width=2)
+            + _guest(tile, x, y, 19)
+            + _text(x, y + 31, label, 11, "#f6e7cf")
+        )
+        return _tag("g", body, class_="stool taken", data_tile=tile, **attrs)
+    state = "next" if stool == len(game.bar) else "free"
+    ring = (
+        _tag("circle", cx=x, cy=y, r=25, fill="none", stroke=HIGHLIGHT, stroke_width=4)
+        if state == "next"
+        else ""
+    )
+    body = (
+        _tag("title", f"stool {stool + 1} ({label}): {state}")
+        + ring
+        + _tag("circle", cx=x, cy=y, r=20, fill=SEAT, stroke=WOOD_EDGE, stroke_width=2)
+        + _text(x, y, label, 14, "#2f6b2f" if value > 0 else "#8e1c1c", font_weight="bold")
+    )
+    return _tag("g", body, class_=f"stool {state}", **attrs)
+
+
+def _bar_note(game: Game) -> str:
+    if game.next_stool_value is None:
+        return "all 20 stools taken"
+    value = signed(game.next_stool_value, minus="−")
+    return f"next: stool {len(game.bar) + 1}, {value} points"
+
+
+# --- header and footer -----------------------------------------------------------------------
+
+
+def _header(game: Game) -> str:
+    """Whose turn (or who won) in large letters, the game's name above, the details below."""
+    news = headline(game)
+    size = min(24, round(BOARD / (0.62 * len(news))))
+    return _tag("g", "".join([
+        _tag("text", "CAFÉ INTERNATIONAL", x=PAD, y=24, font_size=13, font_weight="bold",
+             fill=MUTED, letter_spacing=3),
+        _tag("text", escape(news), x=PAD, y=54, font_size=size, font_weight="bold", fill=INK),
+        _tag("text", escape(" · ".join(details(game, minus="−"))), x=PAD, y=78, font_size=14,
+             fill=MUTED),
+    ]), id="header")  # fmt: skip
+
+
+def _footer(game: Game, players: list[Seat], top: float) -> str:
+    """The players: in seat order with the turn marked while the game runs, by place with
+    penalties and final scores once it is over."""
+    if game.is_over:
+        players = sorted(players, key=lambda seat: seat.place or 0)
+        heading = "Final standings: points, −5 per tile and −10 per joker left in hand → final"
+    else:
+        heading = "Players in seat order (score, hand limit, hand)"
+    parts = [_tag("text", escape(heading), x=PAD, y=top + 22, font_size=14, fill=MUTED)]
+    for index, seat in enumerate(players):
+        parts.append(_player(seat, top + 40 + index * ROW))
+    return _tag("g", "".join(parts), id="players")
+
+
+def _player(seat: Seat, top: float) -> str:
+    y = top + ROW / 2
+    parts = []
+    if seat.to_move:
+        parts.append(_tag("rect", x=PAD, y=top + 3, width=BOARD, height=ROW - 6, rx=10,
+                          fill="#fde9c4", stroke="#e7b560", stroke_width=1.5))  # fmt: skip
+        parts.append(_text(PAD + 18, y, "▶", 16, "#b3541e"))
+    elif seat.place is not None:
+        parts.append(_text(PAD + 18, y, f"{seat.place}.", 16, INK, font_weight="bold"))
+    name = display_name(seat.name)
+    ink = MUTED if seat.eliminated else INK
+    parts += [
+        _tag("text", escape(name), x=PAD + 40, y=y + 6, font_size=17, font_weight="bold",
+             fill=ink),
+        _tag("text", f"{seat.score} pts", x=PAD + 300, y=y + 6, font_size=17,
+             font_weight="bold", fill=ink, text_anchor="end"),
+    ]  # fmt: skip
+    parts.append(_player_detail(seat, y))
+    for i, tile in enumerate(seat.hand):
+        token = _guest(tile, PAD + 450 + i * 44, y, 19)
+        parts.append(_tag("g", token, class_="hand-tile", data_tile=tile))
+    return _tag("g", "".join(parts), id=f"player-{seat.seat}", class_="player")
+
+
+def _player_detail(seat: Seat, y: float) -> str:
+    if seat.eliminated:
+        label = "out of the game"
+    elif seat.final is not None:
+        penalty = signed(seat.penalty, minus="−") if seat.penalty else "no penalty"
+        label = f"{penalty} → {str(seat.final).replace('-', '−')}"
+    else:
+        label = f"limit {seat.hand_limit}"
+    return _tag("text", escape(label), x=PAD + 320, y=y + 5, font_size=14, fill=MUTED)
