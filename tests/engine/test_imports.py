@@ -1,0 +1,29 @@
+"""The engine depends on the standard library alone (DESIGN.md: arrows point one way)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[2] / "cafe"
+
+
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_cafe_imports_only_the_standard_library_and_itself() -> None:
+    files = sorted(ENGINE.rglob("*.py"))
+    assert len(files) > 10
+    allowed = set(sys.stdlib_module_names) | {"__future__", "cafe"}
+    for path in files:
+        foreign = _imported_modules(path) - allowed
+        assert not foreign, f"{path.relative_to(ENGINE.parent)} imports {sorted(foreign)}"

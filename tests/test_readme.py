@@ -1,0 +1,44 @@
+"""The README's first commands exist and do what it says; its engine example runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _make_targets() -> set[str]:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return set(re.findall(r"^([a-z][\w-]*):", makefile, re.MULTILINE))
+
+
+def _first_shell_block() -> list[str]:
+    block = re.search(r"```sh\n(.*?)```", README, re.DOTALL)
+    assert block, "the README opens with a sh block of set-up commands"
+    return [line.split("#")[0].strip() for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_first_commands_are_make_run_and_make_test() -> None:
+    assert _first_shell_block() == ["make run", "make test"]
+    assert {"setup", "run", "test", "lint"} <= _make_targets()
+
+
+def test_make_test_installs_then_runs_pytest() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    test_recipe = re.search(r"^test: (.*)\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert test_recipe and "setup" in test_recipe.group(1)
+    assert "pytest" in test_recipe.group(2)
+    assert "pip install" in makefile and "-e '.[dev]'" in makefile
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(r"^make test$", ci, re.MULTILINE)
+
+
+def test_engine_example_runs() -> None:
+    block = re.search(r"## The engine.*?```python\n(.*?)```", README, re.DOTALL)
+    assert block, "the README shows the engine API in a python block"
+    exec(compile(block.group(1), "README.md", "exec"), {})
