@@ -175,25 +175,21 @@ class Game:
     def hints(self, n: int = 3) -> list[Hint]:
         """The ``n`` best turns by points, best first; a bar turn that would eliminate the
         player ranks below other turns of equal points; ties go in order of their text."""
-        if n < 1 or self.is_over:
+        scored = self._scored()
+        if n < 1 or not scored:
             return []
         state = self._state
         value = state.next_stool_value
         ruinous = value is not None and state.scores[state.to_move] + value < 0
+        # Text is costly to build: only the turns scoring at least the n-th best need it.
+        cutoff = heapq.nlargest(n, (points for _, points in scored))[-1]
+        best = [(as_turn(found), points) for found, points in scored if points >= cutoff]
 
-        def rank(item: Found) -> tuple[int, bool]:
-            found = item[0]
-            return (-item[1], ruinous and isinstance(found, Turn) and found.kind is TurnKind.BAR)
+        def rank(item: ScoredTurn) -> tuple[int, bool, str]:
+            turn, points = item
+            return (-points, ruinous and turn.kind is TurnKind.BAR, str(turn))
 
-        scored = self._scored()
-        if not scored:
-            return []
-        # Text is costly to build: only the turns tied with the n-th best need it.
-        cutoff = rank(heapq.nsmallest(n, scored, key=rank)[-1])
-        best = [
-            (as_turn(found), points) for found, points in scored if rank((found, points)) <= cutoff
-        ]
-        best.sort(key=lambda item: (*rank(item), str(item[0])))
+        best.sort(key=rank)
         return [Hint(turn, points) for turn, points in best[:n]]
 
     def _scored(self) -> list[Found]:

@@ -128,9 +128,13 @@ def _seating_turns(
     for chair, bucket in candidates.items():
         tables = CHAIR_TABLES[chair]
         company = any(count[t] for t in tables)
+        # Balance after one more lady (1) or gentleman (0), per table: |2·ladies − guests| ≤ 1.
+        fits = [
+            all(abs(2 * (ladies[t] + lady) - count[t] - 1) <= 1 for t in tables) for lady in (0, 1)
+        ]
         for cand in bucket:
             nation, lady = cand[2], cand[3]
-            if any(abs(2 * (ladies[t] + lady) - count[t] - 1) > 1 for t in tables):
+            if not fits[lady]:
                 continue
             if company:
                 points = 0
@@ -200,9 +204,9 @@ def _options_at(state: State, table: str, bucket: list[Candidate]) -> list[Optio
     n = seating.count[table]
     here = seating.table_nation[table]
     doubled = table[:2] == state.birthday_nation
+    other = _OTHER_TABLE[bucket[0][1]].get(table)
     options = []
-    for tile, chair, nation, lady, placement in bucket:
-        other = _OTHER_TABLE[chair].get(table)
+    for tile, _, nation, lady, placement in bucket:
         extra = _lone_points(state, other, nation, lady) if other else 0
         if extra is not None:
             first = table_points(n + 1, here is None or here == nation, doubled)
