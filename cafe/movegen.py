@@ -16,10 +16,9 @@ from itertools import permutations
 
 from cafe.board import BAR_VALUES, CHAIRS, NATION_CHAIRS, PRIVATE_CHAIRS, TABLES
 from cafe.notation import CHAIR_REFS, Placement, Turn, TurnKind
-from cafe.state import CHAIR_TABLES, State, table_points
+from cafe.state import CHAIR_TABLES, State, klatsch_points, table_points
 from cafe.tiles import GENTLEMAN, LADY, is_joker, nation_of
 
-KLATSCH_POINTS = 20
 SEAT = TurnKind.SEAT
 _ALL_CHAIRS = tuple(CHAIRS)
 _CHAIR_NATIONS = ((), *(tuple(sorted(CHAIRS[c].nations)) for c in CHAIRS))
@@ -36,11 +35,6 @@ Found = tuple[Turn | tuple[Placement, ...], int]
 
 def as_turn(found: Turn | tuple[Placement, ...]) -> Turn:
     return found if isinstance(found, Turn) else Turn(SEAT, found)
-
-
-def scored_turns(state: State) -> list[ScoredTurn]:
-    """All legal turns of the player to move with their points."""
-    return [(as_turn(found), points) for found, points in find_turns(state)]
 
 
 def find_turns(state: State, *, joker_bar: bool = True) -> list[Found]:
@@ -335,7 +329,7 @@ def _klatsch_assignments(
             nations.update(state.seating.nation[c] for c in TABLES[table].chairs if c not in free)
             single = len(nations) == 1
             birthday = table[:2] == state.birthday_nation
-            points += KLATSCH_POINTS * (2 if single else 1) * (2 if birthday else 1)
+            points += klatsch_points(single, birthday)
             turn = Turn.seat(*(_placement(t, c, n) for t, c, n in assignment))
             text = str(turn)
             if text not in seen:

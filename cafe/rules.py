@@ -15,10 +15,8 @@ from cafe.errors import CafeError, GameOverError, IllegalTurnError
 from cafe.movegen import has_legal_turn_besides_joker_bar
 from cafe.notation import CHAIR_REFS, ChairRef, Placement, Turn, TurnKind
 from cafe.results import TableScore, TurnResult
-from cafe.state import CHAIR_TABLES, State, table_points
+from cafe.state import CHAIR_TABLES, State, klatsch_points, table_points
 from cafe.tiles import GENDER_NAMES, gender_of, is_joker, nation_of
-
-KLATSCH_POINTS = 20
 
 
 def apply_turn(state: State, turn: Turn) -> TurnResult:
@@ -203,7 +201,7 @@ def _klatsch_table(state: State, placed: list[int]) -> str:
 def _klatsch_score(state: State, table: str) -> TableScore:
     single = bool(state.seating.table_nation[table])
     birthday = table[:2] == state.birthday_nation
-    points = KLATSCH_POINTS * (2 if single else 1) * (2 if birthday else 1)
+    points = klatsch_points(single, birthday)
     return TableScore(table, points, 4, single, birthday)
 
 

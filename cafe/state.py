@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from cafe.board import BAR_VALUES, CHAIR_COUNT, CHAIRS, NATION_TABLES, TABLES
 from cafe.tiles import JOKER, LADY
 
+KLATSCH_POINTS = 20
+
 #: ``Seating.table_nation`` for a table whose guests are of more than one nation.
 MIXED = ""
 
@@ -41,6 +43,11 @@ class Options:
 
     def to_dict(self) -> dict[str, object]:
         return {"birthday": self.birthday, "coffee_klatsch": self.coffee_klatsch}
+
+
+def klatsch_points(single_nation: bool, birthday: bool) -> int:
+    """What a table filled with four ladies or four gentlemen in one turn scores (§11)."""
+    return KLATSCH_POINTS * (2 if single_nation else 1) * (2 if birthday else 1)
 
 
 def table_points(guests: int, single_nation: bool, birthday: bool) -> int:
