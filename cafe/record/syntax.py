@@ -1,0 +1,152 @@
+"""The form of a record: tags, turn lines and resignations, read without replaying them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cafe.errors import InvalidPositionError, NotationError
+from cafe.tiles import parse_tile
+
+TAGS = ("Players", "Options", "Commitment", "Seed", "Deal", "Result")
+REQUIRED_TAGS = ("Players", "Options", "Commitment", "Deal")
+NO_OPTIONS = "none"
+KLATSCH = "coffee_klatsch"
+DREW = "drew"
+ELIMINATED = "eliminated"
+RESIGNS_PREFIX = "--"
+RESIGNS = "resigns"
+
+_TAG = re.compile(r'\[([A-Za-z]+) "(.*)"\]')
+_TURN = re.compile(r"(\d+)\.\s+([^\s:]+):\s*(.*)")
+_POINTS = re.compile(r"[+-]?\d+")
+HEX64 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+class RecordError(InvalidPositionError):
+    """A damaged game record: ``line`` is its 1-based line number, ``reason`` what is wrong."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    line: int
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLine:
+    line: int
+    number: int
+    player: str
+    text: str
+    points: int
+    drawn: tuple[str, ...]
+    eliminated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    line: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedRecord:
+    tags: dict[str, Tag]
+    turns: list[TurnLine | Resignation]
+    header_end: int
+
+    @property
+    def last_line(self) -> int:
+        """The line of the last turn (of the header, before any turn): where the end is."""
+        return self.turns[-1].line if self.turns else self.header_end
+
+
+def parse(text: str) -> ParsedRecord:
+    """Split a record into its tags and turn lines, checking only their form."""
+    tags: dict[str, Tag] = {}
+    turns: list[TurnLine] = []
+    header_end = 1
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if turns:
+                raise RecordError(number, "a tag after the turns: the header comes first")
+            name, value = _parse_tag(number, line)
+            if name in tags:
+                raise RecordError(number, f"second {name} tag (first on line {tags[name].line})")
+            tags[name] = Tag(number, value)
+            header_end = number
+        elif line.startswith(RESIGNS_PREFIX):
+            turns.append(_parse_resignation(number, line))
+        else:
+            turns.append(_parse_turn_line(number, line))
+    for name in REQUIRED_TAGS:
+        if name not in tags:
+            raise RecordError(header_end, f"the header has no {name} tag")
+    return ParsedRecord(tags, turns, header_end)
+
+
+def _parse_tag(number: int, line: str) -> tuple[str, str]:
+    match = _TAG.fullmatch(line)
+    if match is None:
+        raise RecordError(number, f'cannot read tag {line!r}: write [Name "value"]')
+    name, value = match.groups()
+    if name not in TAGS:
+        raise RecordError(number, f"unknown tag {name} (a record has {', '.join(TAGS)})")
+    return name, value
+
+
+def _parse_resignation(number: int, line: str) -> Resignation:
+    words = line.split()
+    if len(words) != 3 or words[2] != RESIGNS:
+        raise RecordError(number, f"cannot read {line!r}: write '-- PLAYER resigns'")
+    return Resignation(number, words[1])
+
+
+def _parse_turn_line(number: int, line: str) -> TurnLine:
+    match = _TURN.fullmatch(line)
+    fields = [field.strip() for field in match.group(3).split("|")] if match else []
+    if match is None or len(fields) < 2 or not fields[0]:
+        raise RecordError(
+            number, f"cannot read {line!r}: a turn line is 'N. PLAYER: TURN | POINTS …'"
+        )
+    if not _POINTS.fullmatch(fields[1]):
+        raise RecordError(number, f"cannot read points {fields[1]!r}: write +17, -4 or +0")
+    drawn: tuple[str, ...] | None = None
+    eliminated = False
+    for field in fields[2:]:
+        word, _, rest = field.partition(" ")
+        if word == DREW and drawn is None and rest:
+            drawn = read_tiles(number, rest)
+        elif field == ELIMINATED and not eliminated:
+            eliminated = True
+        else:
+            raise RecordError(
+                number,
+                f"cannot read {field!r}: after the points come 'drew TILE …' and "
+                "'eliminated', each at most once",
+            )
+    return TurnLine(
+        line=number,
+        number=int(match.group(1)),
+        player=match.group(2),
+        text=fields[0],
+        points=int(fields[1]),
+        drawn=drawn or (),
+        eliminated=eliminated,
+    )
+
+
+def read_tiles(number: int, text: str) -> tuple[str, ...]:
+    try:
+        return tuple(parse_tile(word) for word in text.split())
+    except NotationError as error:
+        raise RecordError(number, str(error)) from None

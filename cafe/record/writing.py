@@ -1,0 +1,76 @@
+"""Writing a game's record (the format is described in ``cafe.record``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cafe.errors import CafeError
+from cafe.game import Game
+from cafe.record.syntax import DREW, ELIMINATED, KLATSCH, NO_OPTIONS, RESIGNS, RESIGNS_PREFIX
+from cafe.results import TurnResult
+from cafe.standings import Standing
+from cafe.state import Options
+
+
+def write(game: Game, *, reveal_seed: bool) -> str:
+    """The record of a dealt game; the seed appears only with ``reveal_seed``."""
+    deal, commitment, seed = game.deal, game.commitment, game.seed
+    if deal is None or commitment is None:
+        raise CafeError("a record starts from the deal: this game was loaded from a position")
+    tags = [
+        ("Players", " ".join(game.players)),
+        ("Options", options_text(game.options)),
+        ("Commitment", commitment),
+    ]
+    if reveal_seed:
+        if seed is None:
+            raise CafeError("the seed of this game is unknown, so the record cannot reveal it")
+        tags.append(("Seed", seed.hex()))
+    tags.append(("Deal", " / ".join(" ".join(hand) for hand in deal)))
+    if game.is_over:
+        tags.append(("Result", result_text(game.standings())))
+    lines = [f'[{name} "{value}"]' for name, value in tags]
+    lines.append("")
+    lines += _turn_lines(game)
+    return "\n".join(lines) + "\n"
+
+
+def options_text(options: Options) -> str:
+    """The value of the Options tag: ``birthday=T``, ``coffee_klatsch``, or ``none``."""
+    words = [] if options.birthday is None else [f"birthday={options.birthday}"]
+    if options.coffee_klatsch:
+        words.append(KLATSCH)
+    return " ".join(words) or NO_OPTIONS
+
+
+def result_text(standings: Iterable[Standing]) -> str:
+    """The value of the Result tag: the final standings, best first."""
+    return "; ".join(_standing_text(standing) for standing in standings)
+
+
+def _standing_text(standing: Standing) -> str:
+    head = f"{standing.place}. {standing.player} {standing.final}"
+    if standing.eliminated:
+        return f"{head} (eliminated)"
+    return f"{head} (score {standing.score}, penalty {standing.penalty})"
+
+
+def _turn_line(number: int, result: TurnResult, text: str) -> str:
+    fields = [f"{number}. {result.player}: {text}", f"{result.points:+d}"]
+    if result.drawn:
+        fields.append(f"{DREW} {' '.join(result.drawn)}")
+    if result.eliminated:
+        fields.append(ELIMINATED)
+    return " | ".join(fields)
+
+
+def _turn_lines(game: Game) -> list[str]:
+    """The turn lines, with each resignation after the turns played before it."""
+    resigned: dict[int, list[str]] = {}
+    for played, player in game.resignations:
+        resigned.setdefault(played, []).append(f"{RESIGNS_PREFIX} {player} {RESIGNS}")
+    lines = resigned.get(0, [])
+    for number, result in enumerate(game.history, 1):
+        lines.append(_turn_line(number, result, result.notation))
+        lines += resigned.get(number, [])
+    return lines
