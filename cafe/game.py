@@ -16,14 +16,13 @@ from cafe import fairbag, position
 from cafe.errors import CafeError, InvalidPositionError
 from cafe.movegen import Found, ScoredTurn, as_turn, find_turns
 from cafe.notation import Turn, TurnKind
+from cafe.players import check_players
 from cafe.results import TurnResult
 from cafe.rules import apply_resignation, apply_turn
 from cafe.standings import Standing, standings
 from cafe.state import Options, Seating, State
 
 HAND_SIZE = 5
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +57,7 @@ class Game:
         options: Options | None = None,
     ) -> Game:
         """Deal a new game: seat order and bag from the seed (``cafe.fairbag``)."""
-        names = _check_players(players)
+        names = check_players(players)
         secret = fairbag.seed_bytes(seed)
         return cls._from_bag(
             fairbag.seat_order(names, secret),
@@ -80,7 +79,7 @@ class Game:
     ) -> Game:
         """Deal from a given bag, top first: for ``new``, and for ``cafe.record``, which
         rebuilds the bag of a game in progress from its recorded deal and draws."""
-        seats = _check_players(seats)
+        seats = check_players(seats)
         hands = [bag[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(len(seats))]
         state = State(
             players=tuple(seats),
@@ -293,15 +292,3 @@ class Game:
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"{self.player_to_move} to move"
         return f"<Game {', '.join(self.players)}: {status}, scores {self._state.scores}>"
-
-
-def _check_players(players: list[str] | tuple[str, ...]) -> list[str]:
-    names = list(players)
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise CafeError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
-    for name in names:
-        if not isinstance(name, str) or not name or any(c.isspace() for c in name) or ":" in name:
-            raise CafeError(f"player name {name!r}: non-empty, without spaces or ':'")
-    if len(set(names)) != len(names):
-        raise CafeError("player names must differ")
-    return names

@@ -15,7 +15,8 @@ from typing import Any
 
 from cafe import fairbag
 from cafe.board import BAR_VALUES, CHAIR_COUNT, CHAIRS, NATIONS, TABLES
-from cafe.errors import InvalidPositionError, NotationError
+from cafe.errors import CafeError, InvalidPositionError, NotationError
+from cafe.players import check_players
 from cafe.rules import game_ends
 from cafe.state import Options, Seating, State
 from cafe.tiles import ALL_TILES, TILE_COUNTS, is_joker, nation_of, parse_tile
@@ -106,11 +107,12 @@ def load(data: dict[str, Any]) -> State:
 
 
 def _players(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not 2 <= len(value) <= 4:
+    if not isinstance(value, list):
         raise InvalidPositionError("players: a list of 2 to 4 names")
-    if not all(isinstance(name, str) and name for name in value) or len(set(value)) != len(value):
-        raise InvalidPositionError("players: distinct non-empty names")
-    return tuple(value)
+    try:
+        return tuple(check_players(value))
+    except CafeError as error:
+        raise InvalidPositionError(f"players: {error}") from None
 
 
 def _list(data: dict[str, Any], key: str, size: int) -> list[Any]:
