@@ -1,0 +1,13 @@
+"""The JSON API: one blueprint per area, all under `/api`."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from server.api import accounts, games, meta, turns
+
+
+def init_app(app: Flask) -> None:
+    """Register the API blueprints."""
+    for module in (accounts, games, turns, meta):
+        app.register_blueprint(module.bp)

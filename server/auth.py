@@ -1,0 +1,91 @@
+"""Identity: bearer tokens and one-time sign-in codes, both kept only as hashes.
+
+A token is 32 random bytes (so a plain SHA-256 is enough to store it); a sign-in code is
+six digits (so it is stored as an HMAC under the secret key, which a leaked database alone
+cannot brute-force) and dies after a few wrong guesses, on use, or when it expires.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from flask import current_app, g, request
+from sqlmodel import Session, select
+
+from server.db import get_session
+from server.errors import ApiError
+from server.models import ApiToken, Player
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+TOKEN_PREFIX = "cafe_"
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_token(session: Session, *, player: Player, label: str) -> tuple[ApiToken, str]:
+    """A new token for `player` (added to the session, not committed) and its secret text."""
+    secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    assert player.id is not None
+    row = ApiToken(player_id=player.id, token_hash=hash_token(secret), label=label)
+    session.add(row)
+    return row, secret
+
+
+def new_signin_code() -> str:
+    """Six random digits."""
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+def hash_code(code: str, player_id: int) -> str:
+    """The stored form of a sign-in code, bound to its player."""
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, f"{player_id}:{code}".encode(), hashlib.sha256).hexdigest()
+
+
+def authenticate() -> Player:
+    """The player whose valid token the request carries, or a 401 naming the problem."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(
+            401,
+            "missing_token",
+            "send your API token as `Authorization: Bearer <token>` "
+            "(get one with POST /api/tokens)",
+        )
+    found = (
+        get_session()
+        .exec(
+            select(Player, ApiToken)
+            .join(ApiToken, ApiToken.player_id == Player.id)  # type: ignore[arg-type]
+            .where(ApiToken.token_hash == hash_token(token.strip()))
+        )
+        .first()
+    )
+    if found is None or found[1].revoked_at is not None:
+        raise ApiError(
+            401, "invalid_token", "this token is unknown or revoked; sign in again for a new one"
+        )
+    g.player, g.token = found
+    return found[0]
+
+
+def login_required(view: Callable[P, R]) -> Callable[P, R]:
+    """Authenticate before the view runs; the view then reads `g.player`."""
+
+    @functools.wraps(view)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        authenticate()
+        return view(*args, **kwargs)
+
+    return wrapped

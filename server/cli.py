@@ -1,0 +1,168 @@
+"""`cafe-server`, the operators' console script (Typer).
+
+Each command builds the app from the environment (`CAFE_*`), does one job and prints a
+one-line result; a refusal is one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from enum import IntEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from flask import Flask
+from sqlmodel import Session, col, select
+
+from server import accounts, auth, create_app, migrate
+from server.config import ConfigError
+from server.db import get_engine
+from server.devserver import run_dev
+from server.errors import ApiError
+from server.games import turns
+from server.models import GameRecord, Player
+from server.worker import Worker
+
+
+class Exit(IntEnum):
+    """Exit codes."""
+
+    OK = 0
+    FAILED = 1  # the command was understood but could not be done
+    INTEGRITY = 3  # `games check` found a game whose snapshot and log disagree
+
+
+app = typer.Typer(help="Operate the Café International service.", no_args_is_help=True)
+db_app = typer.Typer(help="The database schema.", no_args_is_help=True)
+players_app = typer.Typer(help="Players.", no_args_is_help=True)
+tokens_app = typer.Typer(help="API tokens.", no_args_is_help=True)
+games_app = typer.Typer(help="Games.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(players_app, name="players")
+app.add_typer(tokens_app, name="tokens")
+app.add_typer(games_app, name="games")
+
+
+def fail(message: str, code: Exit = Exit.FAILED) -> typer.Exit:
+    """Print `message` on stderr; the exception to raise to end with `code`."""
+    typer.echo(f"cafe-server: {message}", err=True)
+    return typer.Exit(code)
+
+
+def load_app() -> Flask:
+    """The app as the environment configures it."""
+    try:
+        return create_app()
+    except ConfigError as error:
+        raise fail(str(error)) from None
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Create or update the database schema to the newest migration."""
+    url = load_app().config["DATABASE_URL"]
+    migrate.upgrade(url)
+    typer.echo(f"database is up to date: {url.partition('://')[0]}")
+
+
+@db_app.command("revision")
+def db_revision(message: str) -> None:
+    """(Developers) write a migration for the difference between the models and the database."""
+    migrate.revision(load_app().config["DATABASE_URL"], message)
+
+
+@app.command()
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 5000,
+    debug: Annotated[bool, typer.Option(help="Flask debug mode with reloader")] = False,
+) -> None:
+    """Run the web app with Flask's development server (use gunicorn in production)."""
+    load_app().run(host=host, port=port, debug=debug)
+
+
+@app.command()
+def worker(
+    once: Annotated[bool, typer.Option(help="Deliver what is due, then exit")] = False,
+) -> None:
+    """Deliver the outbox over SMTP until stopped (SIGTERM or Ctrl-C)."""
+    flask_app = load_app()
+    delivery = Worker(get_engine(flask_app), flask_app.config)
+    if once:
+        while delivery.run_once():
+            pass
+        return
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        delivery.run(stop)
+    except KeyboardInterrupt:
+        stop.set()
+
+
+@players_app.command("add")
+def players_add(name: str, email: str) -> None:
+    """Register a player without sending a sign-in code."""
+    flask_app = load_app()
+    with flask_app.app_context(), Session(get_engine(flask_app)) as session:
+        try:
+            player = accounts.create_player(session, name=name, email=email)
+        except ApiError as error:
+            raise fail(error.message) from None
+        typer.echo(f"player {player.id}: {player.name} <{player.email}>")
+
+
+@tokens_app.command("create")
+def tokens_create(
+    name: str, label: Annotated[str, typer.Option(help="What the token is for")] = "operator"
+) -> None:
+    """Print a new API token for player NAME (for operators and bots); it is shown once."""
+    flask_app = load_app()
+    with Session(get_engine(flask_app)) as session:
+        player = session.exec(select(Player).where(Player.name == name)).first()
+        if player is None:
+            raise fail(f"no player is named {name!r}; add one with `cafe-server players add`")
+        _, secret = auth.issue_token(session, player=player, label=label)
+        session.commit()
+    typer.echo(secret)
+
+
+@games_app.command("check")
+def games_check() -> None:
+    """Replay every started game's log and compare it with the stored snapshot."""
+    flask_app = load_app()
+    bad = 0
+    with Session(get_engine(flask_app)) as session:
+        games = session.exec(
+            select(GameRecord)
+            .where(col(GameRecord.state).is_not(None))
+            .order_by(col(GameRecord.id))
+        ).all()
+        for game in games:
+            problem = turns.check(session, game)
+            if problem is not None:
+                bad += 1
+                typer.echo(f"game {game.id}: {problem}")
+    typer.echo(f"{len(games)} games checked, {bad} inconsistent")
+    if bad:
+        raise typer.Exit(Exit.INTEGRITY)
+
+
+@app.command()
+def dev(
+    host: str = "127.0.0.1",
+    port: int = 5000,
+    mail_port: Annotated[int, typer.Option(help="Port of the local mail catcher")] = 8025,
+    mail_dir: Annotated[
+        Path | None, typer.Option(help="Where caught mail is saved [default: instance/mail]")
+    ] = None,
+) -> None:
+    """Run everything locally: migrate, web app, worker and a mail catcher that prints mail."""
+    run_dev(host=host, port=port, mail_port=mail_port, mail_dir=mail_dir)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,105 @@
+"""Configuration: embedded defaults, then `CAFE_*` environment variables, then test overrides.
+
+The defaults run locally with no setup (a SQLite file under `instance/`, mail to a local
+catcher on port 8025), so `cafe-server dev` needs nothing but a checkout. Every setting can
+be changed by an environment variable named `CAFE_<KEY>`; the README lists them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+#: Settings that are integers; their environment values are converted and checked.
+INT_KEYS = frozenset(
+    {
+        "SMTP_PORT",
+        "SIGNIN_CODE_TTL",
+        "SIGNIN_CODE_ATTEMPTS",
+        "SIGNIN_CODES_PER_HOUR",
+        "MAX_CONTENT_LENGTH",
+        "OUTBOX_MAX_ATTEMPTS",
+        "OUTBOX_BACKOFF",
+        "OUTBOX_LEASE",
+        "WORKER_POLL",
+        "SQLITE_BUSY_TIMEOUT",
+    }
+)
+
+#: Values `CAFE_SMTP_TLS` may take.
+SMTP_TLS_MODES = ("none", "starttls", "ssl")
+
+
+class ConfigError(ValueError):
+    """A configuration value is unusable; the message names the variable and the fix."""
+
+
+def defaults(instance_path: str | Path) -> dict[str, Any]:
+    """The embedded defaults; `instance_path` holds the SQLite file."""
+    return {
+        "DATABASE_URL": f"sqlite:///{Path(instance_path) / 'cafe.db'}",
+        "SECRET_KEY": "dev-only-secret-change-me",
+        "BASE_URL": "http://127.0.0.1:5000",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": 8025,
+        "SMTP_USER": "",
+        "SMTP_PASSWORD": "",
+        "SMTP_TLS": "none",
+        "MAIL_FROM": "Café International <cafe@localhost>",
+        "SIGNIN_CODE_TTL": 900,  # seconds a sign-in code stays valid
+        "SIGNIN_CODE_ATTEMPTS": 5,  # wrong guesses before a code is dead
+        "SIGNIN_CODES_PER_HOUR": 5,  # codes one player may request per hour
+        "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes; larger request bodies get 413
+        "OUTBOX_MAX_ATTEMPTS": 8,  # delivery attempts before a message is marked failed
+        "OUTBOX_BACKOFF": 30,  # seconds before the first retry, doubled each time
+        "OUTBOX_LEASE": 300,  # seconds a worker owns a claimed message
+        "WORKER_POLL": 2,  # seconds the worker sleeps when the outbox is empty
+        "SQLITE_BUSY_TIMEOUT": 30_000,  # milliseconds a SQLite writer waits for the lock
+        "LOG_LEVEL": "INFO",
+    }
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The settings given as `CAFE_*` variables in `environ`, converted to their types."""
+    found: dict[str, Any] = {}
+    for name, raw in environ.items():
+        if not name.startswith("CAFE_") or name.startswith("CAFE_TEST_"):
+            continue
+        key = name.removeprefix("CAFE_")
+        if key in INT_KEYS:
+            try:
+                found[key] = int(raw)
+            except ValueError:
+                raise ConfigError(f"{name}={raw!r} is not a whole number") from None
+        else:
+            found[key] = raw
+    return found
+
+
+def load(
+    instance_path: str | Path,
+    environ: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Defaults, then the environment, then `overrides`; checked before it is returned."""
+    config = defaults(instance_path)
+    config.update(from_environment(os.environ if environ is None else environ))
+    config.update(overrides or {})
+    check(config)
+    return config
+
+
+def check(config: Mapping[str, Any]) -> None:
+    """Refuse settings that would only fail later, far from their cause."""
+    if config["SMTP_TLS"] not in SMTP_TLS_MODES:
+        raise ConfigError(
+            f"CAFE_SMTP_TLS={config['SMTP_TLS']!r}: use one of {', '.join(SMTP_TLS_MODES)}"
+        )
+    url = str(config["DATABASE_URL"])
+    if not url.startswith(("sqlite:", "postgresql")):
+        raise ConfigError(
+            f"CAFE_DATABASE_URL={url!r}: use sqlite:///path/to/file.db "
+            "or postgresql+psycopg://user@host/dbname"
+        )

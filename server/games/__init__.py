@@ -1,0 +1,1 @@
+"""Games: the store functions (`store`), their emails (`notify`) and public JSON (`views`)."""

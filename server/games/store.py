@@ -1,0 +1,245 @@
+"""Store functions for the lobby (create, join, start, list) and the checks and
+compare-and-set that `server.games.turns` shares.
+
+Every change to a game is one transaction that starts with a compare-and-set on
+`games.version` (`UPDATE … WHERE version = :seen`), then appends to the turn log and queues
+the emails. Starting with the write matters: on PostgreSQL the row lock serializes rivals,
+on SQLite the writer lock is taken before anything is read, so the loser of a race simply
+finds the version moved on and gets a 409 — never a half-applied turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from cafe import Game, Options
+from server.errors import ApiError
+from server.games import notify
+from server.games.views import to_move_name
+from server.models import GameRecord, GameSeat, Player, TurnRecord, utcnow
+from server.validation import MAX_INT
+
+JOIN_RETRIES = 5
+
+
+def load_game(session: Session, game_id: int) -> GameRecord:
+    """The game with this id, or a 404."""
+    game = session.get(GameRecord, game_id, populate_existing=True) if game_id <= MAX_INT else None
+    if game is None:
+        raise ApiError(404, "game_not_found", f"there is no game {game_id}; see GET /api/games")
+    return game
+
+
+def player_names(session: Session, game_ids: list[int]) -> dict[int, list[str]]:
+    """Each game's players: in seat order once started, in join order before."""
+    rows = session.exec(
+        select(GameSeat.game_id, Player.name)
+        .join(Player, col(Player.id) == GameSeat.player_id)
+        .where(col(GameSeat.game_id).in_(game_ids))
+        .order_by(col(GameSeat.game_id), func.coalesce(GameSeat.seat, GameSeat.join_order))
+    ).all()
+    names: dict[int, list[str]] = {game_id: [] for game_id in game_ids}
+    for game_id, name in rows:
+        names[game_id].append(name)
+    return names
+
+
+def names_of(session: Session, game: GameRecord) -> list[str]:
+    """The game's players (see `player_names`)."""
+    assert game.id is not None
+    return player_names(session, [game.id])[game.id]
+
+
+def joined_names(session: Session, game: GameRecord) -> list[str]:
+    """The players in join order: the list `Game.new` was (and is, on replay) given."""
+    return list(
+        session.exec(
+            select(Player.name)
+            .join(GameSeat, col(GameSeat.player_id) == Player.id)
+            .where(GameSeat.game_id == game.id)
+            .order_by(col(GameSeat.join_order))
+        ).all()
+    )
+
+
+def bump_version(session: Session, game: GameRecord, **values: Any) -> bool:
+    """Compare-and-set: raise the version and write `values` if nobody changed the game."""
+    result = session.execute(
+        update(GameRecord)
+        .where(col(GameRecord.id) == game.id, col(GameRecord.version) == game.version)
+        .values(version=game.version + 1, **values)
+        .execution_options(synchronize_session=False)
+    )
+    return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def conflict(session: Session, game_id: int, code: str, message: str) -> ApiError:
+    """A 409 that reports the game's current version and whose turn it is."""
+    game = load_game(session, game_id)
+    mover = to_move_name(game)
+    turn = f"it is {mover}'s turn" if mover else f"the game is {game.status}"
+    return ApiError(
+        409,
+        code,
+        f"{message}; the game is at version {game.version} and {turn}",
+        version=game.version,
+        to_move=mover,
+        game_status=game.status,
+    )
+
+
+def active_seat(session: Session, game: GameRecord, player: Player) -> int:
+    """The player's seat in this running game; 403 for an outsider, 409 if not running."""
+    row = session.exec(
+        select(GameSeat).where(GameSeat.game_id == game.id, GameSeat.player_id == player.id)
+    ).first()
+    if row is None:
+        raise ApiError(403, "not_a_player", f"you are not playing in game {game.id}")
+    if game.status == "open":
+        raise ApiError(409, "game_not_started", f"game {game.id} has not started yet")
+    if game.status == "finished":
+        assert game.id is not None
+        raise conflict(session, game.id, "game_finished", f"game {game.id} is over")
+    assert row.seat is not None
+    return row.seat
+
+
+def standing_json(standing: Any) -> dict[str, Any]:
+    """One line of the final standings."""
+    fields = ("place", "player", "score", "penalty", "final", "eliminated")
+    return {name: getattr(standing, name) for name in fields}
+
+
+def create_game(
+    session: Session, *, creator: Player, seats: int, options: Options, invite: list[str]
+) -> GameRecord:
+    """An open game with its creator in the first place; invitees are mailed."""
+    known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
+    unknown = sorted(set(invite) - known)
+    if unknown:
+        raise ApiError(422, "unknown_player", f"no player is named {', '.join(unknown)}")
+    if creator.name in invite:
+        raise ApiError(422, "invalid_invite", "you are seated in your own game already")
+    if len(set(invite)) > seats - 1:
+        raise ApiError(
+            422, "invalid_invite", f"{len(set(invite))} invitees for {seats - 1} free seats"
+        )
+    assert creator.id is not None
+    game = GameRecord(
+        creator_id=creator.id,
+        seats=seats,
+        options=dataclasses.asdict(options),
+        invited=sorted(set(invite)),
+    )
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    session.add(GameSeat(game_id=game.id, player_id=creator.id, join_order=0))
+    notify.invitations(session, game=game, creator=creator.name)
+    session.commit()
+    return game
+
+
+def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
+    """Take a free seat in an open game (retrying if another join wins the race)."""
+    for _ in range(JOIN_RETRIES):
+        game = load_game(session, game_id)
+        if game.status != "open":
+            raise ApiError(409, "game_not_open", f"game {game_id} has already started")
+        if game.invited and player.name not in game.invited:
+            raise ApiError(403, "not_invited", f"game {game_id} is by invitation only")
+        names = joined_names(session, game)
+        if player.name in names:
+            raise ApiError(409, "already_joined", f"you are already in game {game_id}")
+        if len(names) >= game.seats:
+            raise ApiError(409, "game_full", f"all {game.seats} seats of game {game_id} are taken")
+        if bump_version(session, game):
+            assert player.id is not None
+            session.add(GameSeat(game_id=game_id, player_id=player.id, join_order=len(names)))
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+                continue
+            return load_game(session, game_id)
+        session.rollback()
+    raise conflict(session, game_id, "busy", "too many players joined at once; try again")
+
+
+def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
+    """Deal: seat order and bag from a new secret seed; its commitment is published."""
+    game = load_game(session, game_id)
+    if game.creator_id != player.id:
+        raise ApiError(403, "not_creator", f"only the creator of game {game_id} can start it")
+    if game.status != "open":
+        raise ApiError(409, "game_not_open", f"game {game_id} has already started")
+    joined = joined_names(session, game)
+    if len(joined) < 2:
+        raise ApiError(
+            409, "not_enough_players", "a game needs at least 2 players; wait for one to join"
+        )
+    seed = secrets.token_bytes(32)
+    engine = Game.new(joined, seed=seed, options=Options(**game.options))
+    state = engine.to_position()
+    if not bump_version(
+        session,
+        game,
+        status="active",
+        state=state,
+        seed_hex=seed.hex(),
+        commitment=engine.commitment,
+        started_at=utcnow(),
+    ):
+        session.rollback()
+        raise conflict(
+            session, game_id, "stale_version", "a player joined while starting; try again"
+        )
+    seat_by_name = {name: seat for seat, name in enumerate(engine.players)}
+    rows = session.exec(
+        select(GameSeat).where(GameSeat.game_id == game_id).order_by(col(GameSeat.join_order))
+    ).all()
+    for row, name in zip(rows, joined, strict=True):
+        row.seat = seat_by_name[name]
+    notify.after_change(
+        session,
+        game_id=game_id,
+        version=game.version + 1,
+        state=state,
+        finished=False,
+        standings=None,
+        seed_hex=None,
+        last=None,
+    )
+    session.commit()
+    return load_game(session, game_id)
+
+
+def list_games(
+    session: Session, *, player: Player, status: str | None, mine: bool, limit: int
+) -> list[tuple[GameRecord, list[str]]]:
+    """Games newest first, optionally only one status or only the player's own."""
+    query = select(GameRecord)
+    if status is not None:
+        query = query.where(GameRecord.status == status)
+    if mine:
+        query = query.where(
+            col(GameRecord.id).in_(select(GameSeat.game_id).where(GameSeat.player_id == player.id))
+        )
+    games = session.exec(query.order_by(col(GameRecord.id).desc()).limit(limit)).all()
+    names = player_names(session, [game.id for game in games if game.id is not None])
+    return [(game, names[game.id]) for game in games if game.id is not None]
+
+
+def turn_log(session: Session, game: GameRecord) -> list[TurnRecord]:
+    """The game's log in order."""
+    return list(
+        session.exec(
+            select(TurnRecord).where(TurnRecord.game_id == game.id).order_by(col(TurnRecord.number))
+        ).all()
+    )

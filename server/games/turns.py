@@ -1,0 +1,227 @@
+"""Playing a running game: a turn, a resignation, hints, and replaying the log.
+
+`play_turn` is the path of DESIGN.md "How a move travels": check seat, version and turn,
+let the engine validate, score and draw, then in one transaction compare-and-set the
+snapshot, append to the log, queue the emails and remember the idempotency key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from cafe import CafeError, Game, Hint, Options, TurnResult
+from server import idempotency
+from server.errors import ApiError
+from server.games import notify
+from server.games.store import (
+    active_seat,
+    bump_version,
+    conflict,
+    joined_names,
+    load_game,
+    standing_json,
+    turn_log,
+)
+from server.idempotency import Idempotency
+from server.models import GameRecord, Player, TurnRecord, utcnow
+
+
+def _result_detail(result: TurnResult) -> dict[str, Any]:
+    """The public facts of a played turn, beyond its notation and points."""
+    return {
+        "tables": [dataclasses.asdict(table) for table in result.tables],
+        "drawn": list(result.drawn),
+        "completed": list(result.completed),
+        "hand_limit": result.hand_limit,
+        "stool": result.stool,
+        "eliminated": result.eliminated,
+    }
+
+
+def _commit_change(
+    session: Session,
+    *,
+    game: GameRecord,
+    engine: Game,
+    entry: TurnRecord,
+    response: dict[str, Any],
+    idem: Idempotency | None,
+) -> dict[str, Any]:
+    """The one transaction of a turn or resignation; a 409 if the game moved on meanwhile."""
+    assert game.id is not None
+    state = engine.to_position()
+    finished = engine.is_over
+    standings = [standing_json(s) for s in engine.standings()] if finished else None
+    values: dict[str, Any] = {"state": state, "turn_count": entry.number}
+    if finished:
+        values.update(status="finished", finished_at=utcnow(), standings=standings)
+    try:
+        applied = bump_version(session, game, **values)
+        if applied:
+            session.add(entry)
+            notify.after_change(
+                session,
+                game_id=game.id,
+                version=game.version + 1,
+                state=state,
+                finished=finished,
+                standings=standings,
+                seed_hex=game.seed_hex,
+                last=response["summary"],
+            )
+            if idem is not None:
+                idempotency.remember(session, idem, response, 201)
+            session.commit()
+    except IntegrityError:  # a rival took this turn number or this idempotency key first
+        applied = False
+    if not applied:
+        session.rollback()
+        raise conflict(
+            session, game.id, "stale_version", f"game {game.id} changed before your turn landed"
+        )
+    return response
+
+
+def play_turn(
+    session: Session,
+    *,
+    game_id: int,
+    player: Player,
+    notation: str,
+    version: int,
+    idem: Idempotency | None,
+) -> dict[str, Any]:
+    """Apply the caller's turn made against `version`; the response describes it.
+
+    With an idempotency key, a request whose twin (same key and body) already succeeded
+    gets the twin's response — also when the twin won a race a moment ago, which this
+    request then sees as a conflict.
+    """
+    if idem is not None and (stored := idempotency.recall(session, idem)) is not None:
+        return stored[0]
+    try:
+        return _apply_turn(
+            session, game_id=game_id, player=player, notation=notation, version=version, idem=idem
+        )
+    except ApiError as error:
+        if error.status == 409 and idem is not None:
+            stored = idempotency.recall(session, idem)
+            if stored is not None:
+                return stored[0]
+        raise
+
+
+def _apply_turn(
+    session: Session,
+    *,
+    game_id: int,
+    player: Player,
+    notation: str,
+    version: int,
+    idem: Idempotency | None,
+) -> dict[str, Any]:
+    """The checks, the engine and the transaction of `play_turn`."""
+    game = load_game(session, game_id)
+    seat = active_seat(session, game, player)
+    if version != game.version:
+        raise conflict(
+            session, game_id, "stale_version", f"your turn was made against version {version}"
+        )
+    assert game.state is not None
+    if game.state["to_move"] != seat:
+        raise conflict(session, game_id, "not_your_turn", "it is not your turn")
+    engine = Game.from_position(game.state)
+    result = engine.play(notation)
+    entry = TurnRecord(
+        game_id=game_id,
+        number=game.turn_count + 1,
+        seat=seat,
+        notation=result.notation,
+        submitted=notation,
+        points=result.points,
+        detail=_result_detail(result),
+    )
+    response = {
+        "summary": f"{player.name} played {entry.notation} for {result.points} points",
+        "game_id": game_id,
+        "number": entry.number,
+        "player": player.name,
+        "turn": entry.notation,
+        "points": result.points,
+        **entry.detail,
+        "game_over": engine.is_over,
+        "version": game.version + 1,
+        "to_move": None if engine.is_over else engine.player_to_move,
+        "scores": engine.scores,
+    }
+    return _commit_change(
+        session, game=game, engine=engine, entry=entry, response=response, idem=idem
+    )
+
+
+def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
+    """The caller leaves a running game for good (``Game.resign``): out like an eliminated
+    player, ranked below everyone still in."""
+    game = load_game(session, game_id)
+    seat = active_seat(session, game, player)
+    assert game.state is not None
+    if game.state["eliminated"][seat]:
+        raise ApiError(409, "already_out", f"you are already out of game {game_id}")
+    engine = Game.from_position(game.state)
+    engine.resign(seat)
+    entry = TurnRecord(game_id=game_id, number=game.turn_count + 1, seat=seat, kind="resign")
+    response = {"summary": f"{player.name} resigned"}
+    _commit_change(session, game=game, engine=engine, entry=entry, response=response, idem=None)
+    return load_game(session, game_id)
+
+
+def hints(session: Session, *, game_id: int, player: Player, n: int) -> list[Hint]:
+    """The caller's `n` best turns now; a 409 when it is not their turn."""
+    game = load_game(session, game_id)
+    seat = active_seat(session, game, player)
+    assert game.state is not None
+    if game.state["to_move"] != seat:
+        raise conflict(session, game_id, "not_your_turn", "hints are for the player to move")
+    return Game.from_position(game.state).hints(n)
+
+
+def replay(session: Session, game: GameRecord) -> Game:
+    """The game rebuilt from its seed and log: the truth the snapshot must equal."""
+    if game.seed_hex is None:
+        raise ApiError(409, "game_not_started", f"game {game.id} has not started yet")
+    engine = Game.new(
+        joined_names(session, game),
+        seed=bytes.fromhex(game.seed_hex),
+        options=Options(**game.options),
+    )
+    for entry in turn_log(session, game):
+        if entry.kind == "resign":
+            engine.resign(entry.seat)
+        else:
+            engine.play(entry.notation)
+    return engine
+
+
+def record_text(session: Session, game: GameRecord) -> str:
+    """The game record (`cafe.record`); it reveals the seed only once the game is over."""
+    return replay(session, game).to_record()
+
+
+def check(session: Session, game: GameRecord) -> str | None:
+    """Why the game's snapshot differs from its replayed log, or None when they agree."""
+    if game.state is None:
+        return None
+    try:
+        replayed = replay(session, game).to_position()
+    except CafeError as error:
+        return f"the log does not replay: {error}"
+    if replayed != game.state:
+        differing = sorted(
+            k for k in replayed.keys() | game.state.keys() if replayed.get(k) != game.state.get(k)
+        )
+        return f"snapshot differs from the replayed log in {', '.join(differing)}"
+    return None

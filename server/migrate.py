@@ -1,0 +1,28 @@
+"""Schema migrations: Alembic, configured in code (no alembic.ini), scripts in `migrations/`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+
+
+def alembic_config(database_url: str) -> Config:
+    """An Alembic configuration for `database_url`."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
+    return config
+
+
+def upgrade(database_url: str, revision: str = "head") -> None:
+    """Bring the database to `revision` (the newest by default)."""
+    command.upgrade(alembic_config(database_url), revision)
+
+
+def revision(database_url: str, message: str) -> None:
+    """Write a new migration script from the difference between the models and the database."""
+    command.revision(alembic_config(database_url), message=message, autogenerate=True)

@@ -1,0 +1,171 @@
+"""The database tables, as SQLModel classes (schema changes go through `migrations/`).
+
+One class per table. Secrets are kept where no serializer reaches them by accident: tokens
+and sign-in codes only as hashes, and a game's seed and snapshot (which holds the bag's
+order) are read only by `server.games.store` and `server.games.views`, which never copy
+them into a response while the game is running.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """The current time, aware, in UTC (SQLModel stores and returns aware UTC datetimes)."""
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A time as ISO 8601 in UTC with `Z`, as the API shows times."""
+    return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+class Player(SQLModel, table=True):
+    """Someone who plays: a unique name (shown in games) and an email (for sign-in and turns)."""
+
+    __tablename__ = "players"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=24, unique=True)
+    email: str = Field(max_length=254, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ApiToken(SQLModel, table=True):
+    """A bearer token; only its SHA-256 is stored, the token itself is shown once."""
+
+    __tablename__ = "api_tokens"
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    label: str = Field(max_length=64, default="")
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class SignInCode(SQLModel, table=True):
+    """A one-time code mailed to a player, exchanged for a token; stored as an HMAC."""
+
+    __tablename__ = "signin_codes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    code_hash: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+    attempts: int = 0
+    used_at: datetime | None = None
+
+
+class GameRecord(SQLModel, table=True):
+    """A game: its lobby data, and once started the engine snapshot, secret seed and version.
+
+    `version` rises by one with every change (join, start, turn, resign); turns name the
+    version they were made against, and the update is a compare-and-set on it.
+    """
+
+    __tablename__ = "games"
+
+    id: int | None = Field(default=None, primary_key=True)
+    creator_id: int = Field(foreign_key="players.id")
+    status: str = Field(default="open", max_length=8, index=True)
+    seats: int
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    invited: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    version: int = 0
+    turn_count: int = 0
+    seed_hex: str | None = Field(default=None, max_length=128)
+    commitment: str | None = Field(default=None, max_length=64)
+    state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    standings: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
+    created_at: datetime = Field(default_factory=utcnow)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+class GameSeat(SQLModel, table=True):
+    """A player in a game: the order they joined in, and their seat once the game starts."""
+
+    __tablename__ = "game_seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        UniqueConstraint("game_id", "join_order"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    join_order: int
+    seat: int | None = None
+    joined_at: datetime = Field(default_factory=utcnow)
+
+
+class TurnRecord(SQLModel, table=True):
+    """One entry of a game's append-only log: a turn or a resignation.
+
+    `notation` is the engine's text of the turn as played (`TurnResult.notation`): canonical,
+    and it replays to the very same chairs. `submitted` keeps the text as the player sent
+    it, as evidence of what was asked for.
+    """
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    number: int
+    seat: int
+    kind: str = Field(default="turn", max_length=8)
+    notation: str = Field(default="", max_length=200)
+    submitted: str = Field(default="", max_length=200)
+    points: int = 0
+    detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class IdempotencyKey(SQLModel, table=True):
+    """The response to a request made with an `Idempotency-Key`, replayed on a retry."""
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("player_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id")
+    key: str = Field(max_length=100)
+    request_hash: str = Field(max_length=64)
+    status_code: int
+    response: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class OutboxMessage(SQLModel, table=True):
+    """An email waiting to be sent (or sent, or given up on) by `cafe-server worker`.
+
+    `status` is `pending`, `sending` (claimed by `claimed_by` until `claimed_until`), `sent`
+    or `failed`. `message_id` is fixed when the row is written, so a message delivered
+    twice after a crash carries the same Message-ID and mail clients show it once.
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "status", "available_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=32)
+    to_addr: str = Field(max_length=254)
+    subject: str = Field(max_length=200)
+    body: str
+    message_id: str = Field(max_length=200)
+    status: str = Field(default="pending", max_length=8)
+    attempts: int = 0
+    available_at: datetime = Field(default_factory=utcnow)
+    claimed_by: str | None = Field(default=None, max_length=64)
+    claimed_until: datetime | None = None
+    last_error: str | None = Field(default=None, max_length=500)
+    created_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime | None = None

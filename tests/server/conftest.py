@@ -1,0 +1,147 @@
+"""Fixtures for the service tests: an app on SQLite (and on PostgreSQL when
+`CAFE_TEST_DATABASE_URL` is set), a test client, and helpers that register players the way
+a person does — reading the sign-in code from the outbox email.
+
+Every response a test receives is checked against `/api/openapi.json`: its status (below
+500, which only a server failure causes) must be documented for its route and method, so the
+description cannot fall behind the API.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask, Response
+from flask import request as flask_request
+from flask.testing import FlaskClient
+from server_support import TEST_CONFIG, Api, free_port, openapi_path
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlmodel import SQLModel
+
+from server import create_app, migrate
+from server.db import get_engine
+from server.devmail import CatchingHandler, start_catcher
+from server.openapi import spec
+
+PG_URL = os.environ.get("CAFE_TEST_DATABASE_URL")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "postgres: also run on PostgreSQL when CAFE_TEST_DATABASE_URL is set"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run app tests on SQLite, and those marked `postgres` on PostgreSQL too (if set up)."""
+    if "backend" in metafunc.fixturenames:
+        on_postgres = PG_URL and metafunc.definition.get_closest_marker("postgres")
+        metafunc.parametrize("backend", ["sqlite", "postgresql"] if on_postgres else ["sqlite"])
+
+
+@pytest.fixture(scope="session")
+def documented() -> dict[tuple[str, str], set[str]]:
+    """(path, method) -> the statuses the OpenAPI description lists."""
+    return {
+        (path, method.upper()): set(operation["responses"])
+        for path, item in spec()["paths"].items()
+        for method, operation in item.items()
+    }
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh, uniquely named PostgreSQL database for this test session, migrated."""
+    if not PG_URL:
+        pytest.skip("set CAFE_TEST_DATABASE_URL to run the PostgreSQL tests")
+    name = f"cafe_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+        # a throwaway database: commits need not wait for the disk
+        connection.execute(text(f'ALTER DATABASE "{name}" SET synchronous_commit = off'))
+    url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    try:
+        migrate.upgrade(url)
+        yield url
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _empty(url: str) -> None:
+    """Delete every row (much faster than TRUNCATE on tables this small)."""
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            connection.execute(table.delete())
+    engine.dispose()
+
+
+@pytest.fixture
+def sqlite_url() -> str:
+    """The SQLite database of the `app` fixture (modules that need threads use a file)."""
+    return "sqlite://"
+
+
+@pytest.fixture
+def dead_port() -> int:
+    """A port with no server behind it (a test may start one there)."""
+    return free_port()
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[tuple[CatchingHandler, int]]:
+    """A real SMTP server (aiosmtpd) on a free port that keeps what it receives."""
+    handler = CatchingHandler()
+    port = free_port()
+    controller = start_catcher(handler, host="127.0.0.1", port=port)
+    yield handler, port
+    controller.stop()
+
+
+@pytest.fixture
+def app(
+    request: pytest.FixtureRequest, backend: str, documented: dict[tuple[str, str], set[str]]
+) -> Iterator[Flask]:
+    """The app on an empty database: in-memory SQLite, or the session's PostgreSQL database."""
+    if backend == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+        _empty(url)
+    else:
+        url = request.getfixturevalue("sqlite_url")
+    flask_app = create_app({**TEST_CONFIG, "DATABASE_URL": url})
+    if backend == "sqlite":
+        SQLModel.metadata.create_all(get_engine(flask_app))
+    undocumented: list[str] = []
+
+    @flask_app.after_request
+    def _check_documented(response: Response) -> Response:
+        rule = flask_request.url_rule
+        if rule is not None:
+            key = (openapi_path(rule.rule), flask_request.method)
+            status = str(response.status_code)
+            if key in documented and status not in documented[key] and status < "500":
+                undocumented.append(
+                    f"{flask_request.method} {flask_request.path} -> {response.status_code}"
+                )
+        return response
+
+    yield flask_app
+    get_engine(flask_app).dispose()
+    assert not undocumented, f"statuses missing from the OpenAPI description: {undocumented}"
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def api(app: Flask, client: FlaskClient) -> Api:
+    return Api(app, client)

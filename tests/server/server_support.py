@@ -1,0 +1,88 @@
+"""Helpers shared by the service tests (imported by `conftest.py` and test modules)."""
+
+from __future__ import annotations
+
+import re
+import socket
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, col, select
+
+from server.db import get_engine
+from server.models import OutboxMessage
+
+TEST_CONFIG = {
+    "SECRET_KEY": "test-secret",
+    "BASE_URL": "http://cafe.test",
+    "MAIL_FROM": "Cafe <cafe@cafe.test>",
+    "LOG_LEVEL": "WARNING",
+}
+
+
+def openapi_path(rule: str) -> str:
+    """`/api/games/<int:game_id>` as OpenAPI writes it: `/api/games/{game_id}`."""
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Api:
+    """Shortcuts for the steps most tests need before the one they test."""
+
+    def __init__(self, app: Flask, client: FlaskClient) -> None:
+        self.app = app
+        self.client = client
+
+    def outbox(self, to: str | None = None) -> list[OutboxMessage]:
+        """The queued emails, oldest first (optionally only those to `to`)."""
+        with Session(get_engine(self.app)) as session:
+            query = select(OutboxMessage).order_by(col(OutboxMessage.id))
+            if to is not None:
+                query = query.where(OutboxMessage.to_addr == to)
+            return list(session.exec(query).all())
+
+    def last_code(self, email: str) -> str:
+        """The sign-in code in the newest email to `email`."""
+        body = self.outbox(email)[-1].body
+        match = re.search(r"^\s+(\d{6})$", body, re.MULTILINE)
+        assert match, body
+        return match.group(1)
+
+    def register(self, name: str) -> str:
+        """Register `name` (email `name@example.com`) and sign in; the bearer token."""
+        email = f"{name}@example.com"
+        response = self.client.post("/api/players", json={"name": name, "email": email})
+        assert response.status_code == 201, response.json
+        response = self.client.post(
+            "/api/tokens", json={"email": email, "code": self.last_code(email)}
+        )
+        assert response.status_code == 201, response.json
+        return response.json["token"]
+
+    def call(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+        """A request with `token` as bearer."""
+        headers = dict(kwargs.pop("headers", {}))
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        return self.client.open(path, method=method, headers=headers, **kwargs)
+
+    def started_game(self, *names: str, **create: Any) -> tuple[int, dict[str, str]]:
+        """A started game of `names` (the first creates it); its id and everyone's token."""
+        tokens = {name: self.register(name) for name in names}
+        body = {"seats": len(names), **create}
+        game = self.call("POST", "/api/games", tokens[names[0]], json=body).json
+        for name in names[1:]:
+            assert (
+                self.call("POST", f"/api/games/{game['id']}/join", tokens[name]).status_code == 200
+            )
+        assert (
+            self.call("POST", f"/api/games/{game['id']}/start", tokens[names[0]]).status_code == 200
+        )
+        return game["id"], tokens

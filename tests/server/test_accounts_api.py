@@ -1,0 +1,230 @@
+"""Players, sign-in codes, tokens and `me`: every success and every refusal."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session, select
+
+from server.db import get_engine
+from server.models import ApiToken, SignInCode, utcnow
+
+
+def register(api, name="ann", email="ann@example.com"):
+    return api.client.post("/api/players", json={"name": name, "email": email})
+
+
+def test_register_creates_player_and_mails_a_code(api):
+    response = register(api, "Ann", "Ann@Example.com")
+    assert response.status_code == 201
+    assert response.json["name"] == "Ann"
+    assert response.json["email"] == "ann@example.com"
+    assert response.json["created_at"].endswith("Z")
+    [mail] = api.outbox()
+    assert mail.to_addr == "ann@example.com"
+    assert mail.kind == "signin_code"
+    code = api.last_code("ann@example.com")
+    assert code in mail.subject
+    assert f'"code": "{code}"' in mail.body
+    assert "http://cafe.test/api/tokens" in mail.body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"email": "ann@example.com"},
+        {"name": "ann"},
+        {"name": 7, "email": "ann@example.com"},
+        {"name": "", "email": "ann@example.com"},
+        {"name": "has space", "email": "ann@example.com"},
+        {"name": "9lives", "email": "ann@example.com"},
+        {"name": "x" * 25, "email": "ann@example.com"},
+        {"name": "ann\x00", "email": "ann@example.com"},
+        {"name": "ann", "email": "not-an-email"},
+        {"name": "ann", "email": ["ann@example.com"]},
+    ],
+)
+def test_register_refuses_bad_fields(api, body):
+    response = api.client.post("/api/players", json=body)
+    assert response.status_code == 400
+    assert response.json["error"] == "invalid_request"
+    assert "`name`" in response.json["message"] or "`email`" in response.json["message"]
+    assert api.outbox() == []
+
+
+@pytest.mark.parametrize("data", [b"{", b"[1, 2]", b"\xff\xfe", b"null", b""])
+def test_register_refuses_unreadable_bodies(api, data):
+    response = api.client.post("/api/players", data=data, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json["error"] in ("invalid_json", "invalid_request")
+
+
+@pytest.mark.postgres
+def test_register_refuses_taken_name_and_email(api):
+    assert register(api).status_code == 201
+    response = register(api, "ANN", "other@example.com")
+    assert response.status_code == 409
+    assert response.json["error"] == "name_taken"
+    response = register(api, "zoe", "ANN@example.com")
+    assert response.status_code == 409
+    assert response.json["error"] == "email_taken"
+    assert "/api/signin-codes" in response.json["message"]
+
+
+@pytest.mark.postgres
+def test_token_from_code_then_me(api):
+    register(api)
+    code = api.last_code("ann@example.com")
+    response = api.client.post(
+        "/api/tokens", json={"email": "ANN@example.com", "code": code, "label": "laptop"}
+    )
+    assert response.status_code == 201
+    token = response.json["token"]
+    assert token.startswith("cafe_")
+    assert response.json["label"] == "laptop"
+    me = api.call("GET", "/api/me", token)
+    assert me.status_code == 200
+    assert me.json["name"] == "ann"
+    with Session(get_engine(api.app)) as session:
+        stored = session.exec(select(ApiToken)).one()
+    assert token not in stored.token_hash  # only the hash is kept
+    assert len(stored.token_hash) == 64
+
+
+def test_code_is_single_use(api):
+    register(api)
+    code = api.last_code("ann@example.com")
+    body = {"email": "ann@example.com", "code": code}
+    assert api.client.post("/api/tokens", json=body).status_code == 201
+    response = api.client.post("/api/tokens", json=body)
+    assert response.status_code == 401
+    assert response.json["error"] == "invalid_code"
+
+
+@pytest.mark.postgres
+def test_wrong_code_then_attempts_run_out(api):
+    register(api)
+    code = api.last_code("ann@example.com")
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    for _ in range(5):
+        response = api.client.post("/api/tokens", json={"email": "ann@example.com", "code": wrong})
+        assert response.status_code == 401
+        assert response.json["error"] == "invalid_code"
+    response = api.client.post("/api/tokens", json={"email": "ann@example.com", "code": code})
+    assert response.status_code == 429
+    assert response.json["error"] == "too_many_attempts"
+
+
+def test_expired_code_is_refused(api):
+    register(api)
+    code = api.last_code("ann@example.com")
+    with Session(get_engine(api.app)) as session:
+        row = session.exec(select(SignInCode)).one()
+        row.expires_at = utcnow() - timedelta(seconds=1)
+        session.add(row)
+        session.commit()
+    response = api.client.post("/api/tokens", json={"email": "ann@example.com", "code": code})
+    assert response.status_code == 401
+    assert response.json["error"] == "invalid_code"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"email": "ann@example.com"},
+        {"email": "ann@example.com", "code": "12345"},
+        {"code": "123456"},
+    ],
+)
+def test_token_request_needs_email_and_six_digits(api, body):
+    response = api.client.post("/api/tokens", json=body)
+    assert response.status_code == 400
+
+
+def test_token_for_unknown_email(api):
+    response = api.client.post(
+        "/api/tokens", json={"email": "nobody@example.com", "code": "123456"}
+    )
+    assert response.status_code == 401
+    assert response.json["error"] == "invalid_code"
+
+
+@pytest.mark.postgres
+def test_new_code_replaces_the_old_one(api):
+    register(api)
+    old = api.last_code("ann@example.com")
+    response = api.client.post("/api/signin-codes", json={"email": "ann@example.com"})
+    assert response.status_code == 202
+    assert response.json == {"sent_to": "ann@example.com"}
+    new = api.last_code("ann@example.com")
+    if old != new:
+        refused = api.client.post("/api/tokens", json={"email": "ann@example.com", "code": old})
+        assert refused.status_code == 401
+    accepted = api.client.post("/api/tokens", json={"email": "ann@example.com", "code": new})
+    assert accepted.status_code == 201
+
+
+def test_code_requests_are_limited(api):
+    register(api)  # the first code
+    for _ in range(4):
+        assert (
+            api.client.post("/api/signin-codes", json={"email": "ann@example.com"}).status_code
+            == 202
+        )
+    response = api.client.post("/api/signin-codes", json={"email": "ann@example.com"})
+    assert response.status_code == 429
+    assert response.json["error"] == "too_many_codes"
+    assert len(api.outbox()) == 5
+
+
+def test_code_request_for_unknown_email(api):
+    response = api.client.post("/api/signin-codes", json={"email": "nobody@example.com"})
+    assert response.status_code == 404
+    assert response.json["error"] == "player_not_found"
+    bad = api.client.post("/api/signin-codes", json={"email": 3})
+    assert bad.status_code == 400
+
+
+@pytest.mark.postgres
+def test_list_and_revoke_tokens(api):
+    first = api.register("ann")
+    api.client.post("/api/signin-codes", json={"email": "ann@example.com"})
+    second = api.client.post(
+        "/api/tokens", json={"email": "ann@example.com", "code": api.last_code("ann@example.com")}
+    ).json
+    listing = api.call("GET", "/api/tokens", first)
+    assert listing.status_code == 200
+    tokens = listing.json["tokens"]
+    assert [t["id"] for t in tokens] == [second["id"], second["id"] - 1]
+    assert [t["current"] for t in tokens] == [False, True]
+    assert all("token" not in t for t in tokens)
+    assert api.call("DELETE", f"/api/tokens/{second['id']}", first).status_code == 204
+    assert api.call("DELETE", f"/api/tokens/{second['id']}", first).status_code == 204
+    revoked = api.call("GET", "/api/me", second["token"])
+    assert revoked.status_code == 401
+    assert revoked.json["error"] == "invalid_token"
+    assert api.call("GET", "/api/tokens", first).json["tokens"][0]["revoked"] is True
+
+
+@pytest.mark.postgres
+def test_revoking_someone_elses_or_unknown_token(api):
+    ann = api.register("ann")
+    bob = api.register("bob")
+    bobs_id = api.call("GET", "/api/tokens", bob).json["tokens"][0]["id"]
+    for token_id in (bobs_id, 999, 2**40):
+        response = api.call("DELETE", f"/api/tokens/{token_id}", ann)
+        assert response.status_code == 404
+        assert response.json["error"] == "token_not_found"
+    assert api.call("GET", "/api/me", bob).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "header", [None, "", "Bearer", "Bearer ", "Basic abc", "Bearer cafe_unknown", "cafe_x"]
+)
+def test_identity_is_required(api, header):
+    headers = {} if header is None else {"Authorization": header}
+    response = api.client.get("/api/me", headers=headers)
+    assert response.status_code == 401
+    assert response.json["error"] in ("missing_token", "invalid_token")
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")

@@ -1,0 +1,182 @@
+"""The outbox worker against a real SMTP server (aiosmtpd): delivery, retries with backoff,
+permanent failures, lapsed claims, and several workers never sending a message twice."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session, select
+
+from server import outbox
+from server.db import get_engine
+from server.devmail import start_catcher
+from server.models import OutboxMessage, utcnow
+from server.worker import Worker
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'cafe.db'}"  # a file, so that threads share it
+
+
+def worker_for(app, port, **config):
+    return Worker(get_engine(app), {**app.config, "SMTP_PORT": port, **config})
+
+
+def rows(app):
+    with Session(get_engine(app)) as session:
+        return list(session.exec(select(OutboxMessage).order_by(OutboxMessage.id)).all())
+
+
+def queue(app, count):
+    with Session(get_engine(app)) as session:
+        for n in range(count):
+            session.add(
+                OutboxMessage(
+                    kind="test",
+                    to_addr=f"p{n}@example.com",
+                    subject=f"message {n}",
+                    body=f"body {n}\n",
+                    message_id=f"<m{n}@cafe.test>",
+                )
+            )
+        session.commit()
+
+
+@pytest.mark.postgres
+def test_worker_delivers_the_signin_code(api, smtp_server):
+    handler, port = smtp_server
+    api.client.post("/api/players", json={"name": "ann", "email": "ann@example.com"})
+    code = api.last_code("ann@example.com")
+    assert worker_for(api.app, port).run_once() == 1
+    [mail] = handler.messages
+    [row] = rows(api.app)
+    assert mail["To"] == "ann@example.com"
+    assert mail["From"] == "Cafe <cafe@cafe.test>"
+    assert mail["Message-ID"] == row.message_id
+    assert code in mail["Subject"]
+    assert code in mail.get_body().get_content()
+    assert (row.status, row.attempts, row.claimed_by) == ("sent", 1, None)
+    assert row.sent_at is not None
+    assert worker_for(api.app, port).run_once() == 0
+
+
+def test_unreachable_server_is_retried_with_backoff(app, smtp_server, dead_port):
+    handler, port = smtp_server
+    queue(app, 1)
+    before = utcnow()
+    assert worker_for(app, dead_port, OUTBOX_BACKOFF=60).run_once() == 1
+    [row] = rows(app)
+    assert (row.status, row.attempts) == ("pending", 1)
+    assert "ConnectionRefusedError" in row.last_error
+    assert row.available_at >= before + timedelta(seconds=59)
+    assert worker_for(app, port).run_once() == 0  # not due yet
+    with Session(get_engine(app)) as session:
+        row.available_at = utcnow()
+        session.add(row)
+        session.commit()
+    assert worker_for(app, port).run_once() == 1
+    assert [m["Subject"] for m in handler.messages] == ["message 0"]
+    assert rows(app)[0].status == "sent"
+
+
+def test_delay_doubles_per_attempt():
+    policy = outbox.RetryPolicy(backoff_seconds=30)
+    assert [policy.delay(n).total_seconds() for n in (1, 2, 3)] == [30, 60, 120]
+
+
+def test_gives_up_after_max_attempts(app, dead_port):
+    queue(app, 1)
+    for attempt in (1, 2):
+        with Session(get_engine(app)) as session:
+            row = session.exec(select(OutboxMessage)).one()
+            row.available_at = utcnow()
+            session.add(row)
+            session.commit()
+        worker_for(app, dead_port, OUTBOX_MAX_ATTEMPTS=2).run_once()
+        assert rows(app)[0].attempts == attempt
+    assert rows(app)[0].status == "failed"
+
+
+class RefusingHandler:
+    """An SMTP server that refuses every recipient permanently."""
+
+    async def handle_RCPT(self, server, session, envelope, address, options):
+        return "550 5.1.1 no such mailbox"
+
+
+def test_permanent_refusal_is_not_retried(app, dead_port):
+    controller = start_catcher(RefusingHandler(), host="127.0.0.1", port=dead_port)
+    try:
+        queue(app, 1)
+        worker_for(app, dead_port).run_once()
+    finally:
+        controller.stop()
+    [row] = rows(app)
+    assert (row.status, row.attempts) == ("failed", 1)
+    assert "550" in row.last_error
+
+
+def test_a_lapsed_claim_passes_to_another_worker(app, smtp_server):
+    handler, port = smtp_server
+    queue(app, 1)
+    engine = get_engine(app)
+    [stale] = outbox.claim(engine, claimer="crashed", limit=5, lease_seconds=-1)
+    assert worker_for(app, port).run_once() == 1  # the lease has run out: retaken
+    outbox.mark_sent(engine, stale, "crashed")  # the first claimer wakes up: ignored
+    [row] = rows(app)
+    assert row.status == "sent" and len(handler.messages) == 1
+
+
+def test_claims_do_not_overlap(app):
+    queue(app, 5)
+    engine = get_engine(app)
+    first = outbox.claim(engine, claimer="a", limit=3, lease_seconds=60)
+    second = outbox.claim(engine, claimer="b", limit=3, lease_seconds=60)
+    assert [m.id for m in first] == [1, 2, 3]
+    assert [m.id for m in second] == [4, 5]
+    assert outbox.claim(engine, claimer="c", limit=3, lease_seconds=60) == []
+    assert outbox.counts(engine) == {"sending": 5}
+
+
+@pytest.mark.postgres
+def test_concurrent_workers_send_each_message_once(app, smtp_server):
+    handler, port = smtp_server
+    queue(app, 60)
+    errors: list[BaseException] = []
+
+    def drain() -> None:
+        try:
+            worker = worker_for(app, port)
+            while worker.run_once():
+                pass
+        except BaseException as error:  # surfaced by the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=drain) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    ids = sorted(m["Message-ID"] for m in handler.messages)
+    assert ids == sorted(f"<m{n}@cafe.test>" for n in range(60))
+    assert outbox.counts(get_engine(app)) == {"sent": 60}
+
+
+def test_run_stops_when_told(app, smtp_server):
+    handler, port = smtp_server
+    queue(app, 2)
+    stop = threading.Event()
+    thread = threading.Thread(target=worker_for(app, port, WORKER_POLL=0.05).run, args=(stop,))
+    thread.start()
+    for _ in range(100):
+        if len(handler.messages) == 2:
+            break
+        stop.wait(0.05)
+    stop.set()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert len(handler.messages) == 2
