@@ -1,0 +1,36 @@
+"""Every route the README's curl walkthrough calls exists in the API description."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from server.openapi import spec
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _walkthrough_calls() -> list[tuple[str, str]]:
+    """(method, path) of each curl call in the README, numbers standing for ids."""
+    text = README.read_text(encoding="utf-8")
+    calls = []
+    for command in re.findall(r"^curl .*$", text, re.MULTILINE):
+        method = re.search(r"-X (\w+)", command)
+        path = re.search(r"\$B(/[^\s\"'?]*)", command)
+        assert path, f"a curl call without $B: {command}"
+        calls.append(((method.group(1) if method else "GET").lower(), path.group(1)))
+    return calls
+
+
+def _matches(template: str, path: str) -> bool:
+    pattern = re.sub(r"\{[^}]+\}", r"\\d+", template)
+    return re.fullmatch(pattern, path) is not None
+
+
+def test_the_walkthrough_calls_only_documented_routes() -> None:
+    paths = spec()["paths"]
+    calls = _walkthrough_calls()
+    assert len(calls) >= 10
+    for method, path in calls:
+        documented = [t for t in paths if _matches(t, path) and method in paths[t]]
+        assert documented, f"README calls {method.upper()} {path}, which the API lacks"
