@@ -121,11 +121,17 @@ def _seating_turns(
     singles: list[tuple[Candidate, int]] = []
     for chair, bucket in candidates.items():
         tables = CHAIR_TABLES[chair]
-        company = any(count[t] for t in tables)
-        # Balance after one more lady (1) or gentleman (0), per table: |2·ladies − guests| ≤ 1.
-        fits = [
-            all(abs(2 * (ladies[t] + lady) - count[t] - 1) <= 1 for t in tables) for lady in (0, 1)
-        ]
+        # Balance after one more guest: |2·ladies − guests| ≤ 1 at each table; ``skew`` is
+        # 2·ladies − guests with a gentleman added, a lady adds 2 to it.
+        first = tables[0]
+        company = count[first] > 0
+        skew = 2 * ladies[first] - count[first] - 1
+        fits = [-1 <= skew <= 1, -3 <= skew <= -1]
+        if len(tables) == 2:
+            second = tables[1]
+            company = company or count[second] > 0
+            skew = 2 * ladies[second] - count[second] - 1
+            fits = [fits[0] and -1 <= skew <= 1, fits[1] and -3 <= skew <= -1]
         for cand in bucket:
             nation, lady = cand[2], cand[3]
             if not fits[lady]:
