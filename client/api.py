@@ -1,0 +1,223 @@
+"""`ApiClient`: the service's REST API (issue 3 §2) as Python calls, over requests.
+
+Every request has a timeout. Only requests that are safe to repeat are retried, with
+exponential backoff, after a connection failure, a timeout or a 502/503/504: GETs, DELETE,
+and the turn POST, which carries an `Idempotency-Key` so that a repeat returns the first
+answer instead of playing twice. An error answer becomes an `ApiError` with the server's
+stable code and message; no answer at all becomes `Unreachable`, naming the URL.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import requests
+
+from client.errors import ApiError, CliError, Unreachable
+
+#: Seconds to wait for a connection, then for the answer.
+TIMEOUT = (3.05, 20.0)
+#: Tries of a repeatable request (the first one included).
+ATTEMPTS = 3
+#: Seconds before the first retry, doubled for each further one.
+BACKOFF = 0.3
+#: Answers that mean "try again shortly" (proxies and a busy database).
+TRANSIENT = frozenset({502, 503, 504})
+
+WHERE_THE_URL_COMES_FROM = "(it comes from CAFE_SERVER, or from `cafe login EMAIL --server URL`)"
+
+
+class ApiClient:
+    """One server and, once signed in, one player's token."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: tuple[float, float] = TIMEOUT,
+        attempts: int = ATTEMPTS,
+        backoff: float = BACKOFF,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.attempts = attempts
+        self.backoff = backoff
+        self.http = requests.Session()
+        self.http.headers["User-Agent"] = "cafe-cli"
+        if token:
+            self.http.headers["Authorization"] = f"Bearer {token}"
+
+    # --- accounts ----------------------------------------------------------------------
+
+    def register(self, name: str, email: str) -> dict[str, Any]:
+        """A new player; the server mails them a sign-in code."""
+        return self._json("POST", "/api/players", body={"name": name, "email": email})
+
+    def request_code(self, email: str) -> dict[str, Any]:
+        """Have a new sign-in code mailed to a registered player."""
+        return self._json("POST", "/api/signin-codes", body={"email": email})
+
+    def create_token(self, email: str, code: str, label: str) -> dict[str, Any]:
+        """Exchange a sign-in code for an API token (`token`, shown only this once, and `id`)."""
+        return self._json(
+            "POST", "/api/tokens", body={"email": email, "code": code, "label": label}
+        )
+
+    def revoke_token(self, token_id: int) -> None:
+        """Revoke one of the caller's tokens."""
+        self._send("DELETE", f"/api/tokens/{token_id}", repeatable=True)
+
+    def me(self) -> dict[str, Any]:
+        """The signed-in player."""
+        return self._json("GET", "/api/me", repeatable=True)
+
+    def preferences(self) -> dict[str, Any]:
+        """The caller's email preferences."""
+        return self._json("GET", "/api/me/preferences", repeatable=True)
+
+    def update_preferences(self, changes: dict[str, Any]) -> dict[str, Any]:
+        """Change some email preferences; the server answers with all of them."""
+        return self._json("PATCH", "/api/me/preferences", body=changes)
+
+    # --- games -------------------------------------------------------------------------
+
+    def games(self, *, status: str | None = None, mine: bool = True) -> list[dict[str, Any]]:
+        """Games newest first (the caller's own by default), as summaries."""
+        params = {"mine": "true" if mine else "false", "limit": "200"}
+        if status is not None:
+            params["status"] = status
+        return self._json("GET", "/api/games", params=params, repeatable=True)["games"]
+
+    def create_game(self, seats: int, options: dict[str, Any], invite: list[str]) -> dict[str, Any]:
+        """An open game with the caller seated."""
+        body = {"seats": seats, "options": options, "invite": invite}
+        return self._json("POST", "/api/games", body=body)
+
+    def game(self, game_id: int, etag: str | None = None) -> tuple[dict[str, Any] | None, str]:
+        """The game's public state and its ETag; `None` for the state if `etag` is current."""
+        headers = {"If-None-Match": etag} if etag else {}
+        response = self._send("GET", f"/api/games/{game_id}", headers=headers, repeatable=True)
+        tag = response.headers.get("ETag", "")
+        if response.status_code == 304:
+            return None, tag or (etag or "")
+        return _decode(response), tag
+
+    def join(self, game_id: int) -> dict[str, Any]:
+        return self._json("POST", f"/api/games/{game_id}/join")
+
+    def start(self, game_id: int) -> dict[str, Any]:
+        return self._json("POST", f"/api/games/{game_id}/start")
+
+    def play(self, game_id: int, turn: str, version: int, key: str) -> dict[str, Any]:
+        """Play a turn made against `version`; `key` makes retries of it safe."""
+        return self._json(
+            "POST",
+            f"/api/games/{game_id}/turns",
+            body={"turn": turn, "version": version},
+            headers={"Idempotency-Key": key},
+            repeatable=True,
+        )
+
+    def turns(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's log, oldest first."""
+        return self._json("GET", f"/api/games/{game_id}/turns", repeatable=True)["turns"]
+
+    def record(self, game_id: int) -> str:
+        """The text game record."""
+        return self._send("GET", f"/api/games/{game_id}/record", repeatable=True).text
+
+    def hints(self, game_id: int, n: int) -> list[dict[str, Any]]:
+        """The caller's `n` best turns, best first (`turn` and `points`)."""
+        params = {"n": str(n)}
+        path = f"/api/games/{game_id}/hints"
+        return self._json("GET", path, params=params, repeatable=True)["hints"]
+
+    def resign(self, game_id: int) -> dict[str, Any]:
+        return self._json("POST", f"/api/games/{game_id}/resign")
+
+    # --- transport ---------------------------------------------------------------------
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        return _decode(self._send(method, path, **kwargs))
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+        repeatable: bool = False,
+    ) -> requests.Response:
+        """One request, retried with backoff if `repeatable`; an error answer raises."""
+        url = self.base_url + path
+        tries = self.attempts if repeatable else 1
+        for attempt in range(1, tries + 1):
+            last = attempt == tries
+            try:
+                response = self.http.request(
+                    method, url, json=body, params=params, headers=headers, timeout=self.timeout
+                )
+            except (requests.ConnectionError, requests.Timeout) as error:
+                if last:
+                    raise self._unreachable(error, repeatable) from None
+            except requests.RequestException as error:  # a malformed URL, most likely
+                raise CliError(
+                    f"cannot send to {self.base_url!r} ({error}); the server URL should look "
+                    f"like http://host:port {WHERE_THE_URL_COMES_FROM}"
+                ) from None
+            else:
+                if response.status_code not in TRANSIENT or last:
+                    if response.status_code >= 400:
+                        raise _api_error(response)
+                    return response
+            time.sleep(self.backoff * 2 ** (attempt - 1))
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _unreachable(self, error: requests.RequestException, repeatable: bool) -> Unreachable:
+        """What to say when no answer came: too slow, no secure connection, or nobody there."""
+        if isinstance(error, requests.exceptions.SSLError):
+            return Unreachable(
+                f"no secure connection to {self.base_url}: check the URL and the server's "
+                "certificate"
+            )
+        if isinstance(error, requests.Timeout):
+            note = "" if repeatable else "; it may or may not have acted on the request"
+            return Unreachable(f"the server at {self.base_url} did not answer in time{note}")
+        return Unreachable(
+            f"cannot reach the server at {self.base_url}; is it running, and is the URL right? "
+            + WHERE_THE_URL_COMES_FROM
+        )
+
+
+def _decode(response: requests.Response) -> dict[str, Any]:
+    """The JSON object of a successful answer."""
+    try:
+        data = response.json()
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise CliError(
+            f"the server at {response.url} answered {response.status_code} without a JSON "
+            "object; is that URL the Café International service?"
+        )
+    return data
+
+
+def _api_error(response: requests.Response) -> ApiError:
+    """The error an error answer describes (`{"error": code, "message": text, …}`)."""
+    try:
+        data = response.json()
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("message"), str):
+        return ApiError(response.status_code, str(data.get("error", "")), data["message"])
+    snippet = " ".join(response.text.split())[:80]
+    return ApiError(
+        response.status_code,
+        "http_error",
+        f"the server answered HTTP {response.status_code} {response.reason}: {snippet}",
+    )

@@ -1,0 +1,102 @@
+"""`cafe`: the command-line client players use (console script `cafe = client.cli:main`).
+
+Parse → call the `ApiClient` → print. A `CliError` from any command ends it with one line
+on stderr and its exit code (`client.errors.ExitCode`); only this module knows that. The
+commands are registered here, in the order `cafe --help` lists them.
+"""
+
+import os
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from client.commands import account, board, lobby, play, records
+from client.config import DEFAULT_PROFILE
+from client.errors import EXIT_CODE_MEANINGS, ApiError, CliError, cli_wording
+from client.output import fail_line
+from client.session import Session
+
+EPILOG = (
+    "\b\nExit codes: "
+    + " · ".join(f"{int(code)} {meaning}" for code, meaning in EXIT_CODE_MEANINGS.items())
+    + "\nSettings: CAFE_CONFIG_DIR (where profiles and tokens live), CAFE_SERVER, CAFE_TOKEN,"
+    + "\nCAFE_PROFILE and NO_COLOR override what is stored."
+)
+
+
+class CafeGroup(TyperGroup):
+    """Ends a command that raised a `CliError` with its message on stderr and its exit code."""
+
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except CliError as error:
+            fail_line(explain(error, ctx.obj))
+            raise typer.Exit(error.code) from None
+
+
+def explain(error: CliError, session: Session | None) -> str:
+    """The error's line: the server's words for a `cafe` user, and for a refused token how
+    to sign in again."""
+    if not isinstance(error, ApiError):
+        return error.message
+    message = cli_wording(error.message)
+    if error.status != 401 or session is None:
+        return message
+    if session.token_from_environment:
+        return f"the server refused the token in CAFE_TOKEN: {message}"
+    return f"{message} — sign in again: {session.login_command()}"
+
+
+app = typer.Typer(
+    name="cafe",
+    cls=CafeGroup,
+    help="Play Café International by correspondence: your games, the board, your turns.",
+    epilog=EPILOG,
+    no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: Rich would double the start-up time
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+
+
+@app.callback()
+def options(
+    ctx: typer.Context,
+    profile: Annotated[
+        str,
+        typer.Option(
+            envvar="CAFE_PROFILE", metavar="NAME", help="Which stored account and server to use."
+        ),
+    ] = DEFAULT_PROFILE,
+) -> None:
+    """Open the profile's settings for the command."""
+    ctx.obj = Session.open(profile, os.environ)
+
+
+for command in (
+    account.register,
+    account.login,
+    account.logout,
+    account.whoami,
+    lobby.games,
+    lobby.new,
+    lobby.join,
+    lobby.start,
+    board.show,
+    play.move,
+    play.hint,
+    board.watch,
+    records.history,
+    records.record,
+    records.verify,
+    play.resign,
+    account.prefs,
+):
+    app.command()(command)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,185 @@
+"""Accounts: register, login, logout, whoami, and the email preferences."""
+
+import re
+import socket
+from typing import Annotated, Any
+
+import typer
+
+from client.errors import (
+    ApiError,
+    CliError,
+    NotSignedIn,
+    Unreachable,
+    UsageError,
+    cli_wording,
+)
+from client.output import fail_line, say, table
+from client.session import Session
+
+ServerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--server", help="The service's URL, remembered in the profile.", show_default=False
+    ),
+]
+
+
+def register(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Your player name, shown in games.")],
+    email: Annotated[str, typer.Argument(help="Where sign-in codes and your turns are mailed.")],
+    server: ServerOption = None,
+) -> None:
+    """Register a new player; a sign-in code is mailed to you.
+
+    Then sign in with `cafe login EMAIL`.
+    """
+    session: Session = ctx.obj
+    api = session.client(server)
+    player = api.register(name, email)
+    profile = session.profile
+    profile.server, profile.email, profile.player = api.base_url, player["email"], player["name"]
+    profile.token = profile.token_id = None
+    profile.awaiting_code = True
+    session.save()
+    say(
+        f"Registered {player['name']} at {api.base_url}; a sign-in code is on its way to "
+        f"{player['email']}.\nSign in with: {session.login_command()}"
+    )
+
+
+def login(
+    ctx: typer.Context,
+    email: Annotated[str, typer.Argument(help="The email you registered with.")],
+    code: Annotated[
+        str | None,
+        typer.Option(help="The 6-digit code from the email; asked for when not given."),
+    ] = None,
+    server: ServerOption = None,
+) -> None:
+    """Sign in with the code mailed to you.
+
+    The token is kept in your config dir, readable by you only (mode 0600). Without --code,
+    a new code is mailed (unless `cafe register` just sent one) and you are asked for it.
+    """
+    session: Session = ctx.obj
+    api = session.client(server)
+    profile = session.profile
+    if code is None and not (
+        profile.awaiting_code and (profile.email or "").lower() == email.lower()
+    ):
+        sent = api.request_code(email)
+        say(f"A sign-in code was mailed to {sent.get('sent_to', email)}.")
+        profile.awaiting_code = True
+    # remembered now, so that after a mistyped code `cafe login EMAIL` is all it takes
+    profile.server, profile.email = api.base_url, email
+    session.save()
+    if code is None:
+        code = typer.prompt("Code from the email").strip()
+    label = f"cafe on {socket.gethostname()}"[:64]
+    try:
+        token = api.create_token(email, code, label)
+    except ApiError as error:
+        if error.status not in (401, 429):
+            raise
+        again = session.login_command(email)
+        raise NotSignedIn(f"{cli_wording(error.message)} (try again: {again})") from None
+    player = session.client(api.base_url, token["token"]).me()
+    profile.server, profile.email, profile.player = api.base_url, player["email"], player["name"]
+    profile.token, profile.token_id = token["token"], token["id"]
+    profile.awaiting_code = False
+    session.save()
+    say(f"Signed in as {player['name']} on {api.base_url}.")
+    if session.token_from_environment:
+        fail_line("note: CAFE_TOKEN is set and wins over the token just stored")
+
+
+def logout(ctx: typer.Context) -> None:
+    """Revoke your token on the server and forget it here."""
+    session: Session = ctx.obj
+    profile = session.profile
+    if profile.token is None:
+        raise NotSignedIn(
+            f"not signed in: there is no stored token to forget{session.profile_note()}"
+        )
+    api = session.client(token=profile.token)
+    try:
+        if profile.token_id is not None:
+            api.revoke_token(profile.token_id)
+    except (ApiError, Unreachable) as error:
+        fail_line(f"the server did not revoke the token ({error.message}); forgetting it anyway")
+    profile.token = profile.token_id = None
+    session.save()
+    say(f"Signed out{session.profile_note()}.")
+    if session.token_from_environment:
+        fail_line("note: CAFE_TOKEN is still set, so commands still act as its player")
+
+
+def whoami(ctx: typer.Context) -> None:
+    """Who you are signed in as, on which server."""
+    session: Session = ctx.obj
+    player = session.api().me()
+    source = " (token from CAFE_TOKEN)" if session.token_from_environment else ""
+    say(
+        f"{player['name']} <{player['email']}> on {session.server}"
+        f" · profile {session.profile.name}{source}"
+    )
+
+
+def prefs(
+    ctx: typer.Context,
+    changes: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="KEY=VALUE settings to change (true/false, numbers and words are understood); "
+            "none to show them all.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Show or change your email preferences.
+
+    For example `cafe prefs turn_emails=digest` for one email a day instead of one a turn;
+    `cafe prefs` shows the names and values the server uses.
+    """
+    api = ctx.obj.api()
+    try:
+        settings = api.update_preferences(_parse_changes(changes)) if changes else api.preferences()
+    except ApiError as error:
+        if error.status == 404:  # a signed-in player exists: it is the route that does not
+            raise CliError(
+                f"this server ({api.base_url}) does not support email preferences yet"
+            ) from None
+        raise
+    rows = [(key, _value_text(value)) for key, value in sorted(settings.items())]
+    say(table(("preference", "value"), rows))
+
+
+def _parse_changes(changes: list[str]) -> dict[str, Any]:
+    """`{"turn_emails": "digest", "others_turns": True}` from
+    `["turn_emails=digest", "others_turns=on"]`."""
+    parsed: dict[str, Any] = {}
+    for change in changes:
+        key, equals, raw = change.partition("=")
+        if not equals or not key:
+            raise UsageError(f"{change!r}: write each change as KEY=VALUE, e.g. turn_emails=digest")
+        parsed[key] = _value(raw)
+    return parsed
+
+
+def _value(raw: str) -> Any:
+    """A preference's value as JSON wants it: a boolean, null, a whole number, or the text."""
+    words = {"true": True, "on": True, "yes": True, "false": False, "off": False, "no": False}
+    if raw.lower() in words:
+        return words[raw.lower()]
+    if raw.lower() in ("null", "none"):
+        return None
+    return int(raw) if re.fullmatch(r"-?\d+", raw) else raw
+
+
+def _value_text(value: Any) -> str:
+    """A preference's value as people read it."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "-" if value is None else str(value)

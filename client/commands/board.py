@@ -1,0 +1,198 @@
+"""Looking at a game: `show` now, `watch` until it is your turn."""
+
+# ruff: noqa: PLC0415 (commands import what they need when they run: fast `cafe --help`)
+
+import os
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from client.errors import CliError, Unreachable
+from client.gameview import header, me_in, next_step, open_text
+from client.output import color_wanted, note, say
+from client.session import Session
+
+if TYPE_CHECKING:
+    from client.api import ApiClient
+
+OptionalGameId = Annotated[
+    int | None,
+    typer.Argument(
+        help="The game's number [default: the game waiting for you].",
+        min=1,
+        metavar="ID",
+        show_default=False,
+    ),
+]
+Plain = Annotated[
+    bool, typer.Option("--plain", help="No colour (also when not a terminal, or with NO_COLOR).")
+]
+
+#: What one look at the server found: the state to act on (None: keep waiting) and a line
+#: saying what we are waiting for.
+Look = tuple[dict[str, Any] | None, str]
+
+
+def print_game(state: dict[str, Any], *, color: bool) -> None:
+    """The game as `cafe show` prints it: the lobby view, or the board with header and footer."""
+    if state["status"] == "open":
+        say(open_text(state))
+        return
+    from client import localgame
+
+    say(header(state))
+    say(localgame.picture(state, color=color), color=color)
+    say(next_step(state))
+
+
+def show(
+    ctx: typer.Context,
+    game_id: OptionalGameId = None,
+    plain: Plain = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The server's JSON state, as is.")
+    ] = False,
+) -> None:
+    """The board, hands, scores and whose turn it is.
+
+    In colour on a terminal: nations in their colours, the bar with its next value, the
+    deadline. Plain text when piped, with --plain, or with NO_COLOR set.
+    """
+    import json
+
+    from client import picking
+
+    session: Session = ctx.obj
+    api = session.api()
+    if game_id is None:
+        game_id = picking.game_to_show(api, session.player_name(api))
+    state, _ = api.game(game_id)
+    assert state is not None  # no ETag was sent, so the server answers with the state
+    if as_json:
+        say(json.dumps(state, indent=2, ensure_ascii=False))
+    else:
+        print_game(state, color=color_wanted(plain))
+
+
+def watch(
+    ctx: typer.Context,
+    game_id: Annotated[
+        int | None,
+        typer.Argument(
+            help="The game to watch [default: all your running games].",
+            min=1,
+            metavar="ID",
+            show_default=False,
+        ),
+    ] = None,
+    command: Annotated[
+        str | None,
+        typer.Option(
+            "--exec",
+            help="Run CMD (with CAFE_GAME set to the game's number) instead of showing the "
+            "board, and exit with its exit code.",
+            metavar="CMD",
+            show_default=False,
+        ),
+    ] = None,
+    interval: Annotated[
+        float,
+        typer.Option(
+            min=0.01,
+            metavar="SECONDS",
+            help="Pause between the first looks; it grows while nothing changes.",
+        ),
+    ] = 2.0,
+    max_interval: Annotated[
+        float, typer.Option(min=0.01, metavar="SECONDS", help="The longest pause.")
+    ] = 60.0,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0, metavar="SECONDS", help="Give up after this long (exit 1).", show_default=False
+        ),
+    ] = None,
+    plain: Plain = False,
+) -> None:
+    """Wait until it is your turn, then show the board (or run a command).
+
+    Asks the server politely: conditional requests with the game's ETag, and pauses that
+    grow by half each time nothing changed (back to --interval when something did).
+    """
+    import subprocess
+
+    session: Session = ctx.obj
+    api = session.api()
+    me = session.player_name(api)
+    look = _game_look(api, game_id) if game_id is not None else _list_look(api, me)
+    state = _wait(look, interval=interval, max_interval=max_interval, timeout=timeout)
+    if state["status"] == "finished":
+        if command is not None:
+            raise CliError(f"game {state['id']} ended before your turn; {command!r} was not run")
+        note(f"Game {state['id']} is over.")
+    elif command is not None:
+        note(f"Your turn in game {state['id']}: running {command}")
+        env = {**os.environ, "CAFE_GAME": str(state["id"])}
+        raise typer.Exit(subprocess.run(command, shell=True, env=env, check=False).returncode)
+    print_game(state, color=color_wanted(plain))
+
+
+def _wait(
+    look: Callable[[], Look], *, interval: float, max_interval: float, timeout: float | None
+) -> dict[str, Any]:
+    """Look until there is a state to act on, pausing longer while nothing changes."""
+    give_up = None if timeout is None else time.monotonic() + timeout
+    pause, last = interval, ""
+    while True:
+        try:
+            state, waiting_for = look()
+        except Unreachable as error:  # a server restart should not end a long watch
+            state, waiting_for = None, f"{error.message}; trying again"
+        if state is not None:
+            return state
+        if waiting_for != last:
+            note(waiting_for)
+            pause, last = interval, waiting_for
+        else:
+            pause = min(pause * 1.5, max_interval)
+        if give_up is not None and time.monotonic() + pause > give_up:
+            raise CliError(f"gave up after {timeout:g} s: it is still not your turn")
+        time.sleep(pause)
+
+
+def _game_look(api: "ApiClient", game_id: int) -> Callable[[], Look]:
+    """Looks at one game, with `If-None-Match` so that an unchanged game costs a 304."""
+    etag: str | None = None
+    state: dict[str, Any] = {}
+
+    def look() -> Look:
+        nonlocal etag, state
+        fresh, etag = api.game(game_id, etag)
+        state = fresh or state
+        me = me_in(state)
+        if state["status"] == "finished" or (state["to_move"] == me and me is not None):
+            return state, ""
+        if state["status"] == "open":
+            return None, f"game {game_id}: waiting for it to start"
+        return None, f"game {game_id}: waiting for {state['to_move']} (version {state['version']})"
+
+    return look
+
+
+def _list_look(api: "ApiClient", me: str) -> Callable[[], Look]:
+    """Looks at all the player's running games at once."""
+
+    def look() -> Look:
+        active = api.games(status="active")
+        if not active:
+            raise CliError("you have no running game to watch; see `cafe games`")
+        waiting = [game for game in active if game["to_move"] == me]
+        if waiting:
+            state, _ = api.game(waiting[0]["id"])
+            return state, ""
+        others = ", ".join(f"{game['to_move']} in game {game['id']}" for game in active)
+        return None, f"waiting for {others}"
+
+    return look

@@ -1,0 +1,147 @@
+"""The lobby: your games, and opening, joining and starting one."""
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from client.errors import UsageError
+from client.gameview import me_in, options_text
+from client.output import say, shorten, table
+from client.session import Session
+
+if TYPE_CHECKING:
+    from client.api import ApiClient
+
+GameId = Annotated[
+    int, typer.Argument(help="The game's number (see `cafe games`).", min=1, metavar="ID")
+]
+
+#: How `cafe games` orders games after those waiting for you.
+ORDER = {"active": 0, "open": 1, "finished": 2}
+
+
+def games(
+    ctx: typer.Context,
+    finished: Annotated[bool, typer.Option("--finished", help="Include finished games.")] = False,
+    lobby: Annotated[
+        bool, typer.Option("--lobby", help="List open games of others that you can join.")
+    ] = False,
+) -> None:
+    """Your games, the ones waiting for you first (▶).
+
+    Then the other running games, then the open ones; finished ones with --finished.
+    """
+    session: Session = ctx.obj
+    api = session.api()
+    me = session.player_name(api)
+    if lobby:
+        found = [g for g in api.games(status="open", mine=False) if me not in g["players"]]
+        if not found:
+            say("No open games to join; open one with `cafe new`.")
+            return
+        rows = [
+            (str(g["id"]), f"{len(g['players'])}/{g['seats']}", " ".join(g["players"]),
+             options_text(g.get("options")))
+            for g in found
+        ]  # fmt: skip
+        say(table(("id", "seats", "players", "variants"), rows, right={0}))
+        say("Join one: cafe join ID")
+        return
+    mine = [g for g in api.games() if finished or g["status"] != "finished"]
+    if not mine:
+        say("You are in no games: open one with `cafe new`, or find one with `cafe games --lobby`.")
+        return
+    mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
+    rows = [_row(api, g, me) for g in mine]
+    say(table(("", "id", "status", "players", "to move", "score", "deadline"), rows, right={1, 5}))
+    waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
+    if len(waiting) == 1:
+        say(f"▶ your turn in game {waiting[0]}: cafe show {waiting[0]}")
+    elif waiting:
+        say(f"▶ your turn in games {', '.join(waiting)}: cafe show ID")
+
+
+def _row(api: "ApiClient", game: dict[str, Any], me: str) -> tuple[str, ...]:
+    """One line of `cafe games`; a started game's score and deadline need its state."""
+    score, deadline = "-", "-"
+    if game["status"] != "open":
+        state, _ = api.game(game["id"])
+        score = str(state["scores"][state["your_seat"]])
+        deadline = state.get("deadline") or "-"
+    players = " ".join(game["players"])
+    if game["status"] == "open":
+        players += f" ({len(game['players'])} of {game['seats']})"
+    mover = "you" if game["to_move"] == me else game["to_move"] or "-"
+    marker = "▶" if game["to_move"] == me else ""
+    return (marker, str(game["id"]), game["status"], shorten(players, 40), mover, score, deadline)
+
+
+def new(
+    ctx: typer.Context,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            min=2,
+            max=4,
+            metavar="N",
+            help="Players in the game, 2 to 4 [default: 2, or enough for the invited]",
+        ),
+    ] = None,
+    birthday: Annotated[
+        int | None,
+        typer.Option(min=1, help="Play with the birthday table, reached at T points.", metavar="T"),
+    ] = None,
+    coffee_klatsch: Annotated[
+        bool, typer.Option("--coffee-klatsch", help="Play with coffee klatsch and regulars' table.")
+    ] = False,
+    invite: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Only these players may join (repeat it, or separate names by commas).",
+            metavar="NAME",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Open a new game with you seated.
+
+    Others join it with `cafe join ID`; you start it with `cafe start ID`.
+    """
+    invited = [name.strip() for value in invite or [] for name in value.split(",") if name.strip()]
+    wanted = seats if seats is not None else max(2, len(invited) + 1)
+    if len(invited) > wanted - 1:
+        raise UsageError(f"{len(invited)} invited players do not fit into {wanted - 1} free seats")
+    options = {"birthday": birthday, "coffee_klatsch": coffee_klatsch}
+    state = ctx.obj.api().create_game(wanted, options, invited)
+    game_id = state["id"]
+    say(f"Game {game_id} is open: {wanted} seats, {options_text(state.get('options'))}.")
+    if invited:
+        say(f"Invited (by email): {', '.join(invited)}.")
+    say(f"Others join with: cafe join {game_id}\nStart it when they are in: cafe start {game_id}")
+
+
+def join(ctx: typer.Context, game_id: GameId) -> None:
+    """Take a seat in an open game."""
+    state = ctx.obj.api().join(game_id)
+    players = state["players"]
+    full = len(players) == state["seats"]
+    say(
+        f"You joined game {game_id}: {', '.join(players)} ({len(players)} of {state['seats']} "
+        f"seats). {'The table is full; ' if full else ''}{state['creator']} starts it."
+    )
+
+
+def start(ctx: typer.Context, game_id: GameId) -> None:
+    """Deal and begin a game you opened.
+
+    The seat order and the bag come from the game's secret seed, whose commitment (its
+    SHA-256) is published now and checked by `cafe verify` once the game is over.
+    """
+    state = ctx.obj.api().start(game_id)
+    say(
+        f"Game {game_id} has started. Seat order: {', '.join(state['players'])}; "
+        f"{state['to_move']} moves first.\nBag commitment (SHA-256 of the secret seed, "
+        f"revealed when the game ends):\n  {state['commitment']}"
+    )
+    if state["to_move"] == me_in(state):
+        say(f"Your turn: cafe show {game_id}")

@@ -1,0 +1,87 @@
+"""What happened: a game's `history`, its text `record`, and `verify` of a finished record."""
+
+# ruff: noqa: PLC0415 (commands import what they need when they run: fast `cafe --help`)
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from client.commands.lobby import GameId
+from client.errors import CliError
+from client.output import say, signed
+from client.turnview import detail_lines, draw_line
+
+
+def history(
+    ctx: typer.Context,
+    game_id: GameId,
+    detail: Annotated[
+        bool, typer.Option("--detail", "-d", help="Also the points per table and the draws.")
+    ] = False,
+) -> None:
+    """Every turn played so far, with its points."""
+    turns = ctx.obj.api().turns(game_id)
+    if not turns:
+        say(f"No turns played in game {game_id} yet.")
+    for entry in turns:
+        if entry["kind"] == "resign":
+            say(f"{entry['number']:>3}. {entry['player']} resigned")
+            continue
+        out = " (eliminated)" if entry.get("eliminated") else ""
+        points = signed(entry["points"])
+        say(f"{entry['number']:>3}. {entry['player']}: {entry['turn']}  {points}{out}")
+        if detail:
+            drew = draw_line(entry)
+            say("\n".join([*detail_lines(entry, mine=False), *([drew] if drew else [])]))
+
+
+def record(ctx: typer.Context, game_id: GameId) -> None:
+    """The game record as text, to keep or verify.
+
+    The record holds the seed only once the game is over; save it for `cafe verify`.
+    """
+    say(ctx.obj.api().record(game_id).rstrip("\n"))
+
+
+def verify(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A game record, as `cafe record ID` prints it; - reads stdin.",
+            dir_okay=False,
+            metavar="FILE",
+        ),
+    ],
+) -> None:
+    """Check a finished game's record offline.
+
+    The revealed seed against its commitment, the seat order, the deal, every draw, every
+    turn's points, and the result.
+    """
+    from cafe import CafeError
+    from cafe.record import RecordError
+    from cafe.record import verify as verify_record
+
+    name = "stdin" if str(file) == "-" else str(file)
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CliError(f"cannot read {name}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        report = verify_record(text)
+    except RecordError as error:
+        raise CliError(f"{name}: NOT verified: line {error.line}: {error.reason}") from None
+    except CafeError as error:
+        raise CliError(f"{name}: NOT verified: {error}") from None
+    say(f"Verified: {report.turns} turns by {', '.join(report.players)}.")
+    say("  The revealed seed matches the commitment, and so do the deal and every draw:")
+    say(f"  commitment {report.commitment}")
+    for standing in report.standings:
+        result = (
+            f"{standing.score} (eliminated)"
+            if standing.eliminated
+            else f"{standing.final} (score {standing.score}, penalty {standing.penalty})"
+        )
+        say(f"  {standing.place}. {standing.player} {result}")

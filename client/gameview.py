@@ -1,0 +1,74 @@
+"""A game's public state in words, around the board picture: a header line (id, version,
+deadline, who you are), what to do next, and the lobby view of a game not started yet.
+
+Text only: the picture itself needs the engine (`client.localgame`), which the commands
+import when they draw one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.output import joined
+
+
+def options_text(options: dict[str, Any] | None) -> str:
+    """`coffee klatsch, birthday table at 30 points`, or `no variants`."""
+    options = options or {}
+    parts = []
+    if options.get("coffee_klatsch"):
+        parts.append("coffee klatsch")
+    if options.get("birthday") is not None:
+        parts.append(f"birthday table at {options['birthday']} points")
+    return ", ".join(parts) or "no variants"
+
+
+def me_in(state: dict[str, Any]) -> str | None:
+    """The caller's name in this game, or None for a spectator."""
+    seat = state.get("your_seat")
+    return None if seat is None else str(state["players"][seat])
+
+
+def header(state: dict[str, Any]) -> str:
+    """The line above a started game's picture (two lines if it would not fit)."""
+    me = me_in(state)
+    parts = [
+        f"Game {state['id']}",
+        f"{state.get('turns', 0)} turns played",
+        f"version {state['version']}",
+        f"deadline {state.get('deadline') or 'none'}",
+        f"you are {me}" if me else "you are watching",
+    ]
+    return joined(parts)
+
+
+def next_step(state: dict[str, Any]) -> str:
+    """What the caller can do now, as commands."""
+    game_id = state["id"]
+    if state["status"] == "finished":
+        return (
+            f"The game is over and its seed revealed; check every draw yourself:\n"
+            f"  cafe record {game_id} > game-{game_id}.txt && cafe verify game-{game_id}.txt"
+        )
+    if state["to_move"] == me_in(state):
+        return f"Your turn: `cafe hint {game_id}` suggests turns, `cafe move {game_id} TURN` plays."
+    return f"Waiting for {state['to_move']}; `cafe watch {game_id}` waits for your turn."
+
+
+def open_text(state: dict[str, Any]) -> str:
+    """A game that has not started: who is in, who is invited, and how it goes on."""
+    game_id, players = state["id"], state["players"]
+    lines = [
+        f"Game {game_id} · open · {len(players)} of {state['seats']} seats taken"
+        f" · {options_text(state.get('options'))}",
+        "Players: " + ", ".join(f"{p} (creator)" if p == state["creator"] else p for p in players),
+    ]
+    if state.get("invited"):
+        lines.append("Invited: " + ", ".join(state["invited"]))
+    if me_in(state) is None:
+        lines.append(f"Join it: cafe join {game_id}")
+    elif len(players) >= 2 and me_in(state) == state["creator"]:
+        lines.append(f"Start it when everyone is in: cafe start {game_id}")
+    else:
+        lines.append(f"Waiting for players; {state['creator']} starts it.")
+    return "\n".join(lines)

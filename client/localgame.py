@@ -1,0 +1,74 @@
+"""The engine on the client's side: a game rebuilt from the server's public state, for
+pictures and for checking a turn before it is sent.
+
+The public state (`GET /api/games/<id>`) holds everything a position (RULES.md §14) needs
+except the bag's order, which is secret: the engine shuffles the unseen tiles itself, so a
+local preview scores a turn exactly as the server will, but cannot know the tiles it draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from cafe import CafeError, Game, IllegalTurnError, InvalidPositionError, NotationError
+from client.errors import CliError, TurnRefused
+
+
+def position(state: dict[str, Any]) -> dict[str, Any]:
+    """The position (RULES.md §14, without the bag) of a started game's public state."""
+    players = state["players"]
+    mover = state.get("to_move")
+    return {
+        "players": players,
+        "to_move": players.index(mover) if mover in players else 0,
+        "scores": state["scores"],
+        "hands": state["hands"],
+        "hand_limits": state["hand_limits"],
+        "eliminated": state["eliminated"],
+        "chairs": state["board"],
+        "bar": state["bar"],
+        "options": state.get("options") or {},
+        "birthday_nation": state.get("birthday_nation"),
+    }
+
+
+def load(state: dict[str, Any]) -> Game:
+    """The engine's game for a started game's public state."""
+    try:
+        return Game.from_position(position(state))
+    except InvalidPositionError as error:
+        raise CliError(
+            f"cannot rebuild game {state.get('id')} from the server's state: {error}"
+        ) from None
+
+
+def picture(state: dict[str, Any], *, color: bool) -> str:
+    """The board, bar and players as a terminal picture (at most 100 columns)."""
+    from cafe import render  # noqa: PLC0415 (only `show` needs it; `move` starts faster)
+
+    return render.text(load(state), color=color)
+
+
+def preview(state: dict[str, Any], turn: str) -> dict[str, Any]:
+    """Play `turn` on a copy of the game, as the API would describe it; `TurnRefused` with
+    the engine's reason (and your hand, for a turn it cannot read) if it is not legal."""
+    game = load(state)
+    try:
+        result = game.play(turn)
+    except NotationError as error:
+        hand = " ".join(game.hands[game.to_move])
+        raise TurnRefused(f"cannot read the turn: {error} · your hand: {hand}") from None
+    except IllegalTurnError as error:
+        raise TurnRefused(f"illegal turn (rule {error.rule}): {error}") from None
+    except CafeError as error:
+        raise TurnRefused(str(error)) from None
+    return {
+        "turn": result.notation,
+        "points": result.points,
+        "tables": [asdict(table) for table in result.tables],
+        "completed": list(result.completed),
+        "hand_limit": result.hand_limit,
+        "stool": result.stool,
+        "eliminated": result.eliminated,
+    }

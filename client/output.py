@@ -1,0 +1,82 @@
+"""Terminal output: colour or not, one-line errors, and plain tables within 100 columns.
+
+Everything reads well without colour; colour is only added when stdout is a terminal, the
+user did not ask for `--plain`, and `NO_COLOR` is not set (https://no-color.org).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Sequence
+
+import typer
+
+WIDTH = 100
+PROG = "cafe"
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def color_wanted(plain: bool = False) -> bool:
+    """Whether to colour what goes to stdout."""
+    return not plain and not os.environ.get("NO_COLOR") and stdout_is_terminal()
+
+
+def say(text: str = "", *, color: bool = False) -> None:
+    """A line (or lines) on stdout; ANSI codes survive only when `color` is on."""
+    typer.echo(text, color=color)
+
+
+def note(text: str) -> None:
+    """Progress for the person watching, on stderr, so that stdout stays the result."""
+    typer.echo(text, err=True)
+
+
+def fail_line(message: str) -> None:
+    """The one line of an error or warning on stderr."""
+    typer.echo(f"{PROG}: {message}", err=True)
+
+
+def signed(number: int) -> str:
+    """Points as the game writes them: `+3`, `-4`, `0`."""
+    return f"{number:+d}" if number else "0"
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` cut to `width` columns with `…`."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[str]], right: Iterable[int] = ()) -> str:
+    """Rows under their headers in aligned columns (those in `right` aligned right), each
+    line cut to the width of the terminal picture."""
+    rows = [list(headers), *(list(row) for row in rows)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(headers))]
+    flush_right = set(right)
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(widths[i]) if i in flush_right else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        lines.append(shorten("  ".join(cells).rstrip(), WIDTH))
+    return "\n".join(lines)
+
+
+def joined(parts: Sequence[str], sep: str = " · ") -> str:
+    """Phrases joined by `sep` into lines of at most `WIDTH` columns (a phrase is not split)."""
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1] + sep + part) <= WIDTH:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+def scores_text(players: Sequence[str], scores: Sequence[int]) -> str:
+    """`ann 17 · bob 4 · cid 0`."""
+    return " · ".join(f"{name} {score}" for name, score in zip(players, scores, strict=True))

@@ -1,0 +1,61 @@
+"""A played (or previewed) turn in words: the points per table, the bar, the draw.
+
+Works on the turn as the API describes it (`POST …/turns` answers and `GET …/turns`
+entries: `turn`, `points`, `tables`, `drawn`, `completed`, `hand_limit`, `stool`,
+`eliminated`), so a local preview and the server's answer read the same.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Any
+
+from client.output import signed
+
+
+def detail_lines(turn: dict[str, Any], *, mine: bool) -> list[str]:
+    """Indented lines: each guest with the points of its tables, or the bar, or the swap."""
+    text = str(turn.get("turn", ""))
+    if text.startswith("bar "):
+        return ["  " + _bar_text(turn, mine)]
+    if text.startswith("swap "):
+        return ["  the joker goes to the hand: no points, no draw"]
+    lines = []
+    for (tile, chair), scores in groupby(turn.get("tables", []), _placement):
+        where = f"{tile} on #{chair}" if tile else "coffee klatsch"
+        parts = [f"{s['table']} {signed(s['points'])} ({_why(s)})" for s in scores]
+        lines.append(f"  {where:<11} " + "   ".join(parts))
+    for table in turn.get("completed", []):
+        lines.append(
+            f"  completes {table}: hand limit {turn.get('hand_limit')} "
+            "(add noshrink to the turn to keep the old limit)"
+        )
+    return lines
+
+
+def draw_line(turn: dict[str, Any]) -> str | None:
+    """`  drew DEf ITm`, or None when nothing was drawn."""
+    drawn = turn.get("drawn") or []
+    return f"  drew {' '.join(drawn)}" if drawn else None
+
+
+def _placement(score: dict[str, Any]) -> tuple[str, int]:
+    return score.get("tile") or "", score.get("chair") or 0
+
+
+def _why(score: dict[str, Any]) -> str:
+    guests = score["guests"]
+    parts = ["alone" if guests == 1 else f"{guests} guests"]
+    if guests > 1 and score.get("single_nation"):
+        parts.append("one nation ×2")
+    if score.get("birthday"):
+        parts.append("birthday ×2")
+    return ", ".join(parts)
+
+
+def _bar_text(turn: dict[str, Any], mine: bool) -> str:
+    stool = turn.get("stool")
+    if turn.get("eliminated"):
+        who = "you are" if mine else "the player is"
+        return f"bar stool {stool}: could not pay, so {who} out of the game"
+    return f"bar stool {stool}: {signed(int(turn['points']))}"

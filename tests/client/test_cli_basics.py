@@ -1,0 +1,65 @@
+"""The command line itself: help with the exit codes, usage errors, shell completion, and
+the start-up rule that `cafe --help` imports neither requests nor the engine."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from client_support import Cafe
+
+from client.errors import EXIT_CODE_MEANINGS, ExitCode
+
+COMMANDS = [
+    "register", "login", "logout", "whoami", "games", "new", "join", "start", "show", "move",
+    "hint", "watch", "history", "record", "verify", "resign", "prefs",
+]  # fmt: skip
+
+
+def test_help_lists_every_command_and_the_exit_codes(cafe: Cafe) -> None:
+    result = cafe.run("--help")
+    assert result.exit_code == ExitCode.OK
+    listed = [line.split()[0] for line in result.stdout.split("Commands:\n")[1].splitlines()[:17]]
+    assert listed == COMMANDS
+    assert (
+        "Exit codes: 0 ok · 1 error · 2 usage · 3 server unreachable · 4 turn refused · "
+        "5 not signed in"
+    ) in result.stdout
+    assert list(EXIT_CODE_MEANINGS) == list(ExitCode)
+
+
+def test_every_command_has_help(cafe: Cafe) -> None:
+    for command in COMMANDS:
+        result = cafe.run(command, "--help")
+        assert result.exit_code == ExitCode.OK, command
+        assert result.stdout.startswith(f"Usage: cafe {command} "), command
+
+
+def test_usage_errors_exit_2(cafe: Cafe) -> None:
+    assert cafe.run().exit_code == ExitCode.USAGE  # the help, as nothing was asked
+    unknown = cafe.run("shwo")
+    assert unknown.exit_code == ExitCode.USAGE
+    assert "No such command 'shwo'" in unknown.stderr
+    assert cafe.run("hint", "--n", "3").exit_code == ExitCode.USAGE
+    assert cafe.run("show", "twelve").exit_code == ExitCode.USAGE
+
+
+def test_shell_completion_script(cafe: Cafe) -> None:
+    result = cafe.run("--show-completion", "bash")
+    assert result.exit_code == ExitCode.OK
+    assert "_CAFE_COMPLETE=complete_bash" in result.stdout
+    assert "complete -o default -F _cafe_completion cafe" in result.stdout
+
+
+def test_help_imports_neither_requests_nor_the_engine() -> None:
+    probe = (
+        "import sys; sys.argv = ['cafe', '--help']\n"
+        "from client.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = {'requests', 'urllib3', 'cafe', 'flask', 'pydantic', 'rich', 'server'}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & heavy))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines()[-1] == "[]"

@@ -1,0 +1,137 @@
+"""`cafe games`, `new`, `join` and `start`: success and each refusal."""
+
+from __future__ import annotations
+
+from client_support import Cafe, Player
+
+from client.errors import ExitCode
+
+
+def test_new_game_says_how_others_join_and_how_to_start(ann: Player) -> None:
+    result = ann.run("new", "--seats", "3", "--birthday", "30", "--coffee-klatsch")
+    assert result.exit_code == ExitCode.OK, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("is open: 3 seats, coffee klatsch, birthday table at 30 points.")
+    game_id = lines[0].split()[1]
+    assert lines[1:] == [
+        f"Others join with: cafe join {game_id}",
+        f"Start it when they are in: cafe start {game_id}",
+    ]
+
+
+def test_new_with_invitations_sizes_the_table(cafe: Cafe, ann: Player) -> None:
+    bob, cid = cafe.sign_up("bob"), cafe.sign_up("cid")
+    result = ann.run("new", "--invite", f"{bob.name},{cid.name}")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert ": 3 seats, no variants." in result.stdout
+    assert f"Invited (by email): {bob.name}, {cid.name}." in result.stdout
+    game_id = result.stdout.split()[1]
+    state = ann.state(int(game_id))
+    assert state["invited"] == sorted([bob.name, cid.name])
+    assert any(game_id in line for line in cafe.server.outbox(bob.email))
+
+
+def test_new_refuses_more_invitations_than_seats(ann: Player) -> None:
+    result = ann.run("new", "--seats", "2", "--invite", "x", "--invite", "y")
+    assert result.exit_code == ExitCode.USAGE
+    assert result.stderr == "cafe: 2 invited players do not fit into 1 free seats\n"
+
+
+def test_new_with_an_unknown_invitee_is_the_servers_refusal(ann: Player) -> None:
+    result = ann.run("new", "--invite", "nobody-at-all")
+    assert result.exit_code == ExitCode.ERROR
+    assert result.stderr == "cafe: no player is named nobody-at-all\n"
+
+
+def test_seats_outside_2_to_4_are_a_usage_error(ann: Player) -> None:
+    result = ann.run("new", "--seats", "5")
+    assert result.exit_code == ExitCode.USAGE
+    assert "--seats" in result.stderr
+
+
+def test_join_and_start(cafe: Cafe, ann: Player, bob: Player) -> None:
+    opened = ann.run("new")
+    game_id = opened.stdout.split()[1]
+    joined = bob.run("join", game_id)
+    assert joined.exit_code == ExitCode.OK, joined.output
+    assert joined.stdout == (
+        f"You joined game {game_id}: {ann.name}, {bob.name} (2 of 2 seats). "
+        f"The table is full; {ann.name} starts it.\n"
+    )
+    refused = bob.run("start", game_id)
+    assert refused.exit_code == ExitCode.ERROR
+    assert refused.stderr == f"cafe: only the creator of game {game_id} can start it\n"
+    started = ann.run("start", game_id)
+    assert started.exit_code == ExitCode.OK, started.output
+    state = ann.state(int(game_id))
+    assert f"{state['to_move']} moves first." in started.stdout
+    assert started.stdout.endswith(f"revealed when the game ends):\n  {state['commitment']}\n")
+    again = ann.run("start", game_id)
+    assert again.exit_code == ExitCode.ERROR
+    assert again.stderr == f"cafe: game {game_id} has already started\n"
+
+
+def test_join_refusals(cafe: Cafe, ann: Player, bob: Player, game: int) -> None:
+    cid = cafe.sign_up("cid")
+    full = cid.run("join", str(game))
+    assert full.exit_code == ExitCode.ERROR
+    assert full.stderr == f"cafe: game {game} has already started\n"
+    missing = cid.run("join", "999999")
+    assert missing.exit_code == ExitCode.ERROR
+    assert missing.stderr == "cafe: there is no game 999999; see `cafe games`\n"
+    not_a_number = cid.run("join", "seven")
+    assert not_a_number.exit_code == ExitCode.USAGE
+
+
+def test_start_needs_a_second_player(ann: Player) -> None:
+    game_id = ann.run("new").stdout.split()[1]
+    result = ann.run("start", game_id)
+    assert result.exit_code == ExitCode.ERROR
+    assert result.stderr == "cafe: a game needs at least 2 players; wait for one to join\n"
+
+
+def test_games_lists_yours_waiting_first_and_marked(
+    cafe: Cafe, ann: Player, bob: Player, game: int
+) -> None:
+    mover, waiter = (ann, bob) if ann.state(game)["to_move"] == ann.name else (bob, ann)
+    opened = waiter.run("new").stdout.split()[1]
+    mine = mover.run("games")
+    assert mine.exit_code == ExitCode.OK, mine.output
+    lines = mine.stdout.splitlines()
+    assert lines[0].split() == ["id", "status", "players", "to", "move", "score", "deadline"]
+    assert lines[1].split()[:3] == ["▶", str(game), "active"]
+    assert lines[1].split()[-3:] == ["you", "0", "-"]
+    assert lines[-1] == f"▶ your turn in game {game}: cafe show {game}"
+    theirs = waiter.run("games").stdout.splitlines()
+    assert theirs[1].split()[:2] == [str(game), "active"]
+    assert theirs[1].split()[-3] == mover.name
+    assert theirs[2].split()[:2] == [opened, "open"]
+    assert f"{waiter.name} (1 of 2)" in theirs[2]
+    assert all(len(line) <= 100 for line in lines + theirs)
+
+
+def test_games_when_there_are_none(ann: Player) -> None:
+    result = ann.run("games")
+    assert result.exit_code == ExitCode.OK
+    assert result.stdout.startswith("You are in no games")
+
+
+def test_games_lobby_lists_open_games_of_others(cafe: Cafe, ann: Player, bob: Player) -> None:
+    opened = ann.run("new", "--seats", "3").stdout.split()[1]
+    result = bob.run("games", "--lobby")
+    assert result.exit_code == ExitCode.OK, result.output
+    row = next(line for line in result.stdout.splitlines() if line.split()[0] == opened)
+    assert row.split()[1:3] == ["1/3", ann.name]
+    assert result.stdout.endswith("Join one: cafe join ID\n")
+    mine = ann.run("games", "--lobby").stdout.splitlines()
+    assert all(line.split()[0] != opened for line in mine if line.strip())
+
+
+def test_finished_games_only_when_asked(players: list[Player], game: int) -> None:
+    ann, bob = players
+    assert bob.run("resign", str(game), "--yes").exit_code == ExitCode.OK
+    assert ann.run("games").stdout.startswith("You are in no games")
+    listing = ann.run("games", "--finished").stdout.splitlines()
+    row = listing[1].split()
+    assert row[:2] == [str(game), "finished"]
+    assert row[-3:] == ["-", "0", "-"]  # nobody to move; ann's score; no deadline
