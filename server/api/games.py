@@ -54,13 +54,18 @@ def read_invite(value: Any) -> list[str]:
     return value
 
 
-def state_response(game: GameRecord, viewer: Player, status: int = 200) -> Response:
-    """The game's public state with its ETag."""
+def state_response(
+    game: GameRecord, viewer: Player, status: int = 200, creator: str | None = None
+) -> Response:
+    """The game's public state with its ETag (`creator`: the creator's name, if known)."""
     session = get_session()
     names = store.names_of(session, game)
-    creator = session.get(Player, game.creator_id)
-    assert creator is not None and viewer.id is not None
-    response = jsonify(game_json(game, names, creator.name, viewer.name))
+    if creator is None:
+        found = session.get(Player, game.creator_id)
+        assert found is not None
+        creator = found.name
+    assert viewer.id is not None
+    response = jsonify(game_json(game, names, creator, viewer.name))
     response.status_code = status
     response.set_etag(etag(game, viewer.id))
     return response
@@ -103,13 +108,13 @@ def list_games() -> dict[str, Any]:
 @login_required
 def show(game_id: int) -> Response:
     """The public state; 304 when `If-None-Match` names the current ETag."""
-    game = store.load_game(get_session(), game_id)
+    game, creator = store.load_game_and_creator(get_session(), game_id)
     tag = etag(game, g.player.id)
     if request.if_none_match.contains(tag):
         response = Response(status=304)
         response.set_etag(tag)
         return response
-    return state_response(game, g.player)
+    return state_response(game, g.player, creator=creator)
 
 
 @bp.post("/<int:game_id>/join")

@@ -1,0 +1,55 @@
+"""The hot paths stay cheap (found with `benchmarks/server.py`): showing a started game is
+two queries whoever asks, and playing a turn reads seats from the snapshot, not the
+database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
+from server.db import get_engine
+
+
+@contextmanager
+def statements(app) -> Iterator[list[str]]:
+    """The SQL statements the app runs inside the block."""
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, _params, _context, _many) -> None:
+        seen.append(statement)
+
+    engine = get_engine(app)
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def test_showing_a_started_game_is_two_queries_for_any_player(api):
+    game_id, tokens = api.started_game("ann", "bob", "cid")
+    for name in ("ann", "cid"):  # the creator, and a player the session has not loaded
+        with statements(api.app) as seen:
+            response = api.call("GET", f"/api/games/{game_id}", tokens[name])
+        assert response.status_code == 200
+        assert response.json["creator"] == "ann"
+        assert response.json["players"][response.json["your_seat"]] == name
+        assert len(seen) == 2, seen  # the token's owner; the game with its creator's name
+
+
+def test_a_turn_reads_no_seats(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = tokens[state["to_move"]]
+    turn = api.call("GET", f"/api/games/{game_id}/hints?n=1", mover).json["hints"][0]["turn"]
+    with statements(api.app) as seen:
+        response = api.call(
+            "POST",
+            f"/api/games/{game_id}/turns",
+            mover,
+            json={"turn": turn, "version": state["version"]},
+        )
+    assert response.status_code == 201
+    assert not [s for s in seen if "game_seats" in s], seen
