@@ -12,12 +12,17 @@ from typing import Any
 
 from flask import Flask
 
-from server import api, config, db, errors, logs
+from server import api, config, db, errors, logs, web
+
+#: The repository's `templates/` (email pairs under `email/`, pages under `web/`).
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then `CAFE_*` environment variables, then `test_config`."""
-    app = Flask(__name__, instance_relative_config=True, static_folder=None)
+    app = Flask(
+        __name__, instance_relative_config=True, static_folder=None, template_folder=TEMPLATES
+    )
     app.config.update(config.load(app.instance_path, overrides=test_config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)  # the default SQLite file's home
@@ -26,4 +31,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     logs.init_app(app)
     api.init_app(app)
+    web.init_app(app)
     return app

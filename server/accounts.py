@@ -14,8 +14,10 @@ from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from server import auth, mail
+from server import auth
 from server.errors import ApiError
+from server.mail import messages, outgoing
+from server.mail.facts import Recipient
 from server.models import ApiToken, Player, SignInCode, utcnow
 
 
@@ -81,14 +83,15 @@ def send_signin_code(session: Session, *, player: Player) -> None:
             expires_at=now + timedelta(seconds=ttl),
         )
     )
-    mail.enqueue(
-        session,
-        to=player.email,
-        template="signin_code",
-        name=player.name,
-        email=player.email,
+    links = outgoing.links(config)  # no unsubscribe link: codes come whatever one chose
+    rendered = messages.signin_code(
+        Recipient(player_id=player.id, name=player.name, email=player.email),
         code=code,
         minutes=ttl // 60,
+        links=links,
+    )
+    outgoing.queue(
+        session, config, kind="signin_code", to=player.email, rendered=rendered, links=links
     )
     session.commit()
 

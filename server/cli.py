@@ -6,14 +6,17 @@ one-line result; a refusal is one line on stderr and a non-zero exit, never a tr
 
 from __future__ import annotations
 
+import logging
 import signal
+import sys
 import threading
 from enum import IntEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import typer
 from flask import Flask
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from server import accounts, auth, create_app, migrate
@@ -22,8 +25,12 @@ from server.db import get_engine
 from server.devserver import run_dev
 from server.errors import ApiError
 from server.games import turns
+from server.mail import replies
+from server.mail.receiver import start_receiver
 from server.models import GameRecord, Player
-from server.worker import Worker
+from server.worker import Worker, worker_engine
+
+log = logging.getLogger(__name__)
 
 
 class Exit(IntEnum):
@@ -32,6 +39,7 @@ class Exit(IntEnum):
     OK = 0
     FAILED = 1  # the command was understood but could not be done
     INTEGRITY = 3  # `games check` found a game whose snapshot and log disagree
+    TEMPFAIL = 75  # `mail-in`: try again later (sysexits EX_TEMPFAIL, which mail servers know)
 
 
 app = typer.Typer(help="Operate the Café International service.", no_args_is_help=True)
@@ -89,7 +97,7 @@ def worker(
 ) -> None:
     """Deliver the outbox over SMTP until stopped (SIGTERM or Ctrl-C)."""
     flask_app = load_app()
-    delivery = Worker(get_engine(flask_app), flask_app.config)
+    delivery = Worker(worker_engine(flask_app.config), flask_app.config)
     if once:
         while delivery.run_once():
             pass
@@ -148,6 +156,65 @@ def games_check() -> None:
     typer.echo(f"{len(games)} games checked, {bad} inconsistent")
     if bad:
         raise typer.Exit(Exit.INTEGRITY)
+
+
+@app.command("mail-in")
+def mail_in(
+    listen: Annotated[
+        str | None,
+        typer.Option(metavar="HOST:PORT", help="Run an SMTP server for replies instead"),
+    ] = None,
+    to: Annotated[
+        list[str] | None,
+        typer.Option("--to", help="The envelope recipient, if the mail server passes it"),
+    ] = None,
+) -> None:
+    """Play the turn in one emailed reply read from stdin (or, with --listen, receive
+    replies over SMTP until stopped). Exit 75 asks the mail server to retry later."""
+    flask_app = load_app()
+    if listen is not None:
+        receive(flask_app, listen)
+        return
+    limit = flask_app.config["MAIL_IN_MAX_BYTES"]
+    raw, size = read_capped(sys.stdin.buffer, keep=2 * limit)
+    try:
+        outcome = replies.handle(flask_app, raw, envelope_to=tuple(to or ()), size=size)
+    except OperationalError as error:
+        raise fail(
+            f"the database is unavailable ({error.orig}); try again", Exit.TEMPFAIL
+        ) from None
+    except Exception:  # a bug: keep the message with the mail server, which retries later
+        log.exception("mail-in failed")
+        raise fail("the reply could not be handled (logged); try again", Exit.TEMPFAIL) from None
+    typer.echo(f"{outcome.kind}: {outcome.note}")
+
+
+def receive(flask_app: Flask, listen: str) -> None:
+    """Take replies over SMTP on `listen` (HOST:PORT) until SIGTERM or Ctrl-C."""
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise fail(f"--listen {listen!r}: write HOST:PORT, e.g. 127.0.0.1:2525")
+    receiver = start_receiver(flask_app, host=host, port=int(port))
+    typer.echo(f"receiving replies on smtp://{host}:{port}")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        receiver.stop()
+
+
+def read_capped(stream: BinaryIO, *, keep: int) -> tuple[bytes, int]:
+    """Read `stream` to its end (a mail server wants its pipe drained) but keep only the
+    first `keep` bytes; the bytes kept and the full size."""
+    kept, size = bytearray(), 0
+    while chunk := stream.read(1 << 16):
+        size += len(chunk)
+        if len(kept) < keep:
+            kept += chunk[: keep - len(kept)]
+    return bytes(kept), size
 
 
 @app.command()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,15 @@ INT_KEYS = frozenset(
         "OUTBOX_LEASE",
         "WORKER_POLL",
         "SQLITE_BUSY_TIMEOUT",
+        "MAIL_PER_MINUTE",
+        "MAIL_IN_MAX_BYTES",
+        "DIGEST_HOURS",
     }
 )
+
+#: Settings that are switches; their environment values are `1`/`0`, `true`/`false`, ….
+BOOL_KEYS = frozenset({"DEV_MAIL"})
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 #: Values `CAFE_SMTP_TLS` may take.
 SMTP_TLS_MODES = ("none", "starttls", "ssl")
@@ -48,6 +56,12 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "SMTP_PASSWORD": "",
         "SMTP_TLS": "none",
         "MAIL_FROM": "Café International <cafe@localhost>",
+        "MAIL_DOMAIN": "",  # of Message-IDs and reply addresses; empty: MAIL_FROM's domain
+        "MAIL_PER_MINUTE": 10,  # messages one recipient may be sent per minute (0: no limit)
+        "MAIL_IN_MAX_BYTES": 10_000_000,  # larger emailed replies are refused unread
+        "DIGEST_HOURS": 24,  # hours between two digests for players who chose them
+        "DEV_MAIL": False,  # serve the caught mail at /dev/mail (development only)
+        "DEV_MAIL_DIR": "",  # where the mail catcher keeps messages; empty: instance/mail
         "SIGNIN_CODE_TTL": 900,  # seconds a sign-in code stays valid
         "SIGNIN_CODE_ATTEMPTS": 5,  # wrong guesses before a code is dead
         "SIGNIN_CODES_PER_HOUR": 5,  # codes one player may request per hour
@@ -73,6 +87,10 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
                 found[key] = int(raw)
             except ValueError:
                 raise ConfigError(f"{name}={raw!r} is not a whole number") from None
+        elif key in BOOL_KEYS:
+            if raw.strip().lower() not in (*_TRUE, *_FALSE):
+                raise ConfigError(f"{name}={raw!r}: use 1 or 0")
+            found[key] = raw.strip().lower() in _TRUE
         else:
             found[key] = raw
     return found
@@ -88,6 +106,10 @@ def load(
     config.update(from_environment(os.environ if environ is None else environ))
     config.update(overrides or {})
     check(config)
+    if not config["MAIL_DOMAIN"]:
+        config["MAIL_DOMAIN"] = parseaddr(config["MAIL_FROM"])[1].rpartition("@")[2] or "localhost"
+    if not config["DEV_MAIL_DIR"]:
+        config["DEV_MAIL_DIR"] = str(Path(instance_path) / "mail")
     return config
 
 

@@ -14,14 +14,18 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
 
-def make_engine(url: str, *, busy_timeout_ms: int = 30_000) -> Engine:
+def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True) -> Engine:
     """An engine for `url`, tuned for SQLite when it is one.
 
     `hide_parameters` keeps bound values out of database error messages: a snapshot holds
-    the bag's order, and an error message may end up in a log.
+    the bag's order, and an error message may end up in a log. `durable=False` (the mail
+    worker's bookkeeping) lets a commit return before it reaches the disk: it survives a
+    crash of the process, and only a power loss can undo the last few — for the worker,
+    at worst a message is sent again, with its same Message-ID.
     """
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+        options = {} if durable else {"options": "-c synchronous_commit=off"}
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=options)
     in_memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
         url,
@@ -36,6 +40,8 @@ def make_engine(url: str, *, busy_timeout_ms: int = 30_000) -> Engine:
         cursor = dbapi_connection.cursor()
         if not in_memory:
             cursor.execute("PRAGMA journal_mode=WAL")  # synchronous stays FULL: a 201 is durable
+            if not durable:
+                cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()

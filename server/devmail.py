@@ -23,7 +23,9 @@ class CatchingHandler:
         self.folder = folder
         self.echo = echo
         self.messages: list[EmailMessage] = []
-        self._numbers = itertools.count(1)
+        # go on after the messages of earlier runs, so that none is overwritten
+        kept = [int(p.stem) for p in folder.glob("*.eml") if p.stem.isdigit()] if folder else []
+        self._numbers = itertools.count(max(kept, default=0) + 1)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         """Accept the message (aiosmtpd's hook for the end of DATA)."""

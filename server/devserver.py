@@ -2,7 +2,8 @@
 
 Upgrades the SQLite database under `instance/`, starts a mail catcher (aiosmtpd) that
 prints every email, a worker thread delivering the outbox to it, and the web app on
-Flask's development server — then says where each listens.
+Flask's development server with the caught mail at `/dev/mail` — then says where each
+listens.
 """
 
 from __future__ import annotations
@@ -20,23 +21,26 @@ from server.worker import Worker
 
 
 def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> None:
-    """Run until Ctrl-C; caught mail is saved in `mail_dir` (default `instance/mail`)."""
-    app = create_app(
-        {
-            "BASE_URL": f"http://{host}:{port}",
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": mail_port,
-            "SMTP_TLS": "none",
-            "SMTP_USER": "",
-            "WORKER_POLL": 1,
-        }
-    )
+    """Run until Ctrl-C; caught mail is saved in `mail_dir` (default `instance/mail`) and
+    shown at `/dev/mail`."""
+    overrides = {
+        "BASE_URL": f"http://{host}:{port}",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": mail_port,
+        "SMTP_TLS": "none",
+        "SMTP_USER": "",
+        "WORKER_POLL": 1,
+        "DEV_MAIL": True,
+    }
+    if mail_dir is not None:
+        overrides["DEV_MAIL_DIR"] = str(mail_dir)
+    app = create_app(overrides)
     url = app.config["DATABASE_URL"]
     migrate.upgrade(url)
     # the catcher's SMTP dialogue and werkzeug's own access lines would drown the mail
     for noisy in ("mail.log", "werkzeug"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    mail_folder = mail_dir or Path(app.instance_path) / "mail"
+    mail_folder = Path(app.config["DEV_MAIL_DIR"])
     catcher = start_catcher(
         CatchingHandler(mail_folder, echo=typer.echo), host="127.0.0.1", port=mail_port
     )
@@ -52,6 +56,7 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         f"  database     {url}\n"
         f"  mail catcher smtp://127.0.0.1:{mail_port}  (emails are printed here and saved "
         f"in {mail_folder})\n"
+        f"  caught mail  http://{host}:{port}/dev/mail\n"
         "  worker       delivering the outbox every second\n"
         "Press Ctrl-C to stop."
     )

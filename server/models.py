@@ -11,8 +11,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
+
+#: What `Player.turn_emails` may say: a "your turn" email each turn, one daily digest, none.
+TURN_EMAILS = ("each", "digest", "none")
 
 
 def utcnow() -> datetime:
@@ -26,7 +29,12 @@ def iso(moment: datetime | None) -> str | None:
 
 
 class Player(SQLModel, table=True):
-    """Someone who plays: a unique name (shown in games) and an email (for sign-in and turns)."""
+    """Someone who plays: a unique name (shown in games) and an email (for sign-in and turns).
+
+    The email preferences: `turn_emails` (one of `TURN_EMAILS`) and `others_turns` (also
+    hear of the other players' turns); `last_digest_at` is when the last digest period
+    closed, for players who chose the digest.
+    """
 
     __tablename__ = "players"
 
@@ -34,6 +42,11 @@ class Player(SQLModel, table=True):
     name: str = Field(max_length=24, unique=True)
     email: str = Field(max_length=254, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
+    turn_emails: str = Field(
+        default="each", max_length=8, sa_column_kwargs={"server_default": "each"}
+    )
+    others_turns: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    last_digest_at: datetime | None = None
 
 
 class ApiToken(SQLModel, table=True):
@@ -149,7 +162,9 @@ class OutboxMessage(SQLModel, table=True):
 
     `status` is `pending`, `sending` (claimed by `claimed_by` until `claimed_until`), `sent`
     or `failed`. `message_id` is fixed when the row is written, so a message delivered
-    twice after a crash carries the same Message-ID and mail clients show it once.
+    twice after a crash carries the same Message-ID and mail clients show it once. `body`
+    is the plain-text part, `html` the HTML alternative (if any), `headers` the further
+    header fields (threading, Reply-To, List-Unsubscribe, …).
     """
 
     __tablename__ = "outbox"
@@ -160,6 +175,8 @@ class OutboxMessage(SQLModel, table=True):
     to_addr: str = Field(max_length=254)
     subject: str = Field(max_length=200)
     body: str
+    html: str | None = None
+    headers: dict[str, str] | None = Field(default=None, sa_column=Column(JSON))
     message_id: str = Field(max_length=200)
     status: str = Field(default="pending", max_length=8)
     attempts: int = 0
@@ -169,3 +186,55 @@ class OutboxMessage(SQLModel, table=True):
     last_error: str | None = Field(default=None, max_length=500)
     created_at: datetime = Field(default_factory=utcnow)
     sent_at: datetime | None = None
+
+
+class MailRecipient(SQLModel, table=True):
+    """What the worker knows of one address: delivery state and the recent sends.
+
+    `state` is `ok`, `retrying` (a temporary failure, being retried) or `failing` (a message
+    was refused for good or given up on; nothing delivered since); `last_error` and `since`
+    go with it. `recent` holds the times of the sends of the last minute, for the
+    per-recipient limit; `version` makes every update a compare-and-set, so workers running
+    at once never exceed the limit together.
+    """
+
+    __tablename__ = "mail_recipients"
+
+    address: str = Field(primary_key=True, max_length=254)
+    state: str = Field(default="ok", max_length=8)
+    last_error: str | None = Field(default=None, max_length=500)
+    since: datetime | None = None
+    recent: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    version: int = 0
+
+
+class InboundMail(SQLModel, table=True):
+    """An emailed reply that was handled, by its Message-ID (or a digest of its bytes).
+
+    Written in the same transaction as what the reply caused (the turn and its emails, or
+    the answer), so a message delivered twice is applied and answered once.
+    """
+
+    __tablename__ = "inbound_mail"
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_key: str = Field(max_length=200, unique=True)
+    player_id: int | None = None
+    game_id: int | None = None
+    outcome: str = Field(max_length=24)
+    received_at: datetime = Field(default_factory=utcnow)
+
+
+class OfferedHints(SQLModel, table=True):
+    """The numbered turns an email offered a player at a game version, so that a reply of
+    `1`, `2` or `3` means exactly the turn that email showed."""
+
+    __tablename__ = "offered_hints"
+    __table_args__ = (UniqueConstraint("game_id", "version", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    version: int
+    player_id: int = Field(foreign_key="players.id")
+    hints: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)

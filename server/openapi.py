@@ -83,8 +83,9 @@ IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 100},
-    "description": "Retrying with the same key and body returns the first response",
+    "schema": {"type": "string", "pattern": "^[!-~]{1,100}$"},
+    "description": "Retrying with the same key and body returns the first response "
+    "(1 to 100 printable ASCII characters, e.g. a UUID)",
 }
 IF_NONE_MATCH = {
     "name": "If-None-Match",
@@ -98,6 +99,8 @@ INT = {"type": "integer"}
 BOOL = {"type": "boolean"}
 TIME = {"type": "string", "format": "date-time"}
 TILES = {"type": "array", "items": STR}
+EMAIL = {"type": "string", "format": "email", "maxLength": 254}
+NAME = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_.-]{0,23}$"}
 
 
 def _obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -123,16 +126,20 @@ SCHEMAS: dict[str, Any] = {
         ("error", "message"),
     ),
     "NewPlayer": _obj(
-        {"name": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_.-]{0,23}$"}, "email": STR},
+        {"name": NAME, "email": EMAIL},
         ("name", "email"),
     ),
     "Player": _obj(
         {"id": INT, "name": STR, "email": STR, "created_at": TIME}, ("id", "name", "email")
     ),
-    "CodeRequest": _obj({"email": STR}, ("email",)),
+    "CodeRequest": _obj({"email": EMAIL}, ("email",)),
     "CodeSent": _obj({"sent_to": STR}, ("sent_to",)),
     "TokenRequest": _obj(
-        {"email": STR, "code": {"type": "string", "pattern": "^[0-9]{6}$"}, "label": STR},
+        {
+            "email": EMAIL,
+            "code": {"type": "string", "pattern": "^[0-9]{6}$"},
+            "label": {"type": "string", "minLength": 1, "maxLength": 64},
+        },
         ("email", "code"),
     ),
     "NewToken": _obj({"id": INT, "token": STR, "label": STR, "created_at": TIME}, ("id", "token")),
@@ -147,17 +154,20 @@ SCHEMAS: dict[str, Any] = {
         },
         ("tokens",),
     ),
-    "Options": _obj(
-        {
-            "birthday": _nullable({"type": "integer", "minimum": 1, "maximum": 1000}),
-            "coffee_klatsch": BOOL,
-        }
-    ),
+    "Options": {
+        **_obj(
+            {
+                "birthday": _nullable({"type": "integer", "minimum": 1, "maximum": 1000}),
+                "coffee_klatsch": BOOL,
+            }
+        ),
+        "additionalProperties": False,  # the server refuses any other key
+    },
     "NewGame": _obj(
         {
             "seats": {"type": "integer", "minimum": 2, "maximum": 4},
-            "options": _ref("Options"),
-            "invite": {"type": "array", "items": STR},
+            "options": _nullable(_ref("Options")),
+            "invite": _nullable({"type": "array", "items": NAME}),
         },
         ("seats",),
     ),
@@ -227,7 +237,11 @@ SCHEMAS: dict[str, Any] = {
         ("games",),
     ),
     "TurnRequest": _obj(
-        {"turn": STR, "version": {"type": "integer", "minimum": 0}}, ("turn", "version")
+        {
+            "turn": {"type": "string", "minLength": 1, "maxLength": 200},
+            "version": {"type": "integer", "minimum": 0},
+        },
+        ("turn", "version"),
     ),
     "TableScore": _obj(
         {
@@ -288,13 +302,71 @@ SCHEMAS: dict[str, Any] = {
         },
         ("hints",),
     ),
+    "EmailStatus": _obj(
+        {
+            "state": {"enum": ["ok", "retrying", "failing"]},
+            "last_error": _nullable(STR),
+            "since": _nullable(TIME),
+        },
+        ("state", "last_error", "since"),
+    ),
+    "Me": {
+        "allOf": [
+            _ref("Player"),
+            _obj({"email_status": {"$ref": "#/components/schemas/EmailStatus"}}, ("email_status",)),
+        ]
+    },
+    "Preferences": _obj(
+        {"turn_emails": {"enum": ["each", "digest", "none"]}, "others_turns": BOOL},
+        ("turn_emails", "others_turns"),
+    ),
+    "PreferencesChange": {
+        **_obj({"turn_emails": {"enum": ["each", "digest", "none"]}, "others_turns": BOOL}),
+        "additionalProperties": False,
+    },
+}
+
+HTML_PAGE = {"content": {"text/html": {"schema": STR}}}
+UNSUBSCRIBE_TOKEN = {"name": "token", "in": "path", "required": True, "schema": STR}
+#: The development mail viewer, described only where it is served (`CAFE_DEV_MAIL=1`).
+DEV_MAIL_PATHS = {
+    "/dev/mail": {
+        "get": {
+            "summary": "The caught mail (development only)",
+            "security": [],
+            "responses": {"200": {"description": "List", **HTML_PAGE}},
+        }
+    },
+    "/dev/mail/{number}": {
+        "get": {
+            "summary": "One caught message (development only)",
+            "security": [],
+            "parameters": [{"name": "number", "in": "path", "required": True, "schema": INT}],
+            "responses": {
+                "200": {"description": "Message", **HTML_PAGE},
+                "404": {"description": "No such message", **_json(_ref("Error"))},
+            },
+        }
+    },
+    "/dev/mail/{number}/reply": {
+        "post": {
+            "summary": "Answer a caught game email as a mail program would (development only)",
+            "security": [],
+            "parameters": [{"name": "number", "in": "path", "required": True, "schema": INT}],
+            "responses": {
+                "200": {"description": "What became of the reply", **HTML_PAGE},
+                "400": {"description": "The email has no reply address", **HTML_PAGE},
+                "404": {"description": "No such message", **_json(_ref("Error"))},
+            },
+        }
+    },
 }
 
 
-def spec() -> dict[str, Any]:
-    """The whole document."""
+def spec(*, dev_mail: bool = False) -> dict[str, Any]:
+    """The whole document (with the development mail viewer if it is served)."""
     game_param = [GAME_ID]
-    return {
+    document: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {"title": "Café International by correspondence", "version": "1"},
         "components": {
@@ -342,7 +414,37 @@ def spec() -> dict[str, Any]:
                     "Revoke a token", {"204": {"description": "Revoked"}}, (404,), params=[TOKEN_ID]
                 )
             },
-            "/api/me": {"get": _op("The caller", _ok(200, "Player", "Player"), ())},
+            "/api/me": {"get": _op("The caller", _ok(200, "Player", "Me"), ())},
+            "/api/me/preferences": {
+                "get": _op("The caller's email preferences", _ok(200, "Prefs", "Preferences"), ()),
+                "patch": _op(
+                    "Change email preferences",
+                    _ok(200, "Prefs", "Preferences"),
+                    (400, 413),
+                    body="PreferencesChange",
+                ),
+            },
+            "/unsubscribe/{token}": {
+                "get": {
+                    "summary": "Confirmation page of a one-click unsubscribe link",
+                    "security": [],
+                    "parameters": [UNSUBSCRIBE_TOKEN],
+                    "responses": {
+                        "200": {"description": "Asks to confirm", **HTML_PAGE},
+                        "400": {"description": "Not a valid link", **HTML_PAGE},
+                    },
+                },
+                "post": {
+                    "summary": "Unsubscribe from game emails (RFC 8058 one-click; no sign-in)",
+                    "security": [],
+                    "parameters": [UNSUBSCRIBE_TOKEN],
+                    "responses": {
+                        "200": {"description": "Unsubscribed", **HTML_PAGE},
+                        "400": {"description": "Not a valid link; nothing changed", **HTML_PAGE},
+                        "413": {"description": ERROR_STATUSES["413"], **_json(_ref("Error"))},
+                    },
+                },
+            },
             "/api/games": {
                 "post": _op(
                     "Open a game", _ok(201, "Created", "Game"), (400, 413, 422), body="NewGame"
@@ -428,3 +530,6 @@ def spec() -> dict[str, Any]:
             },
         },
     }
+    if dev_mail:
+        document["paths"].update(DEV_MAIL_PATHS)
+    return document

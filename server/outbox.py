@@ -10,9 +10,9 @@ holding a claim loses it when the lease runs out, and another worker retries the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, func, or_, select, update
+from sqlalchemy import Engine, bindparam, func, or_, select, update
 from sqlmodel import Session, col
 
 from server.models import OutboxMessage, utcnow
@@ -69,19 +69,29 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
         )
 
 
+_OUTBOX = OutboxMessage.__table__  # type: ignore[attr-defined]
+#: The update of a message its claimer still holds; the SET clause is made from the
+#: parameters. Built once: the worker runs it after every message.
+_FINISH = update(_OUTBOX).where(
+    _OUTBOX.c.id == bindparam("held_id"),
+    _OUTBOX.c.claimed_by == bindparam("held_by"),
+    _OUTBOX.c.status == "sending",
+)
+
+
 def _finish(engine: Engine, message: OutboxMessage, claimer: str, **values: object) -> None:
     """Update a message this claimer still holds (a lapsed claim is left to its new owner)."""
-    with Session(engine) as session:
-        session.execute(
-            update(OutboxMessage)
-            .where(
-                col(OutboxMessage.id) == message.id,
-                col(OutboxMessage.claimed_by) == claimer,
-                col(OutboxMessage.status) == "sending",
-            )
-            .values(claimed_by=None, claimed_until=None, **values)
+    with engine.begin() as connection:
+        connection.execute(
+            _FINISH,
+            {
+                "held_id": message.id,
+                "held_by": claimer,
+                "claimed_by": None,
+                "claimed_until": None,
+                **values,
+            },
         )
-        session.commit()
 
 
 def mark_sent(engine: Engine, message: OutboxMessage, claimer: str) -> None:
@@ -112,6 +122,11 @@ def mark_failed(
         available_at=utcnow() + policy.delay(attempts) if retry else message.available_at,
     )
     return retry
+
+
+def postpone(engine: Engine, message: OutboxMessage, claimer: str, *, until: datetime) -> None:
+    """Hand the message back unsent until `until` (not an attempt: nothing was tried)."""
+    _finish(engine, message, claimer, status="pending", available_at=until)
 
 
 def counts(engine: Engine) -> dict[str, int]:

@@ -18,6 +18,10 @@ from server.errors import ApiError
 MAX_INT = 2**31 - 1
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: Text no database column can hold: NUL (PostgreSQL refuses it) and unpaired surrogates
+#: (JSON can spell them as `\ud800`, but they have no UTF-8 encoding).
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+_DIGITS = re.compile(r"[0-9]{1,10}")
 
 
 def bad_request(message: str, code: str = "invalid_request") -> ApiError:
@@ -25,9 +29,31 @@ def bad_request(message: str, code: str = "invalid_request") -> ApiError:
     return ApiError(400, code, message)
 
 
+def _has_unstorable_text(data: Any) -> bool:
+    """Whether any key or string in decoded JSON holds text no column can store.
+
+    Iterative, so that a body nested as deep as the parser allows cannot exhaust the stack.
+    """
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if _UNSTORABLE.search(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or a 400 saying why it could not be read."""
-    data = request.get_json(silent=True, force=True)
+    try:
+        data = request.get_json(silent=True, force=True)
+    except RecursionError:  # nested deeper than the parser goes
+        data = None
     if data is None:
         raise bad_request(
             'the body is not valid JSON; send an object like {"name": "ann"} '
@@ -36,6 +62,12 @@ def json_body() -> dict[str, Any]:
         )
     if not isinstance(data, dict):
         raise bad_request(f"the body must be a JSON object, not {type(data).__name__}")
+    for name, value in data.items():
+        if _has_unstorable_text([name, value]):
+            raise bad_request(
+                f"`{name}` holds a NUL character or an unpaired surrogate (\\ud800-\\udfff); "
+                "send text as valid Unicode without NUL"
+            )
     return data
 
 
@@ -94,7 +126,7 @@ def query_int(name: str, *, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not _DIGITS.fullmatch(raw) or not low <= int(raw) <= high:
         raise bad_request(f"query parameter `{name}` must be a whole number from {low} to {high}")
     return int(raw)
 

@@ -1,10 +1,13 @@
 """`cafe-server worker`: deliver the outbox over SMTP, with retries and backoff.
 
-Each round claims a batch (`server.outbox.claim`), sends it over one SMTP connection and
-marks every message sent, to retry, or failed. A 5xx answer for a message is final; a
-connection problem or a 4xx is retried with doubling delays. Any number of workers may run
-at once: claims never overlap. Log lines name messages by id and kind, never their bodies
-(a sign-in code is in the body).
+Each round claims a batch (`server.outbox.claim`), sends it over the SMTP connection (kept
+open while there is mail, for up to `PER_CONNECTION` messages, and closed when the outbox
+runs dry) and marks every message sent, to retry, or failed. A 5xx answer for a message is
+final; a connection problem or a 4xx is retried with doubling delays. A message to an address that
+had `MAIL_PER_MINUTE` messages in the last minute waits (`server.mail.quota`, which also
+keeps each address's delivery state for `GET /api/me`). Daily digests are queued here too.
+Any number of workers may run at once: claims never overlap. Log lines name messages by id
+and kind, never their bodies (a sign-in code is in the body).
 """
 
 from __future__ import annotations
@@ -12,21 +15,26 @@ from __future__ import annotations
 import logging
 import smtplib
 import threading
+import time
 import uuid
 from collections.abc import Mapping
-from email.message import EmailMessage
-from email.utils import formatdate
+from email.utils import parseaddr
 from typing import Any
 
 from sqlalchemy import Engine
 
 from server import outbox
+from server.db import make_engine
+from server.mail import digest, quota
+from server.mail.compose import compose
 from server.models import OutboxMessage
 
 log = logging.getLogger(__name__)
 
 BATCH = 20
 SMTP_TIMEOUT = 30
+DIGEST_CHECK = 60  # seconds between two looks for digests that are due
+PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
 
 
 class Mailer:
@@ -34,7 +42,9 @@ class Mailer:
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
+        self.envelope_from = parseaddr(config["MAIL_FROM"])[1]  # where bounces go
         self._smtp: smtplib.SMTP | None = None
+        self._sent_here = 0  # messages sent over the open connection
 
     def _connect(self) -> smtplib.SMTP:
         config = self.config
@@ -51,16 +61,14 @@ class Mailer:
 
     def send(self, message: OutboxMessage) -> None:
         """Hand one message to the SMTP server (raises `smtplib`/`OSError` errors)."""
-        email = EmailMessage()
-        email["From"] = self.config["MAIL_FROM"]
-        email["To"] = message.to_addr
-        email["Subject"] = message.subject
-        email["Message-ID"] = message.message_id
-        email["Date"] = formatdate(localtime=False)
-        email.set_content(message.body)
+        data = compose(message, self.config["MAIL_FROM"])
+        if self._sent_here >= PER_CONNECTION:
+            self.close()
         if self._smtp is None:
             self._smtp = self._connect()
-        self._smtp.send_message(email)
+            self._sent_here = 0
+        self._sent_here += 1
+        self._smtp.sendmail(self.envelope_from, [message.to_addr], data)
 
     def close(self) -> None:
         """Say goodbye to the server; a connection that already broke is just dropped."""
@@ -87,6 +95,13 @@ def is_permanent(error: Exception) -> bool:
     return False
 
 
+def worker_engine(config: Mapping[str, Any]) -> Engine:
+    """The worker's own engine: its commits need not wait for the disk (`make_engine`)."""
+    return make_engine(
+        config["DATABASE_URL"], busy_timeout_ms=config["SQLITE_BUSY_TIMEOUT"], durable=False
+    )
+
+
 class Worker:
     """Delivers the outbox of one database."""
 
@@ -98,26 +113,45 @@ class Worker:
             backoff_seconds=config["OUTBOX_BACKOFF"],
             lease_seconds=config["OUTBOX_LEASE"],
         )
+        self._next_digests = 0.0
+        # one connection for as long as there is mail to send (TLS and login are costly)
+        self._mailer = Mailer(config)
 
     def run_once(self) -> int:
-        """Claim and process one batch; the number of messages handled (0: nothing due)."""
+        """Queue the digests that are due (at most once a minute), then claim and process
+        one batch of messages; the number of messages handled (0: nothing due)."""
+        if time.monotonic() >= self._next_digests:
+            self._next_digests = time.monotonic() + DIGEST_CHECK
+            digest.queue_due(self.engine, self.config)
         claimer = uuid.uuid4().hex
         messages = outbox.claim(
             self.engine, claimer=claimer, limit=BATCH, lease_seconds=self.policy.lease_seconds
         )
-        mailer = Mailer(self.config)
+        if not messages:
+            self._mailer.close()  # idle: do not hold a connection the server would drop
+            return 0
+        waits, states = quota.reserve(
+            self.engine, [m.to_addr for m in messages], self.config["MAIL_PER_MINUTE"]
+        )
         try:
-            for message in messages:
-                self._deliver(mailer, message, claimer)
-        finally:
-            mailer.close()
+            for message, wait in zip(messages, waits, strict=True):
+                if wait is not None:
+                    outbox.postpone(self.engine, message, claimer, until=wait)
+                    log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
+                    continue
+                state = states.get(message.to_addr, "ok")
+                states[message.to_addr] = self._deliver(message, claimer, state)
+        except BaseException:
+            self._mailer.close()
+            raise
         return len(messages)
 
-    def _deliver(self, mailer: Mailer, message: OutboxMessage, claimer: str) -> None:
+    def _deliver(self, message: OutboxMessage, claimer: str, state: str) -> str:
+        """Send one message and record the outcome; the address's state afterwards."""
         try:
-            mailer.send(message)
+            self._mailer.send(message)
         except (smtplib.SMTPException, OSError) as error:
-            mailer.reset()
+            self._mailer.reset()
             text = f"{type(error).__name__}: {error}"
             retry = outbox.mark_failed(
                 self.engine,
@@ -127,6 +161,7 @@ class Worker:
                 permanent=is_permanent(error),
                 policy=self.policy,
             )
+            quota.record_failure(self.engine, message.to_addr, error=text, final=not retry)
             log.warning(
                 "message %s (%s) not delivered, %s: %s",
                 message.id,
@@ -134,9 +169,12 @@ class Worker:
                 "will retry" if retry else "gave up",
                 text,
             )
-            return
+            return "retrying" if retry else "failing"
         outbox.mark_sent(self.engine, message, claimer)
+        if state != "ok":
+            quota.record_delivery(self.engine, message.to_addr)
         log.info("message %s (%s) sent", message.id, message.kind)
+        return "ok"
 
     def run(self, stop: threading.Event) -> None:
         """Deliver until `stop` is set, sleeping `WORKER_POLL` seconds when nothing is due."""
@@ -154,3 +192,4 @@ class Worker:
                 handled = 0
             if handled == 0:
                 stop.wait(self.config["WORKER_POLL"])
+        self._mailer.close()

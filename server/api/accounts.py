@@ -11,6 +11,7 @@ from server import accounts
 from server.auth import login_required
 from server.db import get_session
 from server.errors import ApiError
+from server.mail import quota
 from server.models import ApiToken, Player, iso
 from server.validation import MAX_INT, json_body, text_field
 
@@ -111,5 +112,5 @@ def revoke_token(token_id: int) -> tuple[str, int]:
 @bp.get("/me")
 @login_required
 def me() -> dict[str, Any]:
-    """The caller."""
-    return player_json(g.player)
+    """The caller, with the state of their email address (`ok`, `retrying` or `failing`)."""
+    return {**player_json(g.player), "email_status": quota.status(get_session(), g.player.email)}

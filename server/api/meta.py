@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, current_app
 from sqlalchemy import text
 
 from server.db import get_session
@@ -23,4 +23,4 @@ def healthz() -> dict[str, Any]:
 @bp.get("/api/openapi.json")
 def openapi() -> dict[str, Any]:
     """The OpenAPI 3.1 description of the API."""
-    return spec()
+    return spec(dev_mail=current_app.config["DEV_MAIL"])

@@ -1,36 +1,186 @@
 """The emails a game change causes, queued in the change's own transaction.
 
-Only public facts go in: names, scores, hands (hands are face up, RULES §3), the last turn.
-The seed appears only in the game-over email, when the rules reveal it.
+Who hears what follows the players' preferences (`Player.turn_emails`, `others_turns`):
+
+| email | `each` | `digest` | `none` |
+|---|---|---|---|
+| invitation, game started, game over | yes | yes | no |
+| your turn | yes | in the digest | no |
+| another player's turn (if `others_turns`) | yes | in the digest | no |
+| the answer to an emailed turn | yes | yes | yes |
+
+A change made by an emailed reply (`server.mail.replies`) is marked on the session
+(`EMAIL_TURN`): its confirmation and the record that the reply was handled are written in
+the very transaction of the turn, so an emailed turn is applied and answered exactly once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlmodel import Session, col, select
 
-from server import mail
-from server.models import GameRecord, Player
+from server.mail import messages, outgoing
+from server.mail.addresses import ReplyAddress
+from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn, Recipient
+from server.mail.templates import Rendered
+from server.models import GameRecord, InboundMail, OfferedHints, Player, TurnRecord
+
+#: The key in `Session.info` under which an emailed turn waits for its confirmation.
+EMAIL_TURN = "cafe_email_turn"
+#: How many turns a "your turn" email offers.
+HINTS = 3
+#: The emails about a game, by kind (the outbox's `kind`), and their builders.
+GAME_EMAILS: dict[str, Callable[..., Rendered]] = {
+    "game_started": messages.game_started,
+    "your_turn": messages.your_turn,
+    "turn_played": messages.turn_played,
+    "turn_confirmed": messages.turn_confirmed,
+    "turn_refused": messages.turn_refused,
+    "game_over": messages.game_over,
+}
 
 
-def _emails(session: Session, names: list[str]) -> dict[str, str]:
-    rows = session.exec(select(Player.name, Player.email).where(col(Player.name).in_(names)))
-    return dict(rows.all())
+@dataclass(frozen=True, slots=True)
+class EmailTurn:
+    """A turn arriving by email: which message it was, to answer it and to handle it once."""
+
+    message_key: str
+    message_id: str | None
+    player_id: int
+
+
+def recipient(player: Player) -> Recipient:
+    """The player as an email recipient."""
+    assert player.id is not None
+    return Recipient(player_id=player.id, name=player.name, email=player.email)
+
+
+def players_named(session: Session, names: list[str]) -> dict[str, Player]:
+    """The players with these names, by name."""
+    rows = session.exec(select(Player).where(col(Player.name).in_(names))).all()
+    return {player.name: player for player in rows}
+
+
+def recent_turns(session: Session, game_id: int, names: list[str]) -> list[LoggedTurn]:
+    """The end of the game's log, oldest first: long enough to reach back past everyone's
+    last turn (a round, plus room for resignations). Pending entries are included."""
+    rows = session.exec(
+        select(TurnRecord)
+        .where(TurnRecord.game_id == game_id)
+        .order_by(col(TurnRecord.number).desc())
+        .limit(2 * len(names) + 2)
+    ).all()
+    return [
+        LoggedTurn(
+            number=row.number,
+            player=names[row.seat],
+            kind=row.kind,
+            notation=row.notation,
+            points=row.points,
+            detail=row.detail,
+        )
+        for row in reversed(rows)
+    ]
+
+
+def game_facts(session: Session, game_id: int) -> GameFacts:
+    """The facts of a started game as it is stored now (for emails outside a change)."""
+    game = session.get(GameRecord, game_id, populate_existing=True)
+    assert game is not None and game.state is not None
+    finished = game.status == "finished"
+    return GameFacts(
+        id=game_id,
+        version=game.version,
+        state=game.state,
+        commitment=game.commitment,
+        seed_hex=game.seed_hex if finished else None,
+        standings=game.standings or (),
+        recent=recent_turns(session, game_id, game.state["players"]),
+    )
+
+
+def offer_hints(session: Session, game: GameFacts, player: Player) -> list[OfferedTurn]:
+    """The best turns for the player to move, remembered for a reply of `1`, `2` or `3`.
+
+    An email at the same version offers the same turns (the first offer is kept).
+    """
+    stored = session.exec(
+        select(OfferedHints).where(
+            OfferedHints.game_id == game.id,
+            OfferedHints.version == game.version,
+            OfferedHints.player_id == player.id,
+        )
+    ).first()
+    if stored is not None:
+        return [OfferedTurn(**hint) for hint in stored.hints]
+    hints = [OfferedTurn(turn=str(h.turn), points=h.points) for h in game.engine.hints(HINTS)]
+    assert player.id is not None
+    session.add(
+        OfferedHints(
+            game_id=game.id,
+            version=game.version,
+            player_id=player.id,
+            hints=[{"turn": h.turn, "points": h.points} for h in hints],
+        )
+    )
+    return hints
 
 
 def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
     """Invite each player named in `game.invited`."""
-    for name, email in _emails(session, game.invited).items():
-        mail.enqueue(
-            session,
-            to=email,
-            template="invite",
-            name=name,
+    assert game.id is not None
+    config = current_app.config
+    for player in players_named(session, game.invited).values():
+        if player.turn_emails == "none":
+            continue
+        links = outgoing.links(config, player_id=player.id)
+        rendered = messages.invite(
+            recipient(player),
             creator=creator,
             game_id=game.id,
             seats=game.seats,
+            options=game.options,
+            links=links,
         )
+        outgoing.queue(
+            session, config, kind="invite", to=player.email, rendered=rendered, links=links
+        )
+
+
+def send_game_email(
+    session: Session,
+    game: GameFacts,
+    player: Player,
+    kind: str,
+    *,
+    answering: str | None = None,
+    **extra: Any,
+) -> None:
+    """Render one game email (`kind`, one of `GAME_EMAILS`) for `player` and queue it; its
+    reply address names the version in `game` while the game runs."""
+    config = current_app.config
+    running = not game.seed_hex
+    assert player.id is not None
+    links = outgoing.links(
+        config,
+        player_id=player.id,
+        reply=ReplyAddress(game.id, game.version, player.id) if running else None,
+    )
+    rendered = GAME_EMAILS[kind](game, recipient(player), links=links, **extra)
+    outgoing.queue(
+        session,
+        config,
+        kind=kind,
+        to=player.email,
+        rendered=rendered,
+        links=links,
+        game_id=game.id,
+        answering=answering,
+    )
 
 
 def after_change(
@@ -44,34 +194,56 @@ def after_change(
     seed_hex: str | None,
     last: str | None,
 ) -> None:
-    """'Your turn' to the player to move, or 'game over' to everyone once it has ended.
-
-    `last` says what just happened ("ann played … for 9 points"), None at the start.
-    """
-    players: list[str] = state["players"]
-    emails = _emails(session, players)
-    if finished:
-        for name in players:
-            mail.enqueue(
-                session,
-                to=emails[name],
-                template="game_over",
-                name=name,
-                game_id=game_id,
-                standings=standings,
-                seed=seed_hex,
-            )
-        return
-    seat = state["to_move"]
-    name = players[seat]
-    mail.enqueue(
-        session,
-        to=emails[name],
-        template="your_turn",
-        name=name,
-        game_id=game_id,
+    """The emails of a game's start (`last` is None) or of a turn or resignation."""
+    names: list[str] = state["players"]
+    players = players_named(session, names)
+    commitment = session.exec(select(GameRecord.commitment).where(GameRecord.id == game_id)).one()
+    game = GameFacts(
+        id=game_id,
         version=version,
-        last=last,
-        scores=", ".join(f"{p} {s}" for p, s in zip(players, state["scores"], strict=True)),
-        hand=" ".join(state["hands"][seat]),
+        state=state,
+        commitment=commitment,
+        seed_hex=seed_hex if finished else None,
+        standings=standings or (),
+        recent=[] if last is None else recent_turns(session, game_id, names),
+    )
+    email_turn: EmailTurn | None = session.info.get(EMAIL_TURN)
+    if email_turn is not None:
+        _confirm(session, game, email_turn)
+    if finished:
+        for player in players.values():
+            if player.turn_emails != "none":
+                send_game_email(session, game, player, "game_over")
+        return
+    to_move = players[names[state["to_move"]]]
+    if last is None:
+        for player in players.values():
+            if player.turn_emails != "none":
+                send_game_email(session, game, player, "game_started")
+    if to_move.turn_emails == "each":
+        send_game_email(
+            session, game, to_move, "your_turn", hints=offer_hints(session, game, to_move)
+        )
+    mover = game.recent[-1].player if game.recent else None
+    for player in players.values():
+        wanted = player.turn_emails == "each" and player.others_turns
+        if wanted and mover is not None and player.name not in (mover, to_move.name):
+            send_game_email(session, game, player, "turn_played")
+
+
+def _confirm(session: Session, game: GameFacts, email_turn: EmailTurn) -> None:
+    """Answer an emailed turn with its points, and record the reply as handled."""
+    player = session.get(Player, email_turn.player_id)
+    assert player is not None and game.recent
+    played = game.recent[-1]
+    send_game_email(
+        session, game, player, "turn_confirmed", answering=email_turn.message_id, played=played
+    )
+    session.add(
+        InboundMail(
+            message_key=email_turn.message_key,
+            player_id=email_turn.player_id,
+            game_id=game.id,
+            outcome="applied",
+        )
     )

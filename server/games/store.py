@@ -14,7 +14,7 @@ import dataclasses
 import secrets
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -27,13 +27,38 @@ from server.validation import MAX_INT
 
 JOIN_RETRIES = 5
 
+#: A game and its creator's name (shown with every state), in one query. Built once: it
+#: serves every `GET /api/games/<id>`, and building it cost as much as running it.
+_GAME_AND_CREATOR = (
+    select(GameRecord, Player.name)
+    .join(Player, col(Player.id) == GameRecord.creator_id)
+    .where(col(GameRecord.id) == bindparam("game_id"))
+    .execution_options(populate_existing=True)
+)
+
+
+def _no_such_game(game_id: int) -> ApiError:
+    return ApiError(404, "game_not_found", f"there is no game {game_id}; see GET /api/games")
+
 
 def load_game(session: Session, game_id: int) -> GameRecord:
     """The game with this id, or a 404."""
     game = session.get(GameRecord, game_id, populate_existing=True) if game_id <= MAX_INT else None
     if game is None:
-        raise ApiError(404, "game_not_found", f"there is no game {game_id}; see GET /api/games")
+        raise _no_such_game(game_id)
     return game
+
+
+def load_game_and_creator(session: Session, game_id: int) -> tuple[GameRecord, str]:
+    """The game with this id and its creator's name, or a 404."""
+    found = (
+        session.exec(_GAME_AND_CREATOR, params={"game_id": game_id}).first()
+        if game_id <= MAX_INT
+        else None
+    )
+    if found is None:
+        raise _no_such_game(game_id)
+    return found[0], found[1]
 
 
 def player_names(session: Session, game_ids: list[int]) -> dict[int, list[str]]:
@@ -51,7 +76,10 @@ def player_names(session: Session, game_ids: list[int]) -> dict[int, list[str]]:
 
 
 def names_of(session: Session, game: GameRecord) -> list[str]:
-    """The game's players (see `player_names`)."""
+    """The game's players (see `player_names`): read from the snapshot once the game has
+    started, which lists them in seat order, so showing a game costs no extra query."""
+    if game.state is not None:
+        return list(game.state["players"])
     assert game.id is not None
     return player_names(session, [game.id])[game.id]
 
@@ -95,19 +123,31 @@ def conflict(session: Session, game_id: int, code: str, message: str) -> ApiErro
 
 
 def active_seat(session: Session, game: GameRecord, player: Player) -> int:
-    """The player's seat in this running game; 403 for an outsider, 409 if not running."""
-    row = session.exec(
-        select(GameSeat).where(GameSeat.game_id == game.id, GameSeat.player_id == player.id)
-    ).first()
-    if row is None:
+    """The player's seat in this running game; 403 for an outsider, 409 if not running.
+
+    A started game's snapshot lists its players in seat order, so only a game that has not
+    started needs a query to tell a player who joined from an outsider.
+    """
+    if game.state is None:
+        joined = (
+            session.exec(
+                select(GameSeat.id).where(
+                    GameSeat.game_id == game.id, GameSeat.player_id == player.id
+                )
+            ).first()
+            is not None
+        )
+    else:
+        joined = player.name in game.state["players"]
+    if not joined:
         raise ApiError(403, "not_a_player", f"you are not playing in game {game.id}")
     if game.status == "open":
         raise ApiError(409, "game_not_started", f"game {game.id} has not started yet")
     if game.status == "finished":
         assert game.id is not None
         raise conflict(session, game.id, "game_finished", f"game {game.id} is over")
-    assert row.seat is not None
-    return row.seat
+    assert game.state is not None
+    return game.state["players"].index(player.name)
 
 
 def standing_json(standing: Any) -> dict[str, Any]:

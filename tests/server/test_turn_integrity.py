@@ -123,7 +123,7 @@ def check_whole_game(api, names, options):
     assert f'[Seed "{seed}"]' in record
     for mail in mails:
         if mail.kind != "game_over":
-            assert seed not in mail.body
+            assert seed not in mail.body and seed not in (mail.html or "")
     assert json.dumps(final).count(seed) == 1
 
 

@@ -83,13 +83,14 @@ def test_illegal_turn_is_422_with_the_rule_and_changes_nothing(api, game):
     game_id, tokens, state = game
     hand = state["hands"][0]
     absent = next(t for t in ("USf", "USm", "DEf", "DEm", "Jf") if t not in hand)
+    mails_before = len(api.outbox())
     response = play(api, game_id, tokens[state["to_move"]], f"bar {absent}", state["version"])
     assert response.status_code == 422
     assert response.json["error"] == "illegal_turn"
     assert f"{absent} is not in {state['to_move']}'s hand" in response.json["message"]
     record, log = stored(api, game_id)
     assert record.version == state["version"] and log == []
-    assert [m.kind for m in api.outbox(f"{state['players'][1]}@example.com")] == ["signin_code"]
+    assert len(api.outbox()) == mails_before  # a refused turn queues no email
 
 
 @pytest.mark.parametrize(

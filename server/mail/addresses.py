@@ -1,0 +1,106 @@
+"""Signed names in email headers: reply addresses, unsubscribe tokens and thread ids.
+
+A **reply address** (`play+g17-v42-p3-<signature>@<mail domain>`) says who is answering
+which game at which version. It is the only way an emailed turn is tied to a player: the
+`From` of a reply can be anything. The signature is an HMAC of the three numbers under a key
+derived from `SECRET_KEY`, in lower-case base32, because mail systems may change the case
+of an address's local part; 80 bits cannot be guessed, and the whole local part stays well
+under the 64 characters RFC 5321 allows.
+
+An **unsubscribe token** (`itsdangerous`) names a player for the one-click unsubscribe link,
+which must work without signing in. A game's **thread root** is a stable Message-ID that
+every message about the game refers to, so mail programs show one thread per game.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import uuid
+from dataclasses import dataclass
+from functools import cache
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+REPLY_LOCAL = "play"
+_REPLY = re.compile(r"play\+g(\d{1,10})-v(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyAddress:
+    """What a reply address names: the player answering, the game, the version they saw."""
+
+    game_id: int
+    version: int
+    player_id: int
+
+
+@cache
+def _key(secret: str, purpose: str) -> bytes:
+    """A key for one purpose, so that no signature can be replayed for another."""
+    return hmac.new(secret.encode(), purpose.encode(), hashlib.sha256).digest()
+
+
+def _signature(secret: str, purpose: str, text: str) -> str:
+    digest = hmac.new(_key(secret, purpose), text.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest[:10]).decode().lower()
+
+
+def reply_address(secret: str, domain: str, reply: ReplyAddress) -> str:
+    """The signed address a reply for `reply` is sent to."""
+    numbers = f"g{reply.game_id}-v{reply.version}-p{reply.player_id}"
+    return f"{REPLY_LOCAL}+{numbers}-{_signature(secret, 'reply', numbers)}@{domain}"
+
+
+def is_reply_address(address: str, domain: str) -> bool:
+    """Whether `address` looks like one of ours (`play+…@domain`), signed correctly or not."""
+    local, _, at = address.rpartition("@")
+    return at.lower() == domain.lower() and local.lower().startswith(f"{REPLY_LOCAL}+")
+
+
+def read_reply_address(secret: str, domain: str, address: str) -> ReplyAddress | None:
+    """What a reply address names, or None unless it is ours and its signature is right."""
+    local, _, at = address.strip().rpartition("@")
+    found = _REPLY.fullmatch(local)
+    if found is None or at.lower() != domain.lower():
+        return None
+    game, version, player, signature = found.groups()
+    numbers = f"g{int(game)}-v{int(version)}-p{int(player)}"
+    if not hmac.compare_digest(signature.lower(), _signature(secret, "reply", numbers)):
+        return None
+    return ReplyAddress(int(game), int(version), int(player))
+
+
+@cache
+def _unsubscribe_serializer(secret: str) -> URLSafeSerializer:
+    return URLSafeSerializer(secret, salt="cafe-unsubscribe")
+
+
+def unsubscribe_token(secret: str, player_id: int) -> str:
+    """The token of a player's one-click unsubscribe link (it does not expire)."""
+    return str(_unsubscribe_serializer(secret).dumps({"p": player_id}))
+
+
+def read_unsubscribe_token(secret: str, token: str) -> int | None:
+    """The player an unsubscribe token names, or None if it was not signed by us."""
+    try:
+        data = _unsubscribe_serializer(secret).loads(token)
+    except BadSignature:
+        return None
+    player = data.get("p") if isinstance(data, dict) else None
+    return player if isinstance(player, int) and not isinstance(player, bool) else None
+
+
+def thread_root(secret: str, domain: str, game_id: int) -> str:
+    """The Message-ID every message about game `game_id` refers to (never sent itself).
+
+    The signature part keeps two installations' game 17 in different threads.
+    """
+    return f"<game-{game_id}.{_signature(secret, 'thread', str(game_id))[:8]}@{domain}>"
+
+
+def new_message_id(domain: str) -> str:
+    """A fresh, globally unique Message-ID."""
+    return f"<{uuid.uuid4().hex}@{domain}>"

@@ -1,0 +1,145 @@
+"""The board as an email-safe HTML table: the picture in the HTML part of game emails.
+
+Most mail programs show neither SVG nor remote images, and many drop `<style>` blocks, so
+the board is the 13×13 grid of RULES.md §2 drawn as a plain `<table>` with inline styles
+and HTML attributes only — no scripts, images, classes or links. A table is a cell in its
+nation's colour (`DE1`), a seated guest a chip in its nation's colour (`DEf`), a free chair
+its number on a dashed cushion; the bar fills the centre, its 20 stools in fill order with
+the next one ringed. Every cell names itself in `title` (`chair 12`, `table DE1`,
+`stool 3`), which mail programs show on hover and tests read back.
+
+Pure functions of the engine's public state, like `cafe.render`; the cells repeat from
+board to board, so each is built once and cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from markupsafe import Markup, escape
+
+from cafe import Game
+from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
+from cafe.render.common import LIGHT_NATIONS, NATION_COLOURS
+from cafe.tiles import nation_of
+
+CELL_WIDTH, CELL_HEIGHT = 40, 30  # 13 columns and spacing fit a 580 px column
+#: The empty centre of the grid where the bar is drawn: columns 4–8, rows 4–8.
+BAR_COLUMNS, BAR_ROWS = range(4, 9), range(4, 9)
+STOOLS_PER_ROW = 5
+
+FONT = "Verdana,Arial,Helvetica,sans-serif"
+FLOOR, INK, MUTED, CUSHION = "#eadcc3", "#3e2c1c", "#8c7a5b", "#fffaf0"
+JOKER, JOKER_INK = "#d4a017", "#3e2c1c"
+
+
+def tile_colours(tile: str) -> tuple[str, str]:
+    """Background and lettering of a tile's chip: its nation's colour, gold for a joker."""
+    nation = nation_of(tile)
+    if nation is None:
+        return JOKER, JOKER_INK
+    return NATION_COLOURS[nation], INK if nation in LIGHT_NATIONS else "#ffffff"
+
+
+@cache
+def chip(tile: str) -> Markup:
+    """A tile as an inline chip, for hands and lists."""
+    background, ink = tile_colours(tile)
+    style = (
+        f"background:{background};color:{ink};padding:1px 4px;border-radius:3px;"
+        "font-weight:bold;white-space:nowrap"
+    )
+    return Markup('<span style="{}">{}</span>').format(style, tile)
+
+
+def hand(tiles: Iterable[str]) -> Markup:
+    """A hand of tiles as chips, or a dash for an empty hand."""
+    chips = [chip(tile) for tile in tiles]
+    return Markup(" ").join(chips) if chips else Markup("&ndash;")
+
+
+def _cell(title: str, text: str, style: str) -> str:
+    return f'<td title="{escape(title)}" align="center" style="{style}">{escape(text)}</td>'
+
+
+@cache
+def _table_cell(table_id: str, birthday: bool) -> str:
+    colour = NATION_COLOURS[table_id[:2]]
+    ink = INK if table_id[:2] in LIGHT_NATIONS else "#ffffff"
+    ring = f"border:3px solid {JOKER}" if birthday else f"border:3px solid {colour}"
+    style = f"background:{colour};color:{ink};font-weight:bold;border-radius:15px;{ring}"
+    title = f"table {table_id}" + (" (birthday table)" if birthday else "")
+    return _cell(title, table_id, style)
+
+
+@cache
+def _chair_cell(number: int, tile: str | None) -> str:
+    if tile is None:
+        style = f"background:{CUSHION};color:{MUTED};border:1px dashed {MUTED};font-size:10px"
+        return _cell(f"chair {number}", str(number), style)
+    background, ink = tile_colours(tile.split("=")[0])
+    style = f"background:{background};color:{ink};font-weight:bold;border-radius:4px"
+    return _cell(f"chair {number}", tile, style)
+
+
+@cache
+def _stool_cell(stool: int, tile: str | None, following: bool) -> str:
+    """A stool of the bar: its guest, else its value (ringed for the next one to fill)."""
+    title = f"stool {stool + 1}"
+    if tile is not None:
+        background, ink = tile_colours(tile)
+        style = f"background:{background};color:{ink};font-weight:bold;border-radius:4px"
+        return _cell(title, tile, style)
+    label = f"{BAR_VALUES[stool]:+d}"
+    if following:
+        return _cell(f"{title} (next)", label, f"color:{INK};border:2px solid {INK}")
+    return _cell(title, label, f"color:{MUTED}")
+
+
+def _bar(game: Game) -> str:
+    """The bar as a nested table spanning the centre of the grid."""
+    rows, bar = [], game.bar
+    for first in range(0, len(BAR_VALUES), STOOLS_PER_ROW):
+        stools = "".join(
+            _stool_cell(stool, bar[stool] if stool < len(bar) else None, stool == len(bar))
+            for stool in range(first, first + STOOLS_PER_ROW)
+        )
+        rows.append(f'<tr height="{CELL_HEIGHT}">{stools}</tr>')
+    span = f'colspan="{len(BAR_COLUMNS)}" rowspan="{len(BAR_ROWS)}"'
+    inner = (
+        f'<table role="presentation" cellpadding="0" cellspacing="4" width="100%" '
+        f'style="font-size:11px;font-family:{FONT}">'
+        f'<tr><td colspan="{STOOLS_PER_ROW}" align="center" style="color:{INK};'
+        f'font-weight:bold;letter-spacing:2px">BAR</td></tr>{"".join(rows)}</table>'
+    )
+    style = "background:#c8955f;border:3px solid #6d4c33;border-radius:12px"
+    return f'<td {span} title="the bar" valign="middle" style="{style}">{inner}</td>'
+
+
+def board(game: Game) -> Markup:
+    """The grid with tables, chairs and bar, as one email-safe `<table>`."""
+    cells: dict[tuple[int, int], str] = {}
+    for table in TABLES.values():
+        cells[table.at] = _table_cell(table.id, table.nation == game.birthday_nation)
+    seated = game.chair_tiles
+    for chair in CHAIRS.values():
+        cells[chair.at] = _chair_cell(chair.number, seated.get(chair.number))
+    top, left = max(BAR_ROWS), min(BAR_COLUMNS)
+    rows = []
+    for row in range(GRID_SIZE - 1, -1, -1):
+        line = []
+        for column in range(GRID_SIZE):
+            if column in BAR_COLUMNS and row in BAR_ROWS:
+                if (column, row) == (left, top):
+                    line.append(_bar(game))
+                continue
+            line.append(cells.get((column, row), "<td></td>"))
+        if row == GRID_SIZE - 1:  # the first row fixes the column widths
+            line = [cell.replace("<td", f'<td width="{CELL_WIDTH}"', 1) for cell in line]
+        rows.append(f'<tr height="{CELL_HEIGHT}">{"".join(line)}</tr>')
+    return Markup(
+        f'<table role="presentation" cellpadding="0" cellspacing="3" border="0" '
+        f'style="background:{FLOOR};border-radius:12px;font-family:{FONT};font-size:11px;'
+        f'color:{INK};border-collapse:separate">\n' + "\n".join(rows) + "\n</table>"
+    )

@@ -1,0 +1,102 @@
+"""What an email is made from: small value types, gathered from the database by the code that
+queues the email (`server.games.notify`, `server.mail.replies`, `server.mail.digest`) and
+handed to the pure builders of `server.mail.messages`.
+
+Only public facts go in: names, scores, hands (face up, RULES §3), the board, the log. The
+snapshot's bag is read by the engine to draw the picture but never shown; the seed is set
+only once the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from cafe import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    """The player an email is for."""
+
+    player_id: int
+    name: str
+    email: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedTurn:
+    """One entry of a game's log as emails tell it."""
+
+    number: int
+    player: str
+    kind: str  # "turn" or "resign"
+    notation: str = ""
+    points: int = 0
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """`12. ann played USm@US1 for 6 points` (or `… resigned`)."""
+        if self.kind == "resign":
+            return f"{self.number}. {self.player} resigned"
+        out = " and is out of the game" if self.detail.get("eliminated") else ""
+        return f"{self.number}. {self.player} played {self.notation} for {self.points} points{out}"
+
+
+@dataclass(frozen=True, slots=True)
+class OfferedTurn:
+    """A hinted turn an email offers, to be chosen by its number."""
+
+    turn: str
+    points: int
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """A started game at one version: the engine snapshot and the public facts around it.
+
+    `recent` is the end of the log (at least the last round); `seed_hex` and `standings`
+    are set only once the game is over. `engine` is the snapshot loaded once, for every
+    email of a change to read (never to play on).
+    """
+
+    id: int
+    version: int
+    state: Mapping[str, Any]
+    commitment: str | None = None
+    seed_hex: str | None = None
+    standings: Sequence[Mapping[str, Any]] = ()
+    recent: Sequence[LoggedTurn] = ()
+    deadline: str | None = None
+
+    @cached_property
+    def engine(self) -> Game:
+        """The engine's game in this state (loaded on first use)."""
+        return Game.from_position(dict(self.state))
+
+    def since_last_turn(self, name: str) -> list[LoggedTurn]:
+        """The entries of `recent` after `name`'s own last turn (all of them if none)."""
+        mine = [i for i, entry in enumerate(self.recent) if entry.player == name]
+        return list(self.recent[mine[-1] + 1 :] if mine else self.recent)
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    """Where an email points: the service, the signed reply address, the unsubscribe link."""
+
+    base_url: str
+    reply_to: str | None = None
+    unsubscribe: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DigestGame:
+    """One game in a daily digest: the state now, and what happened since the last digest."""
+
+    game: GameFacts
+    your_turn: bool
+    best: OfferedTurn | None
+    played: Sequence[LoggedTurn] = ()

@@ -1,0 +1,213 @@
+"""Every email the service sends, each a pure function of its facts and its recipient.
+
+A builder turns the facts (`server.mail.facts`) into the template context and renders the
+pair `templates/email/<kind>.txt|html`; it reads no database, clock or configuration, so
+the same facts always give the same message (which the tests and the benchmark rely on).
+The text part carries the engine's text picture (`cafe.render.text`), the HTML part the
+email-safe table board (`server.mail.board`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cafe import Options, render
+from server.mail import board
+from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
+from server.mail.templates import Rendered
+from server.mail.templates import render as render_pair
+
+#: Why an emailed turn was not played; the templates word each one.
+REFUSALS = frozenset(
+    {
+        "no_turn",  # nothing readable above the quoted text
+        "unreadable",  # the engine could not read the turn
+        "illegal",  # readable, but against a rule
+        "no_such_hint",  # a number the email being answered did not offer
+        "not_your_turn",
+        "moved_on",  # the reply is about an older version of the game
+        "finished",
+        "too_large",
+        "refused",  # any other refusal of the service (its message says why)
+    }
+)
+
+
+def move_command(game_id: int, turn: str) -> str:
+    """The client command that plays `turn`."""
+    return f'cafe move {game_id} "{turn}"'
+
+
+def _base(recipient_name: str | None, links: Links, **context: Any) -> dict[str, Any]:
+    return {
+        "name": recipient_name,
+        "base_url": links.base_url.rstrip("/"),
+        "reply_to": links.reply_to,
+        "unsubscribe": links.unsubscribe,
+        "game_id": None,
+        "preheader": "",
+        **context,
+    }
+
+
+def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -> dict[str, Any]:
+    """The context every game email shares: the pictures, the players, the recipient's seat."""
+    engine = game.engine
+    names = list(engine.players)
+    seat = names.index(recipient.name) if recipient.name in names else None
+    players = [
+        {
+            "name": name,
+            "score": engine.scores[s],
+            "hand_chips": board.hand(engine.hands[s]),
+            "hand_limit": engine.hand_limits[s],
+            "eliminated": engine.eliminated[s],
+            "to_move": not engine.is_over and s == engine.to_move,
+            "you": s == seat,
+        }
+        for s, name in enumerate(names)
+    ]
+    return _base(
+        recipient.name,
+        links,
+        game=game,
+        game_id=game.id,
+        picture=render.text(engine).rstrip("\n"),
+        board=board.board(engine),
+        players=players,
+        to_move=None if engine.is_over else engine.player_to_move,
+        scores=" · ".join(f"{p['name']} {p['score']}" for p in players),
+        hand=engine.hands[seat] if seat is not None else [],
+        hand_chips=board.hand(engine.hands[seat] if seat is not None else []),
+        options=engine.options,
+        **context,
+    )
+
+
+def _hints(game_id: int, hints: Sequence[OfferedTurn]) -> list[dict[str, Any]]:
+    return [
+        {"number": n, "turn": h.turn, "points": h.points, "command": move_command(game_id, h.turn)}
+        for n, h in enumerate(hints, start=1)
+    ]
+
+
+def signin_code(recipient: Recipient, *, code: str, minutes: int, links: Links) -> Rendered:
+    """The one-time sign-in code (sent whatever the player's preferences say)."""
+    context = _base(recipient.name, links, email=recipient.email, code=code, minutes=minutes)
+    return render_pair("signin_code", context)
+
+
+def invite(
+    recipient: Recipient,
+    *,
+    creator: str,
+    game_id: int,
+    seats: int,
+    options: Mapping[str, Any],
+    links: Links,
+) -> Rendered:
+    """An invitation to an open game, with the `cafe join` command."""
+    variants = Options(**options)
+    context = _base(
+        recipient.name, links, creator=creator, game_id=game_id, seats=seats, options=variants
+    )
+    return render_pair("invite", context)
+
+
+def game_started(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
+    """The deal: seat order, who begins, the bag's commitment, the recipient's hand."""
+    return render_pair("game_started", _game(game, recipient, links))
+
+
+def your_turn(
+    game: GameFacts, recipient: Recipient, hints: Sequence[OfferedTurn], links: Links
+) -> Rendered:
+    """It is the recipient's turn: the board, what happened since, the best turns to reply."""
+    best = f"best turn {hints[0].turn} ({hints[0].points:+d}): reply 1 to play it" if hints else ""
+    context = _game(
+        game,
+        recipient,
+        links,
+        since=game.since_last_turn(recipient.name),
+        hints=_hints(game.id, hints),
+        preheader=f"Your turn in game {game.id}" + (f"; {best}" if best else ""),
+    )
+    return render_pair("your_turn", context)
+
+
+def turn_played(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
+    """Another player moved (for players who asked to hear of others' turns)."""
+    last = game.recent[-1] if game.recent else None
+    return render_pair("turn_played", _game(game, recipient, links, last=last))
+
+
+def turn_confirmed(
+    game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links
+) -> Rendered:
+    """The answer to an emailed turn that was played: its points, per table, and the draw."""
+    preheader = f"{played.notation}: {played.points:+d} points"
+    context = _game(game, recipient, links, played=played, preheader=preheader)
+    return render_pair("turn_confirmed", context)
+
+
+def turn_refused(
+    game: GameFacts,
+    recipient: Recipient,
+    *,
+    problem: str,
+    reason: str,
+    read: str | None,
+    hints: Sequence[OfferedTurn],
+    links: Links,
+) -> Rendered:
+    """The answer to an emailed turn that was not played: why, the game now, the hints again.
+
+    `read` is what was taken from the reply (None when nothing was); `hints` are offered
+    only when it is the recipient's turn now.
+    """
+    if problem not in REFUSALS:
+        raise ValueError(f"unknown refusal {problem!r}")
+    context = _game(
+        game,
+        recipient,
+        links,
+        problem=problem,
+        reason=reason,
+        read=read,
+        hints=_hints(game.id, hints),
+    )
+    return render_pair("turn_refused", context)
+
+
+def game_over(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
+    """The final standings with penalties, the revealed seed and how to verify the game."""
+    return render_pair("game_over", _game(game, recipient, links))
+
+
+def digest(recipient: Recipient, games: Sequence[DigestGame], links: Links) -> Rendered:
+    """The daily digest: the games waiting for the recipient, and (if wanted) others' turns."""
+    items = [
+        {
+            "game": item.game,
+            "to_move": item.game.state["players"][item.game.state["to_move"]],
+            "your_turn": item.your_turn,
+            "best": item.best,
+            "command": move_command(item.game.id, item.best.turn) if item.best else None,
+            "played": item.played,
+            "scores": _scores(item.game),
+        }
+        for item in games
+    ]
+    waiting = sum(1 for item in games if item.your_turn)
+    return render_pair("digest", _base(recipient.name, links, items=items, waiting=waiting))
+
+
+def reply_unrecognised(*, address: str, links: Links) -> Rendered:
+    """The answer to a reply that names no game we can trust: it says nothing of any game."""
+    return render_pair("reply_unrecognised", _base(None, links, address=address))
+
+
+def _scores(game: GameFacts) -> str:
+    state = game.state
+    return " · ".join(f"{p} {s}" for p, s in zip(state["players"], state["scores"], strict=True))

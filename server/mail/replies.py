@@ -1,0 +1,272 @@
+"""Turns played by replying to an email (`cafe-server mail-in`).
+
+A reply is tied to a player, a game and a version only by the signed reply address it was
+sent to (`server.mail.addresses`), never by its `From`. Its turn goes through the API's own
+path (`server.games.turns.play_turn`: the same checks, the same transaction, the same
+emails to the other players); the confirmation to the player and the record that this
+message was handled are written in that very transaction (`notify.EMAIL_TURN`). A reply
+that is not played is answered with the precise reason, the game as it is now and, when it
+is the player's turn, the best turns again.
+
+Every message is handled once, by its Message-ID: a second delivery changes nothing and
+is not answered again. Auto-responders, bounces and list mail are never answered. A reply
+whose address we did not sign is answered, without a word about any game, only if its
+`From` is a registered player's address (and then at that address): forged mail must not
+make the service write to strangers.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, current_app
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from cafe import CafeError, GameOverError, IllegalTurnError, NotationError
+from server.accounts import find_player
+from server.db import get_engine
+from server.errors import ApiError
+from server.games import notify, turns
+from server.mail import messages, outgoing, reading
+from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
+from server.models import GameRecord, InboundMail, OfferedHints, Player
+
+log = logging.getLogger(__name__)
+
+#: API refusals and what the answer calls them.
+_API_PROBLEMS = {
+    "stale_version": "moved_on",
+    "not_your_turn": "not_your_turn",
+    "game_finished": "finished",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of a message: `applied`, `refused`, `unrecognised`, `ignored` or
+    `duplicate`, and a short note for the log."""
+
+    kind: str
+    note: str
+
+
+def handle(
+    app: Flask,
+    raw: bytes,
+    *,
+    envelope_to: tuple[str, ...] = (),
+    bounce: bool = False,
+    size: int | None = None,
+) -> Outcome:
+    """Handle one incoming message of `size` bytes (`raw` may be cut short if it is too
+    large). Database failures propagate, so that the mail server tries again later."""
+    with app.app_context():
+        config = current_app.config
+        reply = reading.read(
+            raw,
+            envelope_to=envelope_to,
+            bounce=bounce,
+            size=len(raw) if size is None else size,
+            limit=config["MAIL_IN_MAX_BYTES"],
+        )
+        with Session(get_engine(app), expire_on_commit=False) as session:
+            outcome = _handle(session, config, reply)
+        log.info("mail-in %s: %s: %s", reply.message_key, outcome.kind, outcome.note)
+        return outcome
+
+
+def _handle(session: Session, config: Any, reply: reading.Reply) -> Outcome:
+    """Identify the reply by its signed address, then refuse it or play its turn."""
+    if _handled(session, reply.message_key):
+        return Outcome("duplicate", "this message was handled before")
+    domain = config["MAIL_DOMAIN"]
+    ours = [a for a in reply.recipients if is_reply_address(a, domain)]
+    signed = next(
+        (r for a in ours if (r := read_reply_address(config["SECRET_KEY"], domain, a))), None
+    )
+    if reply.automatic:
+        _record(session, reply, None, "ignored")
+        return Outcome("ignored", "an automatic message")
+    found = _load(session, signed)
+    if found is None:
+        address = ours[0] if ours else (reply.recipients[0] if reply.recipients else "")
+        answered = _answer_stranger(session, config, reply, address)
+        return Outcome("unrecognised", f"no valid reply address in {address!r}; {answered}")
+    player, game = found
+    assert signed is not None and game.id is not None
+    if reply.too_large:
+        limit = config["MAIL_IN_MAX_BYTES"]
+        return _refuse(session, reply, player, game.id, "too_large", f"over {limit} bytes")
+    if game.version != signed.version:
+        note = f"version {signed.version}, the game is at {game.version}"
+        return _refuse(session, reply, player, game.id, "moved_on", note)
+    choice = reading.choose(reply.lines)
+    if choice is None:
+        return _refuse(session, reply, player, game.id, "no_turn", "no turn above the quote")
+    notation = choice.text
+    if choice.hint is not None:
+        notation = _offered(session, signed, choice.hint)
+        if notation is None:
+            number = str(choice.hint)
+            return _refuse(session, reply, player, game.id, "no_such_hint", number, read=number)
+    assert notation is not None
+    return _play(session, reply, player, game.id, signed.version, notation)
+
+
+def _handled(session: Session, key: str) -> bool:
+    """Whether a message with this key was handled already."""
+    found = session.exec(select(InboundMail.id).where(InboundMail.message_key == key)).first()
+    return found is not None
+
+
+def _load(session: Session, signed: ReplyAddress | None) -> tuple[Player, GameRecord] | None:
+    """The player and game a signed address names (None if either is gone)."""
+    if signed is None:
+        return None
+    player = session.get(Player, signed.player_id)
+    game = session.get(GameRecord, signed.game_id)
+    if player is None or game is None or game.state is None:
+        return None
+    return player, game
+
+
+def _offered(session: Session, signed: ReplyAddress, number: int) -> str | None:
+    """The turn with this number in the email the player answered (None if not offered)."""
+    row = session.exec(
+        select(OfferedHints).where(
+            OfferedHints.game_id == signed.game_id,
+            OfferedHints.version == signed.version,
+            OfferedHints.player_id == signed.player_id,
+        )
+    ).first()
+    if row is None or not 1 <= number <= len(row.hints):
+        return None
+    return str(row.hints[number - 1]["turn"])
+
+
+def _play(
+    session: Session,
+    reply: reading.Reply,
+    player: Player,
+    game_id: int,
+    version: int,
+    notation: str,
+) -> Outcome:
+    """Play the turn as the API would; the confirmation is queued in its transaction."""
+    assert player.id is not None
+    session.info[notify.EMAIL_TURN] = notify.EmailTurn(
+        message_key=reply.message_key, message_id=reply.message_id, player_id=player.id
+    )
+    try:
+        result = turns.play_turn(
+            session,
+            game_id=game_id,
+            player=player,
+            notation=notation,
+            version=version,
+            idem=None,
+        )
+    except ApiError as error:
+        session.rollback()
+        problem = _API_PROBLEMS.get(error.code, "refused")
+        return _refuse(session, reply, player, game_id, problem, error.message, read=notation)
+    except CafeError as error:
+        session.rollback()
+        problem = _engine_problem(error)
+        return _refuse(session, reply, player, game_id, problem, str(error), read=notation)
+    finally:
+        session.info.pop(notify.EMAIL_TURN, None)
+    return Outcome("applied", str(result["summary"]))
+
+
+def _engine_problem(error: CafeError) -> str:
+    if isinstance(error, NotationError):
+        return "unreadable"
+    if isinstance(error, IllegalTurnError):
+        return "illegal"
+    if isinstance(error, GameOverError):
+        return "finished"
+    return "refused"
+
+
+def _refuse(
+    session: Session,
+    reply: reading.Reply,
+    player: Player,
+    game_id: int,
+    problem: str,
+    reason: str,
+    *,
+    read: str | None = None,
+) -> Outcome:
+    """Answer with the reason and the game now, and record the message as handled."""
+    for _ in range(2):  # a second try only if a rival wrote the offered hints meanwhile
+        game = notify.game_facts(session, game_id)
+        state = game.state
+        to_move = not game.seed_hex and state["players"][state["to_move"]] == player.name
+        hints = notify.offer_hints(session, game, player) if to_move else []
+        notify.send_game_email(
+            session,
+            game,
+            player,
+            "turn_refused",
+            answering=reply.message_id,
+            problem=problem,
+            reason=reason,
+            read=read,
+            hints=hints,
+        )
+        if _record(session, reply, player, problem, game_id=game_id):
+            return Outcome("refused", f"{problem}: {reason}")
+        if _handled(session, reply.message_key):
+            break
+    return Outcome("duplicate", "answered by another process meanwhile")
+
+
+def _answer_stranger(session: Session, config: Any, reply: reading.Reply, address: str) -> str:
+    """Tell a registered player whose reply we could not match; a stranger gets nothing, so
+    that forged mail cannot make the service write to anyone it likes."""
+    player = find_player(session, email=reply.sender) if reply.sender else None
+    if player is not None:
+        links = outgoing.links(config)
+        rendered = messages.reply_unrecognised(address=address, links=links)
+        outgoing.queue(
+            session,
+            config,
+            kind="reply_unrecognised",
+            to=player.email,
+            rendered=rendered,
+            links=links,
+            answering=reply.message_id,
+        )
+    _record(session, reply, player, "unrecognised")
+    return "answered" if player is not None else "not answered: the sender is not a player"
+
+
+def _record(
+    session: Session,
+    reply: reading.Reply,
+    player: Player | None,
+    outcome: str,
+    *,
+    game_id: int | None = None,
+) -> bool:
+    """Commit the message as handled with what is queued; False if it was handled already
+    (or the transaction lost a race), in which case nothing is kept."""
+    session.add(
+        InboundMail(
+            message_key=reply.message_key,
+            player_id=None if player is None else player.id,
+            game_id=game_id,
+            outcome=outcome,
+        )
+    )
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return False
+    return True

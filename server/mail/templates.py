@@ -1,0 +1,65 @@
+"""Rendering the `templates/email/<name>.txt` + `<name>.html` pairs with Jinja.
+
+Both parts of every message extend one layout (`base.txt`, `base.html`). The subject is the
+`subject` block of the `.txt` template, so it is written once, next to the text. HTML is
+autoescaped; the text part is not (it is not markup), and a text line longer than
+`TEXT_WIDTH` columns is an error in the template, caught by the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates" / "email"
+
+#: The widest line of a text part, in columns (the text board picture is as wide).
+TEXT_WIDTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One message's subject, plain-text part and HTML part."""
+
+    subject: str
+    text: str
+    html: str
+
+
+def signed(number: int) -> str:
+    """Points with their sign, as the game shows them: `+17`, `-4`, `0`."""
+    return f"{number:+d}" if number else "0"
+
+
+def _environment() -> Environment:
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATE_DIR),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(enabled_extensions=("html",), default=False),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,  # templates ship with the code: no file checks on every email
+    )
+    environment.filters["signed"] = signed
+    return environment
+
+
+_ENVIRONMENT = _environment()
+
+
+def render(name: str, context: Mapping[str, Any]) -> Rendered:
+    """Render the pair `name.txt` / `name.html` with `context` (a pure function)."""
+    text_template = _ENVIRONMENT.get_template(f"{name}.txt")
+    subject_block = text_template.blocks.get("subject")
+    if subject_block is None:
+        raise ValueError(f"templates/email/{name}.txt has no subject block")
+    subject = "".join(subject_block(text_template.new_context(dict(context)))).strip()
+    full = {**context, "subject": subject}
+    text = text_template.render(full)
+    html = _ENVIRONMENT.get_template(f"{name}.html").render(full)
+    return Rendered(subject=subject, text=text, html=html)

@@ -1,0 +1,97 @@
+"""`/dev/mail`: the messages the development mail catcher caught, listed and shown.
+
+Registered only when `DEV_MAIL` is on (`cafe-server dev` turns it on; it is off by default
+and must stay off in production: it shows everyone's mail, sign-in codes included). The
+catcher (`server.devmail`) saves each message as `<number>.eml` in `DEV_MAIL_DIR`; these
+pages read that folder, so they work from any web process on the machine. A game email can
+be answered from its page, to try playing by email without a mail server.
+"""
+
+from __future__ import annotations
+
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template, request
+
+from server.mail import replies
+
+bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
+
+
+def _folder() -> Path:
+    return Path(current_app.config["DEV_MAIL_DIR"])
+
+
+def _read(path: Path) -> EmailMessage:
+    message = message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+def _part(message: EmailMessage, kind: str) -> str | None:
+    body = message.get_body(preferencelist=(kind,))
+    return None if body is None else str(body.get_content())
+
+
+@bp.get("")
+def index() -> str:
+    """Every caught message, newest first."""
+    rows: list[dict[str, Any]] = []
+    for path in sorted(_folder().glob("*.eml"), reverse=True):
+        message = _read(path)
+        rows.append(
+            {
+                "number": int(path.stem),
+                "to": message["To"],
+                "subject": message["Subject"],
+                "date": message["Date"],
+            }
+        )
+    return render_template("web/devmail_list.html", rows=rows, folder=_folder())
+
+
+def _caught(number: int) -> EmailMessage:
+    path = _folder() / f"{number:05d}.eml"
+    if not path.is_file():
+        abort(404, f"no caught message {number}; see /dev/mail")
+    return _read(path)
+
+
+@bp.get("/<int:number>")
+def show(number: int) -> str:
+    """One message: its headers, its text part and its HTML part (in a sandboxed frame),
+    and for a game email a form to answer it."""
+    message = _caught(number)
+    return render_template(
+        "web/devmail_show.html",
+        number=number,
+        headers=list(message.items()),
+        text=_part(message, "plain"),
+        html=_part(message, "html"),
+        reply_to=message["Reply-To"],
+    )
+
+
+@bp.post("/<int:number>/reply")
+def reply(number: int) -> tuple[str, int]:
+    """Answer a caught game email as a mail program would (the text on top, the email
+    quoted below), through the same path as `cafe-server mail-in`."""
+    original = _caught(number)
+    if original["Reply-To"] is None:
+        return render_template("web/devmail_reply.html", number=number, outcome=None), 400
+    answer = EmailMessage()
+    answer["From"] = original["To"]
+    answer["To"] = original["Reply-To"]
+    answer["Subject"] = f"Re: {original['Subject']}"
+    answer["Message-ID"] = make_msgid(domain="dev-mail.invalid")
+    answer["In-Reply-To"] = original["Message-ID"]
+    quoted = "\n".join(f"> {line}" for line in (_part(original, "plain") or "").splitlines())
+    text = request.form.get("text", "")
+    answer.set_content(f"{text}\n\nOn {original['Date']}, {original['From']} wrote:\n{quoted}\n")
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    outcome = replies.handle(app, answer.as_bytes())
+    return render_template("web/devmail_reply.html", number=number, outcome=outcome), 200

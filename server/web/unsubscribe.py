@@ -1,0 +1,43 @@
+"""`/unsubscribe/<token>`: stop a player's game emails without signing in.
+
+The token in every game email's unsubscribe link is signed (`server.mail.addresses`), so
+it is the only credential needed. `GET` shows a confirmation page with a button (link
+checkers and mail scanners only ever GET); `POST` unsubscribes — it is also what mail
+programs send for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). A token
+that was not signed by this service is refused with 400 and changes nothing.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template
+
+from server import preferences
+from server.db import get_session
+from server.mail.addresses import read_unsubscribe_token
+from server.models import Player
+
+bp = Blueprint("unsubscribe", __name__)
+
+
+def _player(token: str) -> Player | None:
+    player_id = read_unsubscribe_token(current_app.config["SECRET_KEY"], token)
+    return None if player_id is None else get_session().get(Player, player_id)
+
+
+@bp.get("/unsubscribe/<token>")
+def confirm(token: str) -> tuple[str, int]:
+    """Ask to confirm (a GET must not change anything)."""
+    player = _player(token)
+    if player is None:
+        return render_template("web/unsubscribe.html", state="invalid"), 400
+    return render_template("web/unsubscribe.html", state="confirm", player=player), 200
+
+
+@bp.post("/unsubscribe/<token>")
+def unsubscribe(token: str) -> tuple[str, int]:
+    """Unsubscribe the player the token names."""
+    player = _player(token)
+    if player is None:
+        return render_template("web/unsubscribe.html", state="invalid"), 400
+    preferences.unsubscribe(get_session(), player)
+    return render_template("web/unsubscribe.html", state="done", player=player), 200

@@ -1,0 +1,134 @@
+"""Helpers for the email tests: read the HTML board back, check the text width, deliver the
+outbox to a real SMTP server, and write replies the way mail programs do."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from html.parser import HTMLParser
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from cafe.render.common import display_width
+from server.db import get_engine
+from server.models import GameRecord, OutboxMessage, utcnow
+from server.worker import Worker
+
+TEXT_WIDTH = 100
+
+
+class Cells(HTMLParser):
+    """Every element with a `title`, and its text: how the HTML board names its cells."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: dict[str, str] = {}
+        self.text: list[str] = []
+        self._open: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("br", "meta", "hr", "img"):
+            return
+        self._open.append((tag, dict(attrs).get("title")))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            opened, _ = self._open.pop()
+            if opened == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        titled = next((title for _, title in reversed(self._open) if title), None)
+        if titled is not None and data.strip():
+            self.cells[titled] = self.cells.get(titled, "") + data.strip()
+
+
+def read_html(html: str) -> Cells:
+    """Parse an HTML part with the standard library's parser (which must accept it)."""
+    cells = Cells()
+    cells.feed(html)
+    cells.close()
+    return cells
+
+
+def board_in_html(html: str) -> tuple[dict[str, str], list[str]]:
+    """The seated chairs (number -> tile) and the bar (stool order) an HTML part shows."""
+    cells = read_html(html).cells
+    chairs = {
+        title.split()[1]: text
+        for title, text in cells.items()
+        if title.startswith("chair ") and not text.isdigit()
+    }
+    stools = sorted(
+        (int(title.split()[1]), text)
+        for title, text in cells.items()
+        if title.startswith("stool ") and not text.lstrip("+-").isdigit()
+    )
+    return chairs, [tile for _, tile in stools]
+
+
+def assert_text_fits(text: str) -> None:
+    """Every line of a text part within 100 columns."""
+    wide = [line for line in text.splitlines() if display_width(line) > TEXT_WIDTH]
+    assert not wide, wide
+
+
+def deliver(app: Any, port: int, **config: Any) -> int:
+    """Run a worker against the SMTP server on `port` until nothing is due; messages handled."""
+    worker = Worker(get_engine(app), {**app.config, "SMTP_PORT": port, **config})
+    handled = 0
+    while count := worker.run_once():
+        handled += count
+    return handled
+
+
+def make_due(app: Any) -> None:
+    """Every pending message due now (instead of waiting out the backoff)."""
+    with Session(get_engine(app)) as session:
+        session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.status == "pending")  # type: ignore[arg-type]
+            .values(available_at=utcnow())
+        )
+        session.commit()
+
+
+def game_row(app: Any, game_id: int) -> GameRecord:
+    with Session(get_engine(app)) as session:
+        game = session.get(GameRecord, game_id)
+        assert game is not None
+        return game
+
+
+def outbox_rows(app: Any, kind: str | None = None) -> list[OutboxMessage]:
+    with Session(get_engine(app)) as session:
+        query = select(OutboxMessage).order_by(OutboxMessage.id)  # type: ignore[arg-type]
+        if kind is not None:
+            query = query.where(OutboxMessage.kind == kind)
+        return list(session.exec(query).all())
+
+
+def reply_message(
+    to: str,
+    text: str | None,
+    *,
+    message_id: str = "<reply-1@mail.example>",
+    sender: str = "Player <player@mail.example>",
+    html: str | None = None,
+    charset: str = "utf-8",
+) -> EmailMessage:
+    """A reply as a mail program writes it: plain text, HTML-only, or both."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = "Re: Café International game: your turn"
+    message["Message-ID"] = message_id
+    if text is not None:
+        message.set_content(text, charset=charset)
+        if html is not None:
+            message.add_alternative(html, subtype="html")
+    elif html is not None:
+        message.set_content(html, subtype="html")
+    return message

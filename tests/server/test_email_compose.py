@@ -1,0 +1,77 @@
+"""The MIME messages the worker sends, read back with the standard library's parser: every
+part and header survives, every line fits SMTP, nothing can inject a header."""
+
+from __future__ import annotations
+
+from email import message_from_bytes, policy
+
+import pytest
+
+from cafe import Game, render
+from server.mail.compose import compose
+from server.models import OutboxMessage
+
+
+def board_picture() -> str:
+    game = Game.new(["ann", "bob"], seed=1)
+    for _ in range(20):
+        game.play(game.hints(1)[0].turn)
+    return render.text(game)
+
+
+TEXTS = [
+    board_picture(),
+    "plain ASCII\n",
+    "a trailing space \nand a long line " + "x" * 300 + "\n",
+    "Żółć =3D é\r\nCRLF and LF\n.a line with a dot\nFrom the start of a line\n",
+    "",
+]
+
+
+def row(body: str, html: str | None, **headers: str) -> OutboxMessage:
+    return OutboxMessage(
+        kind="test",
+        to_addr="ann@example.com",
+        subject="Café International — über " * 6,
+        body=body,
+        html=html,
+        headers={"Reply-To": "play+g1-v2-p3-abcdefghijklmnop@cafe.test", **headers},
+        message_id="<m1@cafe.test>",
+    )
+
+
+def lines_of(text: str) -> str:
+    return text.replace("\r\n", "\n").rstrip("\n")
+
+
+@pytest.mark.parametrize("body", TEXTS)
+@pytest.mark.parametrize("html", [None, '<td style="color:#fff">Café</td>\n' * 400])
+def test_what_is_written_reads_back(body, html):
+    raw = compose(row(body, html, **{"X-Name": "Łukasz"}), "Café International <cafe@x.test>")
+    assert b"\n" not in raw.replace(b"\r\n", b"")  # CRLF only
+    assert max(len(line) for line in raw.split(b"\r\n")) <= 998
+    message = message_from_bytes(raw, policy=policy.default)
+    assert not message.defects and not any(part.defects for part in message.walk())
+    assert lines_of(message.get_body(preferencelist=("plain",)).get_content()) == lines_of(body)
+    if html is None:
+        assert message.get_content_type() == "text/plain"
+    else:
+        assert message.get_content_type() == "multipart/alternative"
+        assert lines_of(message.get_body(preferencelist=("html",)).get_content()) == lines_of(html)
+    assert message["Subject"] == "Café International — über " * 6
+    assert message["From"].addresses[0].display_name == "Café International"
+    assert message["From"].addresses[0].addr_spec == "cafe@x.test"
+    assert str(message["X-Name"]) == "Łukasz"
+    assert message["Message-ID"] == "<m1@cafe.test>"
+    assert message["Date"] is not None and message["MIME-Version"] == "1.0"
+
+
+def test_mostly_ascii_parts_stay_readable_on_the_wire():
+    raw = compose(row("hello\n", "<p>hello</p>\n" * 50), "Cafe <cafe@x.test>")
+    assert raw.count(b"Content-Transfer-Encoding: quoted-printable") == 2
+    assert b"<p>hello</p>" in raw
+
+
+def test_a_header_cannot_smuggle_another():
+    with pytest.raises(ValueError, match="line break"):
+        compose(row("x", None, **{"In-Reply-To": "<a@b>\r\nBcc: victim@example.com"}), "c@x.test")

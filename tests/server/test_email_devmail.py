@@ -1,0 +1,117 @@
+"""The development mail viewer: `/dev/mail` lists and shows what the catcher caught, only
+when `CAFE_DEV_MAIL` is on; and the mail settings are read from the environment."""
+
+from __future__ import annotations
+
+from email import message_from_bytes, policy
+
+import pytest
+from mail_support import deliver
+from server_support import TEST_CONFIG, Api, free_port
+from sqlmodel import SQLModel
+
+from server import config, create_app
+from server.db import get_engine
+from server.devmail import CatchingHandler, start_catcher
+
+
+def test_the_viewer_is_off_by_default(client):
+    assert client.get("/dev/mail").status_code == 404
+    assert "/dev/mail" not in client.get("/api/openapi.json").json["paths"]
+
+
+def test_the_viewer_lists_and_shows_caught_mail(tmp_path):
+    folder = tmp_path / "mail"
+    app = create_app(
+        {
+            **TEST_CONFIG,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'dev.db'}",
+            "DEV_MAIL": True,
+            "DEV_MAIL_DIR": str(folder),
+        }
+    )
+    SQLModel.metadata.create_all(get_engine(app))
+    api = Api(app, app.test_client())
+    port = free_port()
+    controller = start_catcher(CatchingHandler(folder), host="127.0.0.1", port=port)
+    try:
+        assert "No mail yet" in api.client.get("/dev/mail").text
+        api.started_game("ann", "bob")
+        deliver(app, port)
+    finally:
+        controller.stop()
+    listing = api.client.get("/dev/mail")
+    assert listing.status_code == 200
+    assert "Your Café International sign-in code" in listing.text
+    assert "game 1 has started" in listing.text
+    shown = api.client.get("/dev/mail/1")
+    assert shown.status_code == 200
+    assert "ann@example.com" in shown.text and "sign-in code is" in shown.text
+    assert 'sandbox=""' in shown.text and "srcdoc=" in shown.text  # the HTML part, framed
+    assert api.client.get("/dev/mail/999").status_code == 404
+    assert "/dev/mail/{number}" in api.client.get("/api/openapi.json").json["paths"]
+    caught = sorted(folder.glob("*.eml"))
+    restarted = start_catcher(CatchingHandler(folder), host="127.0.0.1", port=port)
+    try:  # a restarted catcher goes on numbering: nothing caught before is overwritten
+        api.client.post("/api/signin-codes", json={"email": "ann@example.com"})
+        deliver(app, port)
+    finally:
+        restarted.stop()
+    assert sorted(folder.glob("*.eml"))[: len(caught)] == caught
+    assert len(list(folder.glob("*.eml"))) == len(caught) + 1
+    assert api.client.get(f"/dev/mail/{len(caught) + 1}").text.count("sign-in code") >= 1
+    get_engine(app).dispose()
+
+
+def test_a_caught_game_email_can_be_answered_from_its_page(tmp_path):
+    folder = tmp_path / "mail"
+    app = create_app(
+        {
+            **TEST_CONFIG,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'dev.db'}",
+            "DEV_MAIL": True,
+            "DEV_MAIL_DIR": str(folder),
+        }
+    )
+    SQLModel.metadata.create_all(get_engine(app))
+    api = Api(app, app.test_client())
+    port = free_port()
+    controller = start_catcher(CatchingHandler(folder), host="127.0.0.1", port=port)
+    try:
+        game_id, tokens = api.started_game("ann", "bob")
+        deliver(app, port)
+        listing = api.client.get("/dev/mail").text
+        number = max(
+            int(path.stem)
+            for path in folder.glob("*.eml")
+            if message_from_bytes(path.read_bytes(), policy=policy.default)["Subject"].endswith(
+                "your turn"
+            )
+        )
+        page = api.client.get(f"/dev/mail/{number}").text
+        assert "Answer it" in page and 'name="text"' in page
+        answered = api.client.post(f"/dev/mail/{number}/reply", data={"text": "1"})
+        assert answered.status_code == 200 and "applied" in answered.text
+        state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+        assert state["turns"] == 1
+        signin = api.client.post("/dev/mail/1/reply", data={"text": "1"})
+        assert signin.status_code == 400 and "no reply address" in signin.text
+        assert "your turn" in listing
+    finally:
+        controller.stop()
+    get_engine(app).dispose()
+
+
+def test_mail_settings_from_the_environment(tmp_path):
+    settings = config.load(
+        tmp_path,
+        environ={"CAFE_DEV_MAIL": "1", "CAFE_MAIL_PER_MINUTE": "3", "CAFE_MAIL_DOMAIN": "x.test"},
+    )
+    assert settings["DEV_MAIL"] is True and settings["MAIL_PER_MINUTE"] == 3
+    assert settings["MAIL_DOMAIN"] == "x.test"
+    defaults = config.load(tmp_path, environ={"CAFE_MAIL_FROM": "Cafe <cafe@mail.example>"})
+    assert defaults["DEV_MAIL"] is False
+    assert defaults["MAIL_DOMAIN"] == "mail.example"  # MAIL_FROM's domain
+    assert defaults["DEV_MAIL_DIR"] == str(tmp_path / "mail")
+    with pytest.raises(config.ConfigError, match="CAFE_DEV_MAIL"):
+        config.load(tmp_path, environ={"CAFE_DEV_MAIL": "maybe"})

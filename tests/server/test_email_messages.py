@@ -1,0 +1,215 @@
+"""Rendering every email from its facts: both parts of each message, the text within 100
+columns, HTML that parses and shows the position, and nothing secret in any of it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from mail_support import assert_text_fits, board_in_html, read_html
+
+from cafe import Game, render
+from cafe.bots import GreedyBot
+from server.mail import board, messages
+from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
+from server.mail.templates import render as render_pair
+
+LINKS = Links(
+    base_url="http://cafe.test/",
+    reply_to="play+g7-v9-p1-aaaaaaaaaaaaaaaa@cafe.test",
+    unsubscribe="http://cafe.test/unsubscribe/token",
+)
+SEED = "0f" * 32
+
+
+def played_game(turns: int | None = None) -> tuple[Game, list[LoggedTurn]]:
+    """A greedy three-player game after `turns` turns (None: to its end), with its log."""
+    game = Game.new(["ann", "bob", "cid"], seed="mail")
+    bot, log = GreedyBot(), []
+    while not game.is_over and (turns is None or len(log) < turns):
+        result = game.play(bot.choose(game))
+        detail = {
+            "tables": [dataclasses.asdict(t) for t in result.tables],
+            "drawn": list(result.drawn),
+            "eliminated": result.eliminated,
+        }
+        log.append(
+            LoggedTurn(len(log) + 1, result.player, "turn", result.notation, result.points, detail)
+        )
+    return game, log
+
+
+def facts(game: Game, log: list[LoggedTurn]) -> GameFacts:
+    standings = [
+        {k: getattr(s, k) for k in ("place", "player", "score", "penalty", "final", "eliminated")}
+        for s in game.standings()
+    ]
+    return GameFacts(
+        id=7,
+        version=len(log) + 2,
+        state=game.to_position(),
+        commitment="ab" * 32,
+        seed_hex=SEED if game.is_over else None,
+        standings=standings if game.is_over else (),
+        recent=log[-8:],
+    )
+
+
+def hints_of(game: Game) -> list[OfferedTurn]:
+    return [OfferedTurn(str(h.turn), h.points) for h in game.hints(3)]
+
+
+def every_message() -> dict[str, messages.Rendered]:
+    game, log = played_game(10)
+    running = facts(game, log)
+    me = Recipient(1, game.player_to_move, "me@example.com")
+    finished = facts(*played_game())
+    return {
+        "signin_code": messages.signin_code(me, code="123456", minutes=15, links=LINKS),
+        "invite": messages.invite(
+            me, creator="ann", game_id=7, seats=3, options={"birthday": 30}, links=LINKS
+        ),
+        "game_started": messages.game_started(running, me, LINKS),
+        "your_turn": messages.your_turn(running, me, hints_of(game), LINKS),
+        "turn_played": messages.turn_played(running, me, LINKS),
+        "turn_confirmed": messages.turn_confirmed(running, me, log[-1], LINKS),
+        "turn_refused": messages.turn_refused(
+            running,
+            me,
+            problem="illegal",
+            reason="US1 has no free private chair " * 5,
+            read="USm@US1 " * 30,
+            hints=hints_of(game),
+            links=LINKS,
+        ),
+        "game_over": messages.game_over(finished, me, LINKS),
+        "digest": messages.digest(
+            me, [DigestGame(running, True, hints_of(game)[0], log[-3:])], LINKS
+        ),
+        "reply_unrecognised": messages.reply_unrecognised(address="x" * 300, links=LINKS),
+    }
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, messages.Rendered]:
+    return every_message()
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "signin_code",
+        "invite",
+        "game_started",
+        "your_turn",
+        "turn_played",
+        "turn_confirmed",
+        "turn_refused",
+        "game_over",
+        "digest",
+        "reply_unrecognised",
+    ],
+)
+def test_every_message_has_both_parts_in_the_shared_layout(rendered, kind):
+    message = rendered[kind]
+    assert message.subject and "\n" not in message.subject
+    assert_text_fits(message.text)
+    assert "\n-- \nCafé International" in message.text  # base.txt's footer
+    parsed = read_html(message.html)
+    assert message.html.startswith("<!DOCTYPE html>")
+    assert f"<title>{message.subject}" in message.html.replace("&#39;", "'")
+    assert "<script" not in message.html.lower() and "<img" not in message.html.lower()
+    assert "http://cafe.test" in "".join(parsed.text)
+
+
+def test_your_turn_holds_everything_a_player_needs(rendered):
+    game, log = played_game(10)
+    message = rendered["your_turn"]
+    picture = render.text(game).rstrip("\n")
+    assert picture in message.text
+    me = game.player_to_move
+    hand = " ".join(game.hands[game.to_move])
+    assert f"Your hand: {hand}" in message.text
+    for entry in log[-2:]:  # the two turns since the recipient's own
+        line = f"{entry.player} played {entry.notation} for {entry.points} points"
+        assert line in message.text and line in message.html
+    assert f"{me} played" not in message.text.split("Since your last turn:")[1].split("Café")[0]
+    for number, hint in enumerate(game.hints(3), start=1):
+        command = f'cafe move 7 "{hint.turn}"'
+        assert f"  {number}. {hint.turn}   ({hint.points:+d} points)" in message.text
+        assert command in message.text
+        assert command.replace('"', "&#34;") in message.html
+    assert "reply to this email with your turn on the first line" in message.text
+    chairs, bar = board_in_html(message.html)
+    assert chairs == {str(k): v for k, v in game.chair_tiles.items()}
+    assert bar == game.bar
+    cells = read_html(message.html).cells
+    assert all(f"player {name}" in cells for name in game.players)
+
+
+@pytest.mark.parametrize("turns", [0, 1, 5, 20, 40, None])
+def test_the_pictures_show_the_position_at_every_stage(turns):
+    game, log = played_game(turns)
+    me = Recipient(1, game.players[0], "me@example.com")
+    if game.is_over:
+        message = messages.game_over(facts(game, log), me, LINKS)
+    else:
+        message = messages.your_turn(facts(game, log), me, hints_of(game), LINKS)
+    assert render.text(game).rstrip("\n") in message.text
+    assert_text_fits(message.text)
+    chairs, bar = board_in_html(message.html)
+    assert chairs == {str(k): v for k, v in game.chair_tiles.items()}
+    assert bar == game.bar
+
+
+def test_the_html_board_is_email_safe():
+    game, _ = played_game(30)
+    html = str(board.board(game))
+    lowered = html.lower()
+    for unsafe in ("<script", "<img", "<style", "class=", "url(", "<svg", "http"):
+        assert unsafe not in lowered
+    assert html.count("<tr") == 13 + 1 + 4  # the grid's rows, then the bar's title and 4 rows
+    cells = read_html(html).cells
+    assert {f"table {t}" for t in ("DE1", "US2", "CN1")} <= set(cells)
+    assert sum(title.startswith("chair ") for title in cells) == 68
+
+
+def test_game_over_reveals_the_seed_and_how_to_verify(rendered):
+    message = rendered["game_over"]
+    assert SEED in message.text and SEED in message.html
+    assert "cafe verify game-7.txt" in message.text
+    assert "cafe record 7 > game-7.txt" in message.text
+    assert "penalty" in message.text
+    assert "standing 1" in read_html(message.html).cells
+
+
+def test_running_games_never_show_a_seed_or_the_bag(rendered):
+    game, _ = played_game(10)
+    upcoming = " ".join(game.to_position()["bag"][:6])
+    for kind, message in rendered.items():
+        if kind == "game_over":
+            continue
+        for part in (message.text, message.html):
+            assert SEED not in part and upcoming not in part and '"bag"' not in part
+
+
+def test_text_parts_stay_narrow_for_long_input(rendered):
+    refused = rendered["turn_refused"]
+    assert "US1 has no free private chair" in refused.text
+    assert "USm@US1 USm@US1" in refused.text  # the turn as read, cut to fit
+    assert_text_fits(rendered["reply_unrecognised"].text)
+
+
+def test_html_is_escaped():
+    me = Recipient(1, "ann", "ann@example.com")
+    message = messages.reply_unrecognised(address="<b>x</b>@evil.test", links=LINKS)
+    assert "<b>x</b>" not in message.html and "&lt;b&gt;x&lt;/b&gt;" in message.html
+    invite = messages.invite(
+        me, creator="<i>", game_id=1, seats=2, options={"birthday": None}, links=LINKS
+    )
+    assert "<i>" not in invite.html
+
+
+def test_a_template_without_a_subject_is_refused(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="no subject block"):
+        render_pair("base", {})
