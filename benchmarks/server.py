@@ -43,7 +43,6 @@ gives a rough picture in half a minute.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import http.client
 import json
 import os
@@ -84,11 +83,12 @@ from sqlalchemy import (  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
-from cafe import Game, Options, TurnResult  # noqa: E402
+from cafe import Game, Options  # noqa: E402
 from cafe.notation import TurnKind  # noqa: E402
 from server import migrate  # noqa: E402
 from server.auth import issue_token  # noqa: E402
 from server.db import make_engine  # noqa: E402
+from server.games.turns import result_detail  # noqa: E402
 from server.models import GameRecord, GameSeat, Player, TurnRecord  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cid", "dan")  # the players of the measured games
@@ -124,18 +124,6 @@ class Trajectory:
         return len(self.log)
 
 
-def turn_detail(result: TurnResult) -> dict[str, Any]:
-    """The public facts of a turn that the service keeps in its log (`turns.detail`)."""
-    return {
-        "tables": [dataclasses.asdict(table) for table in result.tables],
-        "drawn": list(result.drawn),
-        "completed": list(result.completed),
-        "hand_limit": result.hand_limit,
-        "stool": result.stool,
-        "eliminated": result.eliminated,
-    }
-
-
 def play_trajectory(number: int) -> Trajectory:
     """Game `number` of a seeded bot that seats a single guest whenever it can."""
     rng = random.Random(number)
@@ -155,7 +143,7 @@ def play_trajectory(number: int) -> Trajectory:
             notation=result.notation,
             submitted=result.notation,
             points=result.points,
-            detail=turn_detail(result),
+            detail=result_detail(result),
             created_at=created,
         )
         log.append(row.model_dump(exclude={"id", "game_id"}))

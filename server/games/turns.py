@@ -30,8 +30,8 @@ from server.idempotency import Idempotency
 from server.models import GameRecord, Player, TurnRecord, utcnow
 
 
-def _result_detail(result: TurnResult) -> dict[str, Any]:
-    """The public facts of a played turn, beyond its notation and points."""
+def result_detail(result: TurnResult) -> dict[str, Any]:
+    """The public facts of a played turn, beyond its notation and points (`turns.detail`)."""
     return {
         "tables": [dataclasses.asdict(table) for table in result.tables],
         "drawn": list(result.drawn),
@@ -143,7 +143,7 @@ def _apply_turn(
         notation=result.notation,
         submitted=notation,
         points=result.points,
-        detail=_result_detail(result),
+        detail=result_detail(result),
     )
     response = {
         "summary": f"{player.name} played {entry.notation} for {result.points} points",
