@@ -65,7 +65,10 @@ def test_join_and_start(cafe: Cafe, ann: Player, bob: Player) -> None:
     assert started.exit_code == ExitCode.OK, started.output
     state = ann.state(int(game_id))
     assert f"{state['to_move']} moves first." in started.stdout
-    assert started.stdout.endswith(f"revealed when the game ends):\n  {state['commitment']}\n")
+    assert f"revealed when the game ends):\n  {state['commitment']}\n" in started.stdout
+    # the seat order comes from a random seed: the creator is told only if they begin
+    your_turn = f"Your turn: cafe show {game_id}\n"
+    assert started.stdout.endswith(your_turn) == (state["to_move"] == ann.name)
     again = ann.run("start", game_id)
     assert again.exit_code == ExitCode.ERROR
     assert again.stderr == f"cafe: game {game_id} has already started\n"
