@@ -73,14 +73,12 @@ from sqlalchemy import (  # noqa: E402
     Insert,
     Integer,
     bindparam,
-    create_engine,
     delete,
     insert,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
 from cafe import Game, Options  # noqa: E402
@@ -363,18 +361,8 @@ def fresh_database(admin_url: str | None, workdir: Path, label: str) -> Iterator
         migrate.upgrade(url)
         yield url
         return
-    name = f"cafe_bench_{label}_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
-    try:
-        migrate.upgrade(url)
+    with migrate.scratch_postgres(admin_url, f"cafe_bench_{label}") as url:
         yield url
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def free_port() -> int:

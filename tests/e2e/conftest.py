@@ -19,8 +19,6 @@ from typing import Any
 import pytest
 import requests
 from e2e_support import free_port
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 from sqlmodel import Session, col, select
 
 from server import migrate
@@ -49,18 +47,8 @@ def database_url(
         yield url
         return
     assert PG_URL is not None
-    name = f"cafe_e2e_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    try:
-        migrate.upgrade(url)
+    with migrate.scratch_postgres(PG_URL, "cafe_e2e") as url:
         yield url
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 class Server:

@@ -10,7 +10,6 @@ description cannot fall behind the API.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -18,8 +17,7 @@ from flask import Flask, Response
 from flask import request as flask_request
 from flask.testing import FlaskClient
 from server_support import TEST_CONFIG, Api, free_port, openapi_path
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
 from server import create_app, migrate
@@ -58,20 +56,8 @@ def postgres_url() -> Iterator[str]:
     """A fresh, uniquely named PostgreSQL database for this test session, migrated."""
     if not PG_URL:
         pytest.skip("set CAFE_TEST_DATABASE_URL to run the PostgreSQL tests")
-    name = f"cafe_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-        # a throwaway database: commits need not wait for the disk
-        connection.execute(text(f'ALTER DATABASE "{name}" SET synchronous_commit = off'))
-    url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    try:
-        migrate.upgrade(url)
+    with migrate.scratch_postgres(PG_URL, "cafe_test", durable=False) as url:
         yield url
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def _empty(url: str) -> None:
