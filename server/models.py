@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint, false
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, false, func, text
 from sqlmodel import Field, SQLModel
 
 #: What `Player.turn_emails` may say: a "your turn" email each turn, one daily digest, none.
@@ -37,6 +37,9 @@ class Player(SQLModel, table=True):
     """
 
     __tablename__ = "players"
+    #: One name ignoring case, kept by the database so that two registrations at once
+    #: cannot both take it.
+    __table_args__ = (Index("ix_players_name_lower", func.lower(text("name")), unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=24, unique=True)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import text
-from sqlmodel import SQLModel
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, SQLModel
 
 from server import migrate
-from server.db import make_engine
+from server.db import get_engine, make_engine
+from server.models import Player
 
 
 def differences(url: str) -> list:
@@ -17,7 +20,7 @@ def differences(url: str) -> list:
         found = compare_metadata(MigrationContext.configure(connection), SQLModel.metadata)
         version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     engine.dispose()
-    assert version == "0002"
+    assert version == "0003"
     return found
 
 
@@ -31,3 +34,13 @@ def test_upgrade_on_sqlite_matches_the_models(tmp_path):
 def test_upgrade_on_postgresql_matches_the_models(request):
     url = request.getfixturevalue("postgres_url")  # migrated by the fixture; skips without PG
     assert differences(url) == []
+
+
+@pytest.mark.postgres
+def test_the_database_refuses_a_name_that_differs_only_in_case(app, backend):
+    with Session(get_engine(app)) as session:
+        session.add(Player(name="Ann", email="ann@example.com"))
+        session.commit()
+        session.add(Player(name="aNN", email="other@example.com"))
+        with pytest.raises(IntegrityError):
+            session.commit()
