@@ -30,6 +30,8 @@ def position(state: dict[str, Any]) -> dict[str, Any]:
         "bar": state["bar"],
         "options": state.get("options") or {},
         "birthday_nation": state.get("birthday_nation"),
+        "birthday_player": state.get("birthday_player"),
+        "elimination_order": state.get("elimination_order") or [],
     }
 
 

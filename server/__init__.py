@@ -12,7 +12,8 @@ from typing import Any
 
 from flask import Flask
 
-from server import api, config, db, errors, logs, web
+from cafe.render.palette import PALETTE
+from server import api, apispec, config, db, errors, logs, web
 
 #: The repository's `templates/` (email pairs under `email/`, pages under `web/`).
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -25,9 +26,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config.load(app.instance_path, overrides=test_config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.jinja_env.globals["palette"] = PALETTE
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)  # the default SQLite file's home
     logs.configure(app.config["LOG_LEVEL"])
     db.init_app(app)
+    apispec.init_app(app)
     errors.init_app(app)
     logs.init_app(app)
     api.init_app(app)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server import auth
-from server.errors import ApiError
+from server.domain import Conflict, NotFound, RateLimited, Unauthenticated
 from server.mail import messages, outgoing
 from server.mail.facts import Recipient
 from server.models import ApiToken, Player, SignInCode, utcnow
@@ -45,12 +45,11 @@ def create_player(session: Session, *, name: str, email: str) -> Player:
         else:
             return player
     if taken.email == email:
-        raise ApiError(
-            409,
+        raise Conflict(
             "email_taken",
             f"{email} is already registered; ask for a sign-in code with POST /api/signin-codes",
         )
-    raise ApiError(409, "name_taken", f"the name {name!r} is taken; choose another")
+    raise Conflict("name_taken", f"the name {name!r} is taken; choose another")
 
 
 def send_signin_code(session: Session, *, player: Player) -> None:
@@ -63,8 +62,7 @@ def send_signin_code(session: Session, *, player: Player) -> None:
         .where(SignInCode.player_id == player.id, SignInCode.created_at > now - timedelta(hours=1))
     ).one()
     if recent >= config["SIGNIN_CODES_PER_HOUR"]:
-        raise ApiError(
-            429,
+        raise RateLimited(
             "too_many_codes",
             f"{recent} sign-in codes were sent in the last hour; use one of them or wait",
         )
@@ -114,8 +112,7 @@ def redeem_signin_code(
             .order_by(col(SignInCode.id).desc())
         ).first()
     if player is None or row is None:
-        raise ApiError(
-            401,
+        raise Unauthenticated(
             "invalid_code",
             "no valid sign-in code for this email; ask for a new one with POST /api/signin-codes",
         )
@@ -129,13 +126,12 @@ def redeem_signin_code(
     )
     session.commit()
     if counted.rowcount == 0:  # type: ignore[attr-defined]
-        raise ApiError(
-            429,
+        raise RateLimited(
             "too_many_attempts",
             f"this code was guessed wrong {limit} times and is void; ask for a new one",
         )
     if not hmac.compare_digest(row.code_hash, auth.hash_code(code, player.id)):
-        raise ApiError(401, "invalid_code", "wrong sign-in code; check the latest email")
+        raise Unauthenticated("invalid_code", "wrong sign-in code; check the latest email")
     used = session.execute(
         update(SignInCode)
         .where(col(SignInCode.id) == row.id, col(SignInCode.used_at).is_(None))
@@ -143,7 +139,7 @@ def redeem_signin_code(
     )
     if used.rowcount == 0:  # type: ignore[attr-defined]
         session.rollback()
-        raise ApiError(401, "invalid_code", "this code was already used; ask for a new one")
+        raise Unauthenticated("invalid_code", "this code was already used; ask for a new one")
     token, secret = auth.issue_token(session, player=player, label=label)
     session.commit()
     return token, secret
@@ -164,7 +160,7 @@ def revoke_token(session: Session, *, player: Player, token_id: int) -> None:
     """Revoke one of the player's tokens (revoking twice is harmless)."""
     token = session.get(ApiToken, token_id)
     if token is None or token.player_id != player.id:
-        raise ApiError(404, "token_not_found", f"you have no token {token_id}; see GET /api/tokens")
+        raise NotFound("token_not_found", f"you have no token {token_id}; see GET /api/tokens")
     if token.revoked_at is None:
         token.revoked_at = utcnow()
         session.commit()

@@ -19,7 +19,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from server.db import get_session
-from server.errors import ApiError
+from server.domain import Unauthenticated
 from server.models import ApiToken, Player
 
 P = ParamSpec("P")
@@ -66,8 +66,7 @@ def authenticate() -> Player:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(
-            401,
+        raise Unauthenticated(
             "missing_token",
             "send your API token as `Authorization: Bearer <token>` "
             "(get one with POST /api/tokens)",
@@ -76,8 +75,8 @@ def authenticate() -> Player:
         get_session().exec(_TOKEN_OWNER, params={"token_hash": hash_token(token.strip())}).first()
     )
     if found is None or found[1].revoked_at is not None:
-        raise ApiError(
-            401, "invalid_token", "this token is unknown or revoked; sign in again for a new one"
+        raise Unauthenticated(
+            "invalid_token", "this token is unknown or revoked; sign in again for a new one"
         )
     g.player, g.token = found
     return found[0]

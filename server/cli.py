@@ -16,18 +16,21 @@ from typing import Annotated, BinaryIO
 
 import typer
 from flask import Flask
+from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from server import accounts, auth, create_app, migrate
+from server.apispec import refusal
 from server.config import ConfigError
 from server.db import get_engine
 from server.devserver import run_dev
-from server.errors import ApiError
+from server.domain import DomainError
 from server.games import turns
 from server.mail import replies
 from server.mail.receiver import start_receiver
 from server.models import GameRecord, Player
+from server.schemas.accounts import PlayerCreate
 from server.worker import Worker, worker_engine
 
 log = logging.getLogger(__name__)
@@ -116,8 +119,11 @@ def players_add(name: str, email: str) -> None:
     flask_app = load_app()
     with flask_app.app_context(), Session(get_engine(flask_app)) as session:
         try:
-            player = accounts.create_player(session, name=name, email=email)
-        except ApiError as error:
+            new = PlayerCreate.model_validate({"name": name, "email": email})
+            player = accounts.create_player(session, name=new.name, email=new.email)
+        except ValidationError as error:
+            raise fail(refusal(error).message) from None
+        except DomainError as error:
             raise fail(error.message) from None
         typer.echo(f"player {player.id}: {player.name} <{player.email}>")
 

@@ -1,8 +1,9 @@
 """One error handler: every refusal is JSON `{"error": code, "message": text}`.
 
-Views raise `ApiError` (or let the engine's `CafeError` subclasses through); HTTP errors
-from Werkzeug (404 route, 405, 413 …) and database contention get the same shape. Only a
-bug in the service produces a 500, and its details go to the log, not to the client.
+The layers below the views raise `server.domain` errors (or let the engine's `CafeError`
+subclasses through); this module alone decides their HTTP status. HTTP errors from
+Werkzeug (404 route, 405, 413 …) and database contention get the same shape. Only a bug in
+the service produces a 500, and its details go to the log, not to the client.
 """
 
 from __future__ import annotations
@@ -14,7 +15,18 @@ from flask import Flask, Response, jsonify
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
-from cafe import CafeError, GameOverError, IllegalTurnError, NotationError
+from cafe import CafeError
+from server.domain import (
+    Conflict,
+    DomainError,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    Refused,
+    Unauthenticated,
+    Unreadable,
+    from_engine,
+)
 
 log = logging.getLogger(__name__)
 
@@ -29,15 +41,16 @@ HTTP_CODES = {
 }
 
 
-class ApiError(Exception):
-    """A refusal with its HTTP status, stable code, message and optional extra fields."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
+#: The HTTP status of each kind of refusal.
+DOMAIN_STATUSES: dict[type[DomainError], int] = {
+    Unreadable: 400,
+    Unauthenticated: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    Refused: 422,
+    RateLimited: 429,
+}
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
@@ -49,28 +62,21 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Respon
     return response
 
 
-def engine_error_status(exc: CafeError) -> tuple[int, str]:
-    """The HTTP status and code for an engine refusal."""
-    if isinstance(exc, NotationError):
-        return 400, "unreadable_turn"
-    if isinstance(exc, IllegalTurnError):
-        return 422, "illegal_turn"
-    if isinstance(exc, GameOverError):
-        return 409, "game_finished"
-    return 422, "rejected"
+def domain_status(exc: DomainError) -> int:
+    """The HTTP status of a refusal."""
+    return next(status for kind, status in DOMAIN_STATUSES.items() if isinstance(exc, kind))
 
 
 def init_app(app: Flask) -> None:
     """Register the handlers on `app`."""
 
-    @app.errorhandler(ApiError)
-    def _api_error(exc: ApiError) -> Response:
-        return error_response(exc.status, exc.code, exc.message, **exc.extra)
+    @app.errorhandler(DomainError)
+    def _refusal(exc: DomainError) -> Response:
+        return error_response(domain_status(exc), exc.code, exc.message, **exc.facts)
 
     @app.errorhandler(CafeError)
     def _engine_error(exc: CafeError) -> Response:
-        status, code = engine_error_status(exc)
-        return error_response(status, code, str(exc))
+        return _refusal(from_engine(exc))
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response:

@@ -16,7 +16,7 @@ from typing import Any
 from flask import request
 from sqlmodel import Session, select
 
-from server.errors import ApiError
+from server.domain import Refused, Unreadable
 from server.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
@@ -38,8 +38,7 @@ def from_request(player_id: int, body: dict[str, Any]) -> Idempotency | None:
     if key is None:
         return None
     if not _KEY.fullmatch(key):
-        raise ApiError(
-            400,
+        raise Unreadable(
             "invalid_idempotency_key",
             f"{HEADER} must be 1 to 100 printable ASCII characters, e.g. a UUID",
         )
@@ -58,8 +57,7 @@ def recall(session: Session, idem: Idempotency) -> tuple[dict[str, Any], int] | 
     if row is None:
         return None
     if row.request_hash != idem.request_hash:
-        raise ApiError(
-            422,
+        raise Refused(
             "idempotency_key_reused",
             f"{HEADER} {idem.key!r} was already used for a different request; "
             "use a new key for a new request",

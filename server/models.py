@@ -9,13 +9,38 @@ them into a response while the game is running.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint, false, func, text
-from sqlmodel import Field, SQLModel
+from sqlmodel import AutoString, Field, SQLModel
 
-#: What `Player.turn_emails` may say: a "your turn" email each turn, one daily digest, none.
-TURN_EMAILS = ("each", "digest", "none")
+
+class TurnEmails(StrEnum):
+    """How often a player hears of their turns: an email each turn, one daily digest, none."""
+
+    EACH = "each"
+    DIGEST = "digest"
+    NONE = "none"
+
+
+class GameStatus(StrEnum):
+    """A game's life: open for players to join, active (being played), finished."""
+
+    OPEN = "open"
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class TurnKind(StrEnum):
+    """What an entry of a game's log is: a played turn or a resignation."""
+
+    TURN = "turn"
+    RESIGN = "resign"
+
+
+#: The longest player name (the rule itself is `server.schemas.fields.PlayerName`).
+NAME_LENGTH = 24
 
 
 def utcnow() -> datetime:
@@ -31,7 +56,7 @@ def iso(moment: datetime | None) -> str | None:
 class Player(SQLModel, table=True):
     """Someone who plays: a unique name (shown in games) and an email (for sign-in and turns).
 
-    The email preferences: `turn_emails` (one of `TURN_EMAILS`) and `others_turns` (also
+    The email preferences: `turn_emails` (a `TurnEmails`) and `others_turns` (also
     hear of the other players' turns); `last_digest_at` is when the last digest period
     closed, for players who chose the digest.
     """
@@ -42,11 +67,13 @@ class Player(SQLModel, table=True):
     __table_args__ = (Index("ix_players_name_lower", func.lower(text("name")), unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(max_length=24, unique=True)
+    name: str = Field(max_length=NAME_LENGTH, unique=True)
     email: str = Field(max_length=254, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
-    turn_emails: str = Field(
-        default="each", max_length=8, sa_column_kwargs={"server_default": "each"}
+    turn_emails: TurnEmails = Field(
+        default=TurnEmails.EACH,
+        sa_type=AutoString(length=8),
+        sa_column_kwargs={"server_default": "each"},
     )
     others_turns: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     last_digest_at: datetime | None = None
@@ -90,7 +117,7 @@ class GameRecord(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     creator_id: int = Field(foreign_key="players.id")
-    status: str = Field(default="open", max_length=8, index=True)
+    status: GameStatus = Field(default=GameStatus.OPEN, sa_type=AutoString(length=8), index=True)
     seats: int
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     invited: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
@@ -137,7 +164,7 @@ class TurnRecord(SQLModel, table=True):
     game_id: int = Field(foreign_key="games.id")
     number: int
     seat: int
-    kind: str = Field(default="turn", max_length=8)
+    kind: TurnKind = Field(default=TurnKind.TURN, sa_type=AutoString(length=8))
     notation: str = Field(default="", max_length=200)
     submitted: str = Field(default="", max_length=200)
     points: int = 0

@@ -12,35 +12,13 @@ from typing import Any
 
 from sqlmodel import Session
 
-from server.errors import ApiError
-from server.models import TURN_EMAILS, Player, utcnow
-
-FIELDS = ("turn_emails", "others_turns")
-_HINT = (
-    "the preferences are `turn_emails` (each, digest or none) and `others_turns` (true or false)"
-)
-
-
-def preferences_json(player: Player) -> dict[str, Any]:
-    """The player's preferences as the API shows them."""
-    return {"turn_emails": player.turn_emails, "others_turns": player.others_turns}
-
-
-def read_changes(data: dict[str, Any]) -> dict[str, Any]:
-    """The changes a PATCH body asks for, or a 400 naming the field that is wrong."""
-    unknown = sorted(set(data) - set(FIELDS))
-    if unknown:
-        raise ApiError(400, "invalid_request", f"unknown preference `{unknown[0]}`; {_HINT}")
-    if "turn_emails" in data and data["turn_emails"] not in TURN_EMAILS:
-        raise ApiError(400, "invalid_request", "`turn_emails` must be each, digest or none")
-    if "others_turns" in data and not isinstance(data["others_turns"], bool):
-        raise ApiError(400, "invalid_request", "`others_turns` must be true or false")
-    return data
+from server.models import Player, TurnEmails, utcnow
 
 
 def update(session: Session, player: Player, changes: dict[str, Any]) -> Player:
-    """Apply checked changes and commit; choosing the digest starts its first day now."""
-    if changes.get("turn_emails") == "digest" and player.turn_emails != "digest":
+    """Apply checked changes (`server.schemas.accounts.PreferencesUpdate`) and commit;
+    choosing the digest starts its first day now."""
+    if changes.get("turn_emails") == TurnEmails.DIGEST and player.turn_emails != TurnEmails.DIGEST:
         player.last_digest_at = utcnow()
     for name, value in changes.items():
         setattr(player, name, value)
@@ -51,4 +29,4 @@ def update(session: Session, player: Player, changes: dict[str, Any]) -> Player:
 
 def unsubscribe(session: Session, player: Player) -> None:
     """Stop every game email to the player (sign-in codes still come)."""
-    update(session, player, {"turn_emails": "none", "others_turns": False})
+    update(session, player, {"turn_emails": TurnEmails.NONE, "others_turns": False})

@@ -28,6 +28,21 @@ from cafe.render.common import (
     seats,
     signed,
 )
+from cafe.render.palette import (
+    CUSHION,
+    CUSHION_EDGE,
+    FLOOR,
+    FLOOR_EDGE,
+    GOLD,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    ON_DARK,
+    PAPER,
+    SEAT,
+    WOOD,
+    WOOD_EDGE,
+)
 from cafe.tiles import GENDER_NAMES, gender_of, nation_of
 
 CELL = 64
@@ -38,11 +53,6 @@ WIDTH = BOARD + 2 * PAD
 ROW = 46  # height of a player's line in the footer
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
-PAPER, FLOOR, FLOOR_EDGE = "#f6efe2", "#eadcc3", "#d3bd97"
-INK, MUTED = "#3e2c1c", "#8c7a5b"
-CUSHION, CUSHION_EDGE = "#fffaf0", "#bba47e"
-WOOD, WOOD_EDGE, SEAT = "#6d4c33", "#4a321f", "#c8955f"
-GOLD, HIGHLIGHT = "#d4a017", "#ffd54f"
 GENDER_SYMBOLS = {"f": "♀", "m": "♂"}
 
 
@@ -112,9 +122,9 @@ def _guest(tile: str, x: float, y: float, r: float) -> str:
         if declared:
             parts.append(_badge(declared, x + r * 0.8, y - r * 0.8, r * 0.42))
         return "".join(parts)
-    ink = INK if nation in LIGHT_NATIONS else "#ffffff"
+    ink = INK if nation in LIGHT_NATIONS else ON_DARK
     return "".join([
-        _tag("circle", cx=x, cy=y, r=r, fill=NATION_COLOURS[nation], stroke="#ffffff",
+        _tag("circle", cx=x, cy=y, r=r, fill=NATION_COLOURS[nation], stroke=ON_DARK,
              stroke_width=2),
         _text(x, y - size * 0.5, nation, size, ink, font_weight="bold"),
         _text(x, y + size * 0.75, symbol, size, ink),
@@ -122,8 +132,8 @@ def _guest(tile: str, x: float, y: float, r: float) -> str:
 
 
 def _badge(nation: str, x: float, y: float, r: float) -> str:
-    ink = INK if nation in LIGHT_NATIONS else "#ffffff"
-    disc = _tag("circle", cx=x, cy=y, r=r, fill=NATION_COLOURS[nation], stroke="#ffffff",
+    ink = INK if nation in LIGHT_NATIONS else ON_DARK
+    disc = _tag("circle", cx=x, cy=y, r=r, fill=NATION_COLOURS[nation], stroke=ON_DARK,
                 stroke_width=1.5)  # fmt: skip
     return disc + _text(x, y, nation, r * 0.95, ink, font_weight="bold")
 

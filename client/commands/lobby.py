@@ -1,6 +1,6 @@
 """The lobby: your games, and opening, joining and starting one."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -8,9 +8,6 @@ from client.errors import UsageError
 from client.gameview import me_in, options_text
 from client.output import say, shorten, table
 from client.session import Session
-
-if TYPE_CHECKING:
-    from client.api import ApiClient
 
 GameId = Annotated[
     int, typer.Argument(help="The game's number (see `cafe games`).", min=1, metavar="ID")
@@ -52,7 +49,7 @@ def games(
         say("You are in no games: open one with `cafe new`, or find one with `cafe games --lobby`.")
         return
     mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
-    rows = [_row(api, g, me) for g in mine]
+    rows = [_row(g, me) for g in mine]
     say(table(("", "id", "status", "players", "to move", "score", "deadline"), rows, right={1, 5}))
     waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
     if len(waiting) == 1:
@@ -61,13 +58,11 @@ def games(
         say(f"▶ your turn in games {', '.join(waiting)}: cafe show ID")
 
 
-def _row(api: "ApiClient", game: dict[str, Any], me: str) -> tuple[str, ...]:
-    """One line of `cafe games`; a started game's score and deadline need its state."""
-    score, deadline = "-", "-"
-    if game["status"] != "open":
-        state, _ = api.game(game["id"])
-        score = str(state["scores"][state["your_seat"]])
-        deadline = state.get("deadline") or "-"
+def _row(game: dict[str, Any], me: str) -> tuple[str, ...]:
+    """One line of `cafe games`, from the game's summary alone (it carries the scores)."""
+    scores = game.get("scores")
+    score = str(scores[game["players"].index(me)]) if scores and me in game["players"] else "-"
+    deadline = game.get("deadline") or "-"
     players = " ".join(game["players"])
     if game["status"] == "open":
         players += f" ({len(game['players'])} of {game['seats']})"

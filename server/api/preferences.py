@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, g
 
 from server import preferences
+from server.apispec import validate
 from server.auth import login_required
 from server.db import get_session
-from server.validation import json_body
+from server.schemas.accounts import Preferences, PreferencesUpdate
 
 bp = Blueprint("preferences", __name__, url_prefix="/api/me")
 
 
 @bp.get("/preferences")
 @login_required
-def show() -> dict[str, Any]:
+@validate(200, Preferences)
+def show() -> Preferences:
     """The caller's preferences."""
-    return preferences.preferences_json(g.player)
+    return Preferences.model_validate(g.player)
 
 
 @bp.patch("/preferences")
 @login_required
-def change() -> dict[str, Any]:
+@validate(200, Preferences, json=PreferencesUpdate)
+def change(json: PreferencesUpdate) -> Preferences:
     """Change some preferences (`{"turn_emails": "digest"}`); answers with all of them."""
-    changes = preferences.read_changes(json_body())
+    changes = json.model_dump(exclude_unset=True)
     player = preferences.update(get_session(), g.player, changes)
-    return preferences.preferences_json(player)
+    return Preferences.model_validate(player)

@@ -19,11 +19,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from cafe import Game, Options
-from server.errors import ApiError
+from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.views import to_move_name
 from server.models import GameRecord, GameSeat, Player, TurnRecord, utcnow
-from server.validation import MAX_INT
+from server.schemas.fields import MAX_INT
 
 JOIN_RETRIES = 5
 
@@ -37,8 +37,8 @@ _GAME_AND_CREATOR = (
 )
 
 
-def _no_such_game(game_id: int) -> ApiError:
-    return ApiError(404, "game_not_found", f"there is no game {game_id}; see GET /api/games")
+def _no_such_game(game_id: int) -> NotFound:
+    return NotFound("game_not_found", f"there is no game {game_id}; see GET /api/games")
 
 
 def load_game(session: Session, game_id: int) -> GameRecord:
@@ -107,13 +107,12 @@ def bump_version(session: Session, game: GameRecord, **values: Any) -> bool:
     return result.rowcount == 1  # type: ignore[attr-defined]
 
 
-def conflict(session: Session, game_id: int, code: str, message: str) -> ApiError:
+def conflict(session: Session, game_id: int, code: str, message: str) -> Conflict:
     """A 409 that reports the game's current version and whose turn it is."""
     game = load_game(session, game_id)
     mover = to_move_name(game)
     turn = f"it is {mover}'s turn" if mover else f"the game is {game.status}"
-    return ApiError(
-        409,
+    return Conflict(
         code,
         f"{message}; the game is at version {game.version} and {turn}",
         version=game.version,
@@ -140,9 +139,9 @@ def active_seat(session: Session, game: GameRecord, player: Player) -> int:
     else:
         joined = player.name in game.state["players"]
     if not joined:
-        raise ApiError(403, "not_a_player", f"you are not playing in game {game.id}")
+        raise Forbidden("not_a_player", f"you are not playing in game {game.id}")
     if game.status == "open":
-        raise ApiError(409, "game_not_started", f"game {game.id} has not started yet")
+        raise Conflict("game_not_started", f"game {game.id} has not started yet")
     if game.status == "finished":
         assert game.id is not None
         raise conflict(session, game.id, "game_finished", f"game {game.id} is over")
@@ -163,13 +162,11 @@ def create_game(
     known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
     unknown = sorted(set(invite) - known)
     if unknown:
-        raise ApiError(422, "unknown_player", f"no player is named {', '.join(unknown)}")
+        raise Refused("unknown_player", f"no player is named {', '.join(unknown)}")
     if creator.name in invite:
-        raise ApiError(422, "invalid_invite", "you are seated in your own game already")
+        raise Refused("invalid_invite", "you are seated in your own game already")
     if len(set(invite)) > seats - 1:
-        raise ApiError(
-            422, "invalid_invite", f"{len(set(invite))} invitees for {seats - 1} free seats"
-        )
+        raise Refused("invalid_invite", f"{len(set(invite))} invitees for {seats - 1} free seats")
     assert creator.id is not None
     game = GameRecord(
         creator_id=creator.id,
@@ -191,14 +188,14 @@ def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     for _ in range(JOIN_RETRIES):
         game = load_game(session, game_id)
         if game.status != "open":
-            raise ApiError(409, "game_not_open", f"game {game_id} has already started")
+            raise Conflict("game_not_open", f"game {game_id} has already started")
         if game.invited and player.name not in game.invited:
-            raise ApiError(403, "not_invited", f"game {game_id} is by invitation only")
+            raise Forbidden("not_invited", f"game {game_id} is by invitation only")
         names = joined_names(session, game)
         if player.name in names:
-            raise ApiError(409, "already_joined", f"you are already in game {game_id}")
+            raise Conflict("already_joined", f"you are already in game {game_id}")
         if len(names) >= game.seats:
-            raise ApiError(409, "game_full", f"all {game.seats} seats of game {game_id} are taken")
+            raise Conflict("game_full", f"all {game.seats} seats of game {game_id} are taken")
         if bump_version(session, game):
             assert player.id is not None
             session.add(GameSeat(game_id=game_id, player_id=player.id, join_order=len(names)))
@@ -216,13 +213,13 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     """Deal: seat order and bag from a new secret seed; its commitment is published."""
     game = load_game(session, game_id)
     if game.creator_id != player.id:
-        raise ApiError(403, "not_creator", f"only the creator of game {game_id} can start it")
+        raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
     if game.status != "open":
-        raise ApiError(409, "game_not_open", f"game {game_id} has already started")
+        raise Conflict("game_not_open", f"game {game_id} has already started")
     joined = joined_names(session, game)
     if len(joined) < 2:
-        raise ApiError(
-            409, "not_enough_players", "a game needs at least 2 players; wait for one to join"
+        raise Conflict(
+            "not_enough_players", "a game needs at least 2 players; wait for one to join"
         )
     seed = secrets.token_bytes(32)
     engine = Game.new(joined, seed=seed, options=Options(**game.options))

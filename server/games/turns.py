@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TurnResult
 from server import idempotency
-from server.errors import ApiError
+from server.domain import Conflict
 from server.games import notify
 from server.games.store import (
     active_seat,
@@ -107,8 +107,8 @@ def play_turn(
         return _apply_turn(
             session, game_id=game_id, player=player, notation=notation, version=version, idem=idem
         )
-    except ApiError as error:
-        if error.status == 409 and idem is not None:
+    except Conflict:
+        if idem is not None:
             stored = idempotency.recall(session, idem)
             if stored is not None:
                 return stored[0]
@@ -170,7 +170,7 @@ def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
     seat = active_seat(session, game, player)
     assert game.state is not None
     if game.state["eliminated"][seat]:
-        raise ApiError(409, "already_out", f"you are already out of game {game_id}")
+        raise Conflict("already_out", f"you are already out of game {game_id}")
     engine = Game.from_position(game.state)
     engine.resign(seat)
     entry = TurnRecord(game_id=game_id, number=game.turn_count + 1, seat=seat, kind="resign")
@@ -192,7 +192,7 @@ def hints(session: Session, *, game_id: int, player: Player, n: int) -> list[Hin
 def replay(session: Session, game: GameRecord) -> Game:
     """The game rebuilt from its seed and log: the truth the snapshot must equal."""
     if game.seed_hex is None:
-        raise ApiError(409, "game_not_started", f"game {game.id} has not started yet")
+        raise Conflict("game_not_started", f"game {game.id} has not started yet")
     engine = Game.new(
         joined_names(session, game),
         seed=bytes.fromhex(game.seed_hex),

@@ -1,4 +1,4 @@
-"""The public JSON of games and turns.
+"""The public view of games and turns: stored rows into `server.schemas.games` models.
 
 The one place that turns a stored game into what a client may see. The snapshot holds the
 bag's order and the record holds the seed: only the listed public fields are copied out,
@@ -7,14 +7,16 @@ and the seed only once the game is finished.
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+from collections.abc import Sequence
 
-from server.models import GameRecord, TurnRecord, iso
+from server.models import GameRecord, GameStatus, TurnRecord
+from server.schemas.games import GamePublic, GameSummary, Standing, TurnPublic
 
 
 def to_move_name(game: GameRecord) -> str | None:
     """The name of the player to move, or None when the game is not running."""
-    if game.status != "active" or game.state is None:
+    if game.status != GameStatus.ACTIVE or game.state is None:
         return None
     return game.state["players"][game.state["to_move"]]
 
@@ -24,68 +26,82 @@ def etag(game: GameRecord, viewer_id: int) -> str:
     return f"g{game.id}-v{game.version}-p{viewer_id}"
 
 
-def summary_json(game: GameRecord, names: list[str]) -> dict[str, Any]:
+def list_etag(games: Sequence[GameRecord], query: str, viewer_id: int) -> str:
+    """The entity tag of a list of games: it changes when any listed game changes, or the
+    list's membership does."""
+    listed = ",".join(f"{game.id}.{game.version}" for game in games)
+    digest = hashlib.sha256(f"{viewer_id}?{query}|{listed}".encode()).hexdigest()
+    return f"l{digest[:32]}"
+
+
+def summary(game: GameRecord, names: list[str]) -> GameSummary:
     """A game in a list: enough to choose one to open or join."""
-    return {
-        "id": game.id,
-        "status": game.status,
-        "version": game.version,
-        "seats": game.seats,
-        "players": names,
-        "to_move": to_move_name(game),
-        "options": game.options,
-        "created_at": iso(game.created_at),
-    }
+    assert game.id is not None
+    return GameSummary(
+        id=game.id,
+        status=game.status,
+        version=game.version,
+        seats=game.seats,
+        players=names,
+        to_move=to_move_name(game),
+        scores=None if game.state is None else game.state["scores"],
+        options=game.options,
+        created_at=game.created_at,
+    )
 
 
-def game_json(game: GameRecord, names: list[str], creator: str, viewer: str) -> dict[str, Any]:
+def public_state(game: GameRecord, names: list[str], creator: str, viewer: str) -> GamePublic:
     """The full public state of a game as `viewer` sees it.
 
     `names` are the players in seat order once started, in join order before.
     """
+    assert game.id is not None
+    view = GamePublic(
+        id=game.id,
+        status=game.status,
+        version=game.version,
+        seats=game.seats,
+        creator=creator,
+        options=game.options,
+        invited=game.invited,
+        players=names,
+        your_seat=names.index(viewer) if viewer in names else None,
+        to_move=to_move_name(game),
+        deadline=None,
+        created_at=game.created_at,
+        started_at=game.started_at,
+        finished_at=game.finished_at,
+    )
     state = game.state
-    data: dict[str, Any] = {
-        "id": game.id,
-        "status": game.status,
-        "version": game.version,
-        "seats": game.seats,
-        "creator": creator,
-        "options": game.options,
-        "invited": game.invited,
-        "players": names,
-        "your_seat": names.index(viewer) if viewer in names else None,
-        "to_move": to_move_name(game),
-        "deadline": None,
-        "created_at": iso(game.created_at),
-        "started_at": iso(game.started_at),
-        "finished_at": iso(game.finished_at),
-    }
     if state is not None:
-        data.update(
-            turns=game.turn_count,
-            scores=state["scores"],
-            hands=state["hands"],
-            hand_limits=state["hand_limits"],
-            eliminated=state["eliminated"],
-            board=state["chairs"],
-            bar=state["bar"],
-            bag_size=len(state["bag"]),
-            birthday_nation=state.get("birthday_nation"),
-            commitment=game.commitment,
-        )
-    if game.status == "finished":
-        data.update(standings=game.standings, seed=game.seed_hex)
-    return data
+        view.turns = game.turn_count
+        view.scores = state["scores"]
+        view.hands = state["hands"]
+        view.hand_limits = state["hand_limits"]
+        view.eliminated = state["eliminated"]
+        view.board = state["chairs"]
+        view.bar = state["bar"]
+        view.bag_size = len(state["bag"])
+        view.birthday_nation = state.get("birthday_nation")
+        view.birthday_player = state.get("birthday_player")
+        view.elimination_order = state.get("elimination_order", [])
+        view.commitment = game.commitment
+    if game.status == GameStatus.FINISHED:
+        view.standings = [Standing.model_validate(line) for line in game.standings or []]
+        view.seed = game.seed_hex
+    return view
 
 
-def turn_json(turn: TurnRecord, player: str) -> dict[str, Any]:
+def turn_entry(turn: TurnRecord, player: str) -> TurnPublic:
     """One entry of a game's log."""
-    return {
-        "number": turn.number,
-        "player": player,
-        "kind": turn.kind,
-        "turn": turn.notation,
-        "points": turn.points,
-        **turn.detail,
-        "created_at": iso(turn.created_at),
-    }
+    return TurnPublic.model_validate(
+        {
+            "number": turn.number,
+            "player": player,
+            "kind": turn.kind,
+            "turn": turn.notation,
+            "points": turn.points,
+            **turn.detail,
+            "created_at": turn.created_at,
+        }
+    )

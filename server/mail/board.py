@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 from cafe import Game
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
 from cafe.render.common import LIGHT_NATIONS, NATION_COLOURS
+from cafe.render.palette import CUSHION, FLOOR, GOLD, INK, MUTED, ON_DARK
 from cafe.tiles import nation_of
 
 CELL_WIDTH, CELL_HEIGHT = 40, 30  # 13 columns and spacing fit a 580 px column
@@ -30,8 +31,7 @@ BAR_COLUMNS, BAR_ROWS = range(4, 9), range(4, 9)
 STOOLS_PER_ROW = 5
 
 FONT = "Verdana,Arial,Helvetica,sans-serif"
-FLOOR, INK, MUTED, CUSHION = "#eadcc3", "#3e2c1c", "#8c7a5b", "#fffaf0"
-JOKER, JOKER_INK = "#d4a017", "#3e2c1c"
+JOKER, JOKER_INK = GOLD, INK
 
 
 def tile_colours(tile: str) -> tuple[str, str]:
@@ -39,7 +39,7 @@ def tile_colours(tile: str) -> tuple[str, str]:
     nation = nation_of(tile)
     if nation is None:
         return JOKER, JOKER_INK
-    return NATION_COLOURS[nation], INK if nation in LIGHT_NATIONS else "#ffffff"
+    return NATION_COLOURS[nation], INK if nation in LIGHT_NATIONS else ON_DARK
 
 
 @cache
@@ -66,7 +66,7 @@ def _cell(title: str, text: str, style: str) -> str:
 @cache
 def _table_cell(table_id: str, birthday: bool) -> str:
     colour = NATION_COLOURS[table_id[:2]]
-    ink = INK if table_id[:2] in LIGHT_NATIONS else "#ffffff"
+    ink = INK if table_id[:2] in LIGHT_NATIONS else ON_DARK
     ring = f"border:3px solid {JOKER}" if birthday else f"border:3px solid {colour}"
     style = f"background:{colour};color:{ink};font-weight:bold;border-radius:15px;{ring}"
     title = f"table {table_id}" + (" (birthday table)" if birthday else "")

@@ -25,10 +25,10 @@ from flask import Flask, current_app
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from cafe import CafeError, GameOverError, IllegalTurnError, NotationError
+from cafe import CafeError
 from server.accounts import find_player
 from server.db import get_engine
-from server.errors import ApiError
+from server.domain import DomainError, from_engine
 from server.games import notify, turns
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
@@ -36,11 +36,13 @@ from server.models import GameRecord, InboundMail, OfferedHints, Player
 
 log = logging.getLogger(__name__)
 
-#: API refusals and what the answer calls them.
-_API_PROBLEMS = {
+#: Refusals of a turn (`server.domain` codes) and what the answer calls them.
+_PROBLEMS = {
     "stale_version": "moved_on",
     "not_your_turn": "not_your_turn",
     "game_finished": "finished",
+    "unreadable_turn": "unreadable",
+    "illegal_turn": "illegal",
 }
 
 
@@ -169,27 +171,14 @@ def _play(
             version=version,
             idem=None,
         )
-    except ApiError as error:
+    except (DomainError, CafeError) as error:
         session.rollback()
-        problem = _API_PROBLEMS.get(error.code, "refused")
-        return _refuse(session, reply, player, game_id, problem, error.message, read=notation)
-    except CafeError as error:
-        session.rollback()
-        problem = _engine_problem(error)
-        return _refuse(session, reply, player, game_id, problem, str(error), read=notation)
+        refusal = from_engine(error) if isinstance(error, CafeError) else error
+        problem = _PROBLEMS.get(refusal.code, "refused")
+        return _refuse(session, reply, player, game_id, problem, refusal.message, read=notation)
     finally:
         session.info.pop(notify.EMAIL_TURN, None)
     return Outcome("applied", str(result["summary"]))
-
-
-def _engine_problem(error: CafeError) -> str:
-    if isinstance(error, NotationError):
-        return "unreadable"
-    if isinstance(error, IllegalTurnError):
-        return "illegal"
-    if isinstance(error, GameOverError):
-        return "finished"
-    return "refused"
 
 
 def _refuse(

@@ -15,6 +15,9 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from cafe.render.common import signed
+from cafe.render.palette import PALETTE
+
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates" / "email"
 
 #: The widest line of a text part, in columns (the text board picture is as wide).
@@ -30,11 +33,6 @@ class Rendered:
     html: str
 
 
-def signed(number: int) -> str:
-    """Points with their sign, as the game shows them: `+17`, `-4`, `0`."""
-    return f"{number:+d}" if number else "0"
-
-
 def _environment() -> Environment:
     environment = Environment(
         loader=FileSystemLoader(TEMPLATE_DIR),
@@ -46,6 +44,7 @@ def _environment() -> Environment:
         auto_reload=False,  # templates ship with the code: no file checks on every email
     )
     environment.filters["signed"] = signed
+    environment.globals["palette"] = PALETTE
     return environment
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request
 
+from server.apispec import page
 from server.mail import replies
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
@@ -38,6 +39,7 @@ def _part(message: EmailMessage, kind: str) -> str | None:
 
 
 @bp.get("")
+@page(200)
 def index() -> str:
     """Every caught message, newest first."""
     rows: list[dict[str, Any]] = []
@@ -62,6 +64,7 @@ def _caught(number: int) -> EmailMessage:
 
 
 @bp.get("/<int:number>")
+@page(200, json=(404,))
 def show(number: int) -> str:
     """One message: its headers, its text part and its HTML part (in a sandboxed frame),
     and for a game email a form to answer it."""
@@ -77,6 +80,7 @@ def show(number: int) -> str:
 
 
 @bp.post("/<int:number>/reply")
+@page(200, 400, json=(404, 413))
 def reply(number: int) -> tuple[str, int]:
     """Answer a caught game email as a mail program would (the text on top, the email
     quoted below), through the same path as `cafe-server mail-in`."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template
 
 from server import preferences
+from server.apispec import page
 from server.db import get_session
 from server.mail.addresses import read_unsubscribe_token
 from server.models import Player
@@ -25,6 +26,7 @@ def _player(token: str) -> Player | None:
 
 
 @bp.get("/unsubscribe/<token>")
+@page(200, 400)
 def confirm(token: str) -> tuple[str, int]:
     """Ask to confirm (a GET must not change anything)."""
     player = _player(token)
@@ -34,6 +36,7 @@ def confirm(token: str) -> tuple[str, int]:
 
 
 @bp.post("/unsubscribe/<token>")
+@page(200, 400, json=(413,))
 def unsubscribe(token: str) -> tuple[str, int]:
     """Unsubscribe the player the token names."""
     player = _player(token)

@@ -20,10 +20,9 @@ from server_support import TEST_CONFIG, Api, free_port, openapi_path
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-from server import create_app, migrate
+from server import apispec, create_app, migrate
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
-from server.openapi import spec
 
 PG_URL = os.environ.get("CAFE_TEST_DATABASE_URL")
 
@@ -41,12 +40,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", ["sqlite", "postgresql"] if on_postgres else ["sqlite"])
 
 
-@pytest.fixture(scope="session")
-def documented() -> dict[tuple[str, str], set[str]]:
-    """(path, method) -> the statuses the OpenAPI description lists."""
+def documented(app: Flask) -> dict[tuple[str, str], set[str]]:
+    """(path, method) -> the statuses the app's OpenAPI description lists."""
+    with app.test_request_context():
+        paths = apispec.document()["paths"]
     return {
         (path, method.upper()): set(operation["responses"])
-        for path, item in spec()["paths"].items()
+        for path, item in paths.items()
         for method, operation in item.items()
     }
 
@@ -92,9 +92,7 @@ def smtp_server() -> Iterator[tuple[CatchingHandler, int]]:
 
 
 @pytest.fixture
-def app(
-    request: pytest.FixtureRequest, backend: str, documented: dict[tuple[str, str], set[str]]
-) -> Iterator[Flask]:
+def app(request: pytest.FixtureRequest, backend: str) -> Iterator[Flask]:
     """The app on an empty database: in-memory SQLite, or the session's PostgreSQL database."""
     if backend == "postgresql":
         url = request.getfixturevalue("postgres_url")
@@ -104,6 +102,7 @@ def app(
     flask_app = create_app({**TEST_CONFIG, "DATABASE_URL": url})
     if backend == "sqlite":
         SQLModel.metadata.create_all(get_engine(flask_app))
+    statuses = documented(flask_app)
     undocumented: list[str] = []
 
     @flask_app.after_request
@@ -112,7 +111,7 @@ def app(
         if rule is not None:
             key = (openapi_path(rule.rule), flask_request.method)
             status = str(response.status_code)
-            if key in documented and status not in documented[key] and status < "500":
+            if key in statuses and status not in statuses[key] and status < "500":
                 undocumented.append(
                     f"{flask_request.method} {flask_request.path} -> {response.status_code}"
                 )

@@ -207,3 +207,71 @@ def test_list_refuses_bad_queries(api, ann, query):
     response = api.call("GET", f"/api/games?{query}", ann)
     assert response.status_code == 400
     assert response.json["error"] == "invalid_request"
+
+
+@pytest.mark.postgres
+def test_summaries_carry_scores_and_the_list_an_etag(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    listed = api.call("GET", "/api/games", tokens["ann"])
+    [summary] = listed.json["games"]
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert summary["scores"] == state["scores"] == [0, 0]
+    assert summary["players"] == state["players"]
+    tag = listed.headers["ETag"]
+    again = api.call("GET", "/api/games", tokens["ann"], headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.headers["ETag"] == tag
+    mover = state["to_move"]
+    [hint] = api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[mover]).json["hints"]
+    played = api.call(
+        "POST",
+        f"/api/games/{game_id}/turns",
+        tokens[mover],
+        json={"turn": hint["turn"], "version": state["version"]},
+    )
+    assert played.status_code == 201
+    changed = api.call("GET", "/api/games", tokens["ann"], headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    [summary] = changed.json["games"]
+    assert summary["scores"][state["players"].index(mover)] == hint["points"]
+
+
+def test_an_open_game_lists_no_scores_yet(api, ann):
+    create(api, ann)
+    [summary] = api.call("GET", "/api/games", ann).json["games"]
+    assert summary["scores"] is None
+
+
+def test_the_state_names_the_birthday_player_and_the_elimination_order(api):
+    game_id, tokens = api.started_game("ann", "bob", "cid", options={"birthday": 1})
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert state["birthday_player"] is None and state["elimination_order"] == []
+    mover = state["to_move"]
+    [hint] = api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[mover]).json["hints"]
+    api.call(
+        "POST",
+        f"/api/games/{game_id}/turns",
+        tokens[mover],
+        json={"turn": hint["turn"], "version": state["version"]},
+    )
+    quitter = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
+    assert api.call("POST", f"/api/games/{game_id}/resign", tokens[quitter]).status_code == 200
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert state["birthday_player"] == state["players"].index(mover)
+    assert state["elimination_order"] == [state["players"].index(quitter)]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"seats": 2, "colour": "red"}, "`colour` is not a field of this request"),
+        ({}, "`seats` is required: a whole number from 2 to 4"),
+        ({"seats": 9}, "`seats` must be a whole number from 2 to 4"),
+        ({"seats": 2, "options": {"birthday": 0}}, "`options.birthday` must be null or a points"),
+        ({"seats": 2, "invite": ["no spaces"]}, "`invite` must be a list of player names"),
+    ],
+)
+def test_a_refusal_names_the_field_and_its_rule(api, ann, body, words):
+    response = api.call("POST", "/api/games", ann, json=body)
+    assert response.status_code == 400
+    assert response.json["error"] == "invalid_request"
+    assert response.json["message"].startswith(words), response.json["message"]

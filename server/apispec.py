@@ -1,0 +1,257 @@
+"""Request validation and `/api/openapi.json`, both from the models in `server.schemas`.
+
+spectree does both from one decorator per view (`validate` below), so a route's
+description cannot drift from what it accepts and returns. We chose spectree over
+flask-openapi3 because it decorates plain Flask blueprints (no Flask subclass) and lets a
+hook turn its validation errors into our own refusals.
+
+Every refusal keeps the API's one shape, `{"error": code, "message": text}`: unreadable JSON
+is `invalid_json`, anything else wrong is `invalid_request` with a message that names the
+field and quotes its rule (the field's description in the model, which is also what the
+OpenAPI description says).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar, get_args
+
+from flask import Flask, Request, current_app, request
+from pydantic import BaseModel, ValidationError
+from spectree import Response, SecurityScheme, SpecTree
+from spectree.models import SecuritySchemeData
+from spectree.plugins.flask_plugin import FlaskPlugin
+from werkzeug.exceptions import BadRequest
+
+from server.domain import Unreadable
+from server.schemas.fields import UNSTORABLE, UNSTORABLE_RULE, ErrorBody
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: What a client is told when its body cannot be read as JSON at all.
+UNREADABLE_JSON = (
+    'the body is not valid JSON; send an object like {"name": "ann"} '
+    "with Content-Type: application/json"
+)
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+#: Statuses that answer with no body, described without a schema.
+_EMPTY = frozenset({204, 304})
+
+
+class JsonRequest(Request):
+    """A request whose body is read as JSON whatever its Content-Type says (clients forget
+    it), and whose body nested deeper than the parser goes is unreadable, not a crash."""
+
+    def get_json(self, force: bool = False, silent: bool = False, cache: bool = True) -> Any:
+        """The decoded body, read as JSON regardless of `force`."""
+        try:
+            return super().get_json(force=True, silent=silent, cache=cache)
+        except RecursionError:
+            if silent:
+                return None
+            raise BadRequest(UNREADABLE_JSON) from None
+
+
+def _has_unstorable_text(data: Any) -> bool:
+    """Whether any key or string in decoded JSON holds text no column can store.
+
+    Iterative, so that a body nested as deep as the parser allows cannot exhaust the stack.
+    """
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if UNSTORABLE.search(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+def _check_body() -> None:
+    """Refuse a body that is not JSON, not an object, or holds text no database can store,
+    naming the top-level field."""
+    data = request.get_json(silent=True)
+    if data is None:
+        raise Unreadable("invalid_json", UNREADABLE_JSON)
+    if not isinstance(data, dict):
+        raise Unreadable(
+            "invalid_request", f"the body must be a JSON object, not {type(data).__name__}"
+        )
+    for name, value in data.items():
+        if _has_unstorable_text([name, value]):
+            raise Unreadable("invalid_request", f"`{name}` {UNSTORABLE_RULE}")
+
+
+#: Models validated by `validate`, by name, to find a refused field's rule.
+_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def _nested_model(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds (`GameOptions` of `GameOptions | None`), if any."""
+    for candidate in (annotation, *get_args(annotation)):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    return None
+
+
+def _rule(model: type[BaseModel] | None, location: tuple[str | int, ...]) -> str | None:
+    """The description of the field at `location` in `model` (following nested models)."""
+    for depth, part in enumerate(location):
+        if model is None or not isinstance(part, str) or part not in model.model_fields:
+            return None
+        field = model.model_fields[part]
+        nested = _nested_model(field.annotation)
+        if depth == len(location) - 1 or nested is None:
+            return field.description
+        model = nested
+    return None
+
+
+def refusal(error: ValidationError) -> Unreadable:
+    """The refusal of a request that did not validate, naming its first wrong field."""
+    problem = error.errors(include_url=False)[0]
+    location = tuple(problem["loc"])
+    field = ".".join(str(part) for part in location if isinstance(part, str))
+    rule = _rule(_MODELS.get(error.title), location)
+    cause = problem.get("ctx", {}).get("error")
+    if problem["type"] == "missing":
+        message = f"`{field}` is required" + (f": {rule}" if rule else "")
+    elif problem["type"] == "extra_forbidden":
+        message = f"`{field}` is not a field of this request; see /api/openapi.json"
+    elif cause is not None and str(cause) == UNSTORABLE_RULE:
+        message = f"`{field}` {UNSTORABLE_RULE}"
+    elif rule:
+        message = f"`{field}` must be {rule}"
+    else:
+        message = f"`{field or 'body'}`: {problem['msg'][:1].lower()}{problem['msg'][1:]}"
+    return Unreadable("invalid_request", message)
+
+
+def _refuse_invalid(
+    req: Request, response: Any, error: ValidationError | None, instance: Any, *_: Any
+) -> None:
+    """spectree's hook before a view: turn a validation error into our refusal."""
+    if error is None:
+        return
+    if req.method in _BODY_METHODS:
+        _check_body()
+    raise refusal(error) from None
+
+
+class JsonBodies(FlaskPlugin):
+    """spectree's Flask plugin, reading every body of a route with a JSON model as JSON
+    (it would skip validation of a body sent as a form, leaving the view without one)."""
+
+    FORM_MIMETYPE = ()
+
+
+spec = SpecTree(
+    "flask",
+    backend=JsonBodies,
+    title="Café International by correspondence",
+    version="1",
+    description="Play Café International by correspondence: players, games, turns, mail.",
+    path="apidoc",  # spectree's own pages are not served: `init_app` serves the document
+    page_templates={},
+    validation_error_status=400,
+    validation_error_model=ErrorBody,
+    naming_strategy=lambda model: model.__name__,  # the models' names are unique
+    nested_naming_strategy=lambda _parent, child: child,
+    before=_refuse_invalid,
+    security_schemes=[
+        SecurityScheme(name="bearer", data=SecuritySchemeData(type="http", scheme="bearer"))
+    ],
+    security={"bearer": []},
+)
+
+
+def validate(
+    ok: int,
+    answer: type[BaseModel] | None = None,
+    *refusals: int,
+    json: type[BaseModel] | None = None,
+    query: type[BaseModel] | None = None,
+    headers: type[BaseModel] | None = None,
+    public: bool = False,
+    also: tuple[int, ...] = (),
+) -> Callable[[F], F]:
+    """Validate the request with `json`/`query`/`headers` (passed to the view as keyword
+    arguments of those names) and describe the route: `ok` with `answer`, the `refusals`,
+    and those every such route can give (400 for a model, 413 for a body, 401 unless
+    `public`). `also` lists other success statuses without a body (304)."""
+    for model in (json, query, headers):
+        if model is not None:
+            _MODELS[model.__name__] = model
+    statuses = set(refusals)
+    if json or query or headers:
+        statuses.add(400)
+    if json:
+        statuses.add(413)
+    if not public:
+        statuses.add(401)
+    empty = [f"HTTP_{status}" for status in (ok, *also) if status in _EMPTY or answer is None]
+    models: dict[str, Any] = {f"HTTP_{status}": ErrorBody for status in sorted(statuses)}
+    if answer is not None and ok not in _EMPTY:
+        models[f"HTTP_{ok}"] = answer
+    return spec.validate(
+        json=json,
+        query=query,
+        headers=headers,
+        resp=Response(*empty, **models),
+        security={} if public else None,
+    )
+
+
+def page(*html: int, json: tuple[int, ...] = ()) -> Callable[[F], F]:
+    """Describe an HTML page (which spectree cannot): the statuses it answers with a page,
+    and those the JSON error handler answers for it (a 404 from `abort`, a 413)."""
+
+    def describe(view: F) -> F:
+        view.page_statuses = (html, json)  # type: ignore[attr-defined]
+        return view
+
+    return describe
+
+
+def _page_responses(html: tuple[int, ...], json: tuple[int, ...]) -> dict[str, Any]:
+    page_body = {"text/html": {"schema": {"type": "string"}}}
+    error_body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    responses = {str(s): {"description": "An HTML page", "content": page_body} for s in html}
+    for status in json:
+        responses[str(status)] = {"description": "A refusal", "content": error_body}
+    return responses
+
+
+def _describe_pages(document: dict[str, Any]) -> None:
+    """Fill in the operations of the app's HTML pages: public, answered with HTML."""
+    for rule in current_app.url_map.iter_rules():
+        described = getattr(current_app.view_functions[rule.endpoint], "page_statuses", None)
+        if described is None:
+            continue
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+        for method in rule.methods or ():
+            operation = document["paths"].get(path, {}).get(method.lower())
+            if operation is not None:
+                operation.update(security=[], responses=_page_responses(*described))
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI description of the current app, made once per app (apps differ in the
+    routes they serve: the development mail pages exist only where they are on).
+    spectree's own `spec` property would keep the first app's for every app."""
+    cached = current_app.extensions.get("openapi")
+    if cached is None:
+        cached = spec._generate_spec()
+        _describe_pages(cached)
+        current_app.extensions["openapi"] = cached
+    return cached
+
+
+def init_app(app: Flask) -> None:
+    """Read every request body as JSON through `JsonRequest`."""
+    app.request_class = JsonRequest

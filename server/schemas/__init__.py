@@ -1,0 +1,6 @@
+"""The API's shapes: one pydantic model per request and response body (DESIGN.md's model
+families: `GameCreate`, `GamePublic`, `GameSummary`, `TurnCreate`, `TurnPublic`, …).
+
+The constraints are written here once. `server.apispec` validates requests with these
+models and generates `/api/openapi.json` from them; the views build their answers with them.
+"""

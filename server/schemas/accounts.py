@@ -1,0 +1,116 @@
+"""Players, sign-in codes, tokens and preferences: what clients send and receive."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field
+
+from server.models import TurnEmails
+from server.schemas.fields import (
+    Email,
+    Label,
+    PlayerName,
+    PublicModel,
+    RequestModel,
+    Timestamp,
+    _storable_line,
+)
+
+SignInCode = Annotated[
+    str,
+    Field(pattern=r"^[0-9]{6}$", description="the 6 digits mailed to you"),
+    AfterValidator(_storable_line),
+]
+
+
+class PlayerCreate(RequestModel):
+    """Register: a sign-in code is mailed to `email`."""
+
+    name: PlayerName
+    email: Email
+
+
+class PlayerPublic(PublicModel):
+    """A player as they see themselves."""
+
+    id: int
+    name: str
+    email: str
+    created_at: Timestamp
+
+
+class EmailStatus(PublicModel):
+    """Whether mail reaches the player's address: `ok`, `retrying` or `failing`."""
+
+    state: Literal["ok", "retrying", "failing"]
+    last_error: str | None
+    since: Timestamp | None
+
+
+class Me(PlayerPublic):
+    """The caller, with the state of their email address."""
+
+    email_status: EmailStatus
+
+
+class SignInCodeCreate(RequestModel):
+    """Ask for a sign-in code by mail."""
+
+    email: Email
+
+
+class SignInCodeSent(PublicModel):
+    """Where the code went."""
+
+    sent_to: str
+
+
+class TokenCreate(RequestModel):
+    """Exchange an email and its sign-in code for an API token."""
+
+    email: Email
+    code: SignInCode
+    label: Label = ""
+
+
+class TokenIssued(PublicModel):
+    """A new token: its secret is shown this once and never stored."""
+
+    id: int
+    token: str
+    label: str
+    created_at: Timestamp
+
+
+class TokenPublic(PublicModel):
+    """A token's metadata (never its secret)."""
+
+    id: int
+    label: str
+    created_at: Timestamp
+    revoked: bool
+    current: bool
+
+
+class TokenList(PublicModel):
+    """The caller's tokens, newest first."""
+
+    tokens: list[TokenPublic]
+
+
+class Preferences(PublicModel):
+    """How a player hears of games: `turn_emails` each turn, a daily digest or none, and
+    whether also of the other players' turns."""
+
+    turn_emails: TurnEmails
+    others_turns: bool
+
+
+class PreferencesUpdate(RequestModel):
+    """Some preferences to change; the others stay."""
+
+    model_config = RequestModel.model_config | {"use_enum_values": True}
+
+    turn_emails: TurnEmails = Field(default=None, strict=False, description="each, digest or none")
+    others_turns: bool = Field(default=None, description="true or false")

@@ -1,0 +1,134 @@
+"""The building blocks every shape shares: base classes and constrained field types.
+
+Each constrained type carries, as its description, what a valid value is; the refusal of a
+bad value quotes it (`server.apispec.refusal`), so the OpenAPI description and the error
+message say the same thing.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    model_serializer,
+)
+from pydantic.functional_serializers import SerializerFunctionWrapHandler
+
+from cafe.players import MAX_NAME_LENGTH
+from server.models import NAME_LENGTH, iso
+
+#: Largest id or version accepted (PostgreSQL `integer`).
+MAX_INT = 2**31 - 1
+
+#: Player names: a letter, then letters, digits, '_', '.' or '-'. A strict subset of the
+#: engine's rule (`cafe.players`: up to 32 printable characters without spaces, ':' or '"'),
+#: narrower so that a name is safe in an email address's local part and in a URL.
+assert NAME_LENGTH <= MAX_NAME_LENGTH
+NAME_PATTERN = rf"^[A-Za-z][A-Za-z0-9_.-]{{0,{NAME_LENGTH - 1}}}$"
+NAME_RULE = (
+    f"a player name: a letter, then up to {NAME_LENGTH - 1} letters, digits, '_', '.' or '-'"
+)
+
+#: Text no database column can hold: NUL (PostgreSQL refuses it) and unpaired surrogates
+#: (JSON can spell them as `\ud800`, but they have no UTF-8 encoding).
+UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+UNSTORABLE_RULE = (
+    "holds a NUL character or an unpaired surrogate (\\ud800-\\udfff); "
+    "send text as valid Unicode without NUL"
+)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_DIGITS = re.compile(r"[0-9]{1,10}")
+
+
+class RequestModel(BaseModel):
+    """A request body: strict types (a bool is not a number, "2" is not 2) and no stray
+    fields, since a misspelt field is a client error the client should hear of."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", str_strip_whitespace=True)
+
+
+class QueryModel(BaseModel):
+    """Query parameters: text by nature, so each field converts its own text; unknown
+    parameters are ignored, as web servers do."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class PublicModel(BaseModel):
+    """A response body."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+class SparseModel(PublicModel):
+    """A response body whose optional fields appear only when they apply (a game's hands
+    once it has started, its seed once it is over), rather than as `null`."""
+
+    @model_serializer(mode="wrap")
+    def _only_set_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {name: value for name, value in data.items() if name in self.model_fields_set}
+
+
+def _storable_line(value: str) -> str:
+    if UNSTORABLE.search(value):
+        raise ValueError(UNSTORABLE_RULE)
+    if _CONTROL.search(value):
+        raise ValueError("must not hold control characters")
+    return value
+
+
+def _plain_digits(value: Any) -> Any:
+    """Query numbers are ASCII digits only: no sign, space, superscript or other script."""
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError("not plain digits")
+    return value
+
+
+#: A name a player is known by.
+PlayerName = Annotated[
+    str,
+    Field(min_length=1, max_length=NAME_LENGTH, pattern=NAME_PATTERN, description=NAME_RULE),
+    AfterValidator(_storable_line),
+]
+#: An email address as typed at registration or sign-in.
+Email = Annotated[
+    str,
+    Field(
+        min_length=3,
+        max_length=254,
+        pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$",
+        description="an email address",
+        json_schema_extra={"format": "email"},
+    ),
+    AfterValidator(_storable_line),
+]
+#: A short label of the user's choosing.
+Label = Annotated[
+    str,
+    Field(min_length=1, max_length=64, description="1 to 64 characters"),
+    AfterValidator(_storable_line),
+]
+#: A plain-digit query integer (`?limit=20`).
+QueryInt = Annotated[int, BeforeValidator(_plain_digits)]
+#: A moment, shown as ISO 8601 in UTC with `Z`.
+Timestamp = Annotated[datetime, PlainSerializer(iso, return_type=str)]
+
+
+class ErrorBody(PublicModel):
+    """A refusal: a stable code and what was wrong; a conflict over a game adds its current
+    version, whose turn it is and its status."""
+
+    error: str
+    message: str
+    version: int | None = None
+    to_move: str | None = None
+    game_status: str | None = None

@@ -1,0 +1,235 @@
+"""Games and turns: what clients send to create and play them, and what they are shown.
+
+The public state never carries the bag's order, and the seed only once the game is over;
+`server.games.views` is the one place that fills these models from stored games.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field
+
+from server.models import GameStatus, TurnKind
+from server.schemas.fields import (
+    MAX_INT,
+    PlayerName,
+    PublicModel,
+    QueryInt,
+    QueryModel,
+    RequestModel,
+    SparseModel,
+    Timestamp,
+    _storable_line,
+)
+
+TurnText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=200,
+        description='a turn in notation (e.g. "USm@US1-US2 USf@DE2-US1"), 1 to 200 characters',
+    ),
+    AfterValidator(_storable_line),
+]
+
+
+class GameOptions(RequestModel):
+    """The variants of RULES.md §11."""
+
+    birthday: int | None = Field(
+        default=None, ge=1, le=1000, description="null or a points threshold from 1 to 1000"
+    )
+    coffee_klatsch: bool = Field(default=False, description="true or false")
+
+
+class GameCreate(RequestModel):
+    """Open a game with the caller seated; `invite` makes it invitation-only."""
+
+    seats: int = Field(ge=2, le=4, description="a whole number from 2 to 4")
+    options: GameOptions | None = Field(
+        default=None,
+        description="an object with `birthday` (null or a points threshold) "
+        "and `coffee_klatsch` (true or false)",
+    )
+    invite: list[PlayerName] | None = Field(
+        default=None, max_length=3, description="a list of player names"
+    )
+
+
+class Standing(PublicModel):
+    """One line of a finished game's standings (RULES.md §10)."""
+
+    place: int
+    player: str
+    score: int
+    penalty: int
+    final: int
+    eliminated: bool
+
+
+class GamePublic(SparseModel):
+    """A game as a viewer sees it. The fields from `turns` on appear once it has started,
+    `standings` and `seed` once it is over."""
+
+    id: int
+    status: GameStatus
+    version: int
+    seats: int
+    creator: str
+    options: dict[str, Any]
+    invited: list[str]
+    players: list[str]
+    your_seat: int | None
+    to_move: str | None
+    deadline: Timestamp | None
+    created_at: Timestamp
+    started_at: Timestamp | None
+    finished_at: Timestamp | None
+    turns: int | None = None
+    scores: list[int] | None = None
+    hands: list[list[str]] | None = None
+    hand_limits: list[int] | None = None
+    eliminated: list[bool] | None = None
+    board: dict[str, str] | None = Field(default=None, description="chair number -> tile")
+    bar: list[str] | None = None
+    bag_size: int | None = None
+    birthday_nation: str | None = None
+    birthday_player: int | None = Field(
+        default=None, description="the seat that reached the birthday threshold first"
+    )
+    elimination_order: list[int] | None = Field(
+        default=None, description="seats in the order they left the game, first out first"
+    )
+    commitment: str | None = None
+    standings: list[Standing] | None = None
+    seed: str | None = None
+
+
+class GameSummary(PublicModel):
+    """A game in a list: enough to choose one to open or join, with the scores so far."""
+
+    id: int
+    status: GameStatus
+    version: int
+    seats: int
+    players: list[str]
+    to_move: str | None
+    scores: list[int] | None = Field(description="in the order of `players`; null until started")
+    options: dict[str, Any]
+    created_at: Timestamp
+
+
+class GameList(PublicModel):
+    """Games newest first."""
+
+    games: list[GameSummary]
+
+
+class GameListQuery(QueryModel):
+    """Which games to list."""
+
+    status: GameStatus | None = Field(default=None, description="open, active or finished")
+    mine: Literal["true", "false"] = Field(
+        default="false", description="true or false: only the caller's games"
+    )
+    limit: QueryInt = Field(default=50, ge=1, le=200, description="a whole number from 1 to 200")
+
+
+class CacheHeaders(QueryModel):
+    """`If-None-Match`: answer 304 when the caller has the current state already."""
+
+    if_none_match: str | None = Field(default=None, alias="If-None-Match")
+
+
+class TurnCreate(RequestModel):
+    """A turn made against the game `version` the player saw."""
+
+    turn: TurnText
+    version: int = Field(ge=0, le=MAX_INT, description=f"a whole number from 0 to {MAX_INT}")
+
+
+class TurnHeaders(QueryModel):
+    """A retry with the same `Idempotency-Key` and body gets the first answer."""
+
+    idempotency_key: str | None = Field(
+        default=None,
+        alias="Idempotency-Key",
+        description="1 to 100 printable ASCII characters, e.g. a UUID",
+        json_schema_extra={"pattern": "^[!-~]{1,100}$"},
+    )
+
+
+class TableScore(PublicModel):
+    """What one table scored in a turn."""
+
+    table: str
+    points: int
+    guests: int
+    single_nation: bool
+    birthday: bool
+    tile: str | None
+    chair: int | None
+
+
+class TurnResult(PublicModel):
+    """A played turn: its notation and points, what it changed, and the game after it."""
+
+    summary: str
+    game_id: int
+    number: int
+    player: str
+    turn: str
+    points: int
+    tables: list[TableScore]
+    drawn: list[str]
+    completed: list[str]
+    hand_limit: int
+    stool: int | None
+    eliminated: bool
+    game_over: bool
+    version: int
+    to_move: str | None
+    scores: list[int]
+
+
+class TurnPublic(SparseModel):
+    """One entry of a game's log; a played turn also carries what it changed."""
+
+    number: int
+    player: str
+    kind: TurnKind
+    turn: str
+    points: int
+    tables: list[TableScore] | None = None
+    drawn: list[str] | None = None
+    completed: list[str] | None = None
+    hand_limit: int | None = None
+    stool: int | None = None
+    eliminated: bool | None = None
+    created_at: Timestamp
+
+
+class TurnLog(PublicModel):
+    """A game's log, oldest first."""
+
+    turns: list[TurnPublic]
+
+
+class Hint(PublicModel):
+    """A legal turn and its points."""
+
+    turn: str
+    points: int
+
+
+class Hints(PublicModel):
+    """The caller's best turns now, best first."""
+
+    hints: list[Hint]
+
+
+class HintsQuery(QueryModel):
+    """How many hints."""
+
+    n: QueryInt = Field(default=5, ge=1, le=50, description="a whole number from 1 to 50")
