@@ -230,7 +230,8 @@ class Game:
 
     @property
     def chair_tiles(self) -> dict[int, str]:
-        """Seated tiles by chair number, jokers on two-nation chairs as ``Jf=FR``."""
+        """Seated tiles by chair number as positions write them: every joker with its nation
+        (``Jf=FR``)."""
         return position.chair_texts(self._state.seating)
 
     @property

@@ -1,9 +1,11 @@
 """Positions (RULES.md §14): a game state as a JSON object, checked when loaded.
 
-Beyond §14 a position may carry ``birthday_player`` (the seat that reached the birthday
-threshold first), ``elimination_order`` (seats, first eliminated first) and ``seed`` (for
-the shuffle of an omitted bag). Loading refuses anything that is not a possible game,
-naming the field and the reason.
+Every seated joker is written with its nation (``Jm=FR``), even where its chair implies
+it, so that a reader needs no board geometry; reading also takes a bare joker on a chair
+of one nation, the form positions were written in before. ``birthday_player`` and
+``elimination_order`` are §14 fields that may be omitted when null or empty; beyond §14 a
+position may carry ``seed`` (for the shuffle of an omitted bag). Loading refuses anything
+that is not a possible game, naming the field and the reason.
 """
 
 from __future__ import annotations
@@ -26,17 +28,18 @@ OPTIONAL = ("bag", "options", "birthday_nation", "birthday_player", "elimination
 
 
 def chair_texts(seating: Seating) -> dict[int, str]:
-    """Seated tiles by chair; a joker on a chair of two nations carries its nation."""
+    """Seated tiles by chair; every joker carries the nation it counts as (``Jf=FR``), on a
+    private chair too, so that the text alone says what it counts as (RULES.md §14)."""
     texts = {}
     for chair in range(1, CHAIR_COUNT + 1):
         tile = seating.tile[chair]
         if tile is not None:
-            mixed = is_joker(tile) and len(CHAIRS[chair].nations) == 2
-            texts[chair] = f"{tile}={seating.nation[chair]}" if mixed else tile
+            texts[chair] = f"{tile}={seating.nation[chair]}" if is_joker(tile) else tile
     return texts
 
 
 def dump(state: State) -> dict[str, Any]:
+    """The position of ``state``, with every §14 field, so that ``load`` rebuilds it exactly."""
     return {
         "players": list(state.players),
         "to_move": state.to_move,
@@ -220,7 +223,15 @@ def _check_accounted(found: Counter[str]) -> None:
         )
 
 
+def _seat(value: Any, size: int) -> bool:
+    """Whether ``value`` is a seat number (a JSON integer, not a boolean) of ``size`` seats."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
+
+
 def _birthday(state: State, data: dict[str, Any]) -> None:
+    """``birthday_nation`` and ``birthday_player`` (§14: the seat that first reached the
+    threshold, null while nobody has). Where it is omitted or null although a score has
+    reached the threshold, the seat with the highest such score is taken (README)."""
     nation = data.get("birthday_nation")
     if nation is not None and nation not in NATIONS:
         raise InvalidPositionError(f"birthday_nation: {nation!r} is not a nation code")
@@ -232,17 +243,22 @@ def _birthday(state: State, data: dict[str, Any]) -> None:
     if holder is None and threshold is not None:
         reached = [s for s, score in enumerate(state.scores) if score >= threshold]
         holder = max(reached, key=lambda s: state.scores[s], default=None)
-    if holder is not None and (
-        not isinstance(holder, int) or not 0 <= holder < len(state.players) or threshold is None
-    ):
+    if holder is not None and (not _seat(holder, len(state.players)) or threshold is None):
         raise InvalidPositionError("birthday_player: a seat number, with the birthday variant")
     state.birthday_player = holder
 
 
 def _elimination_order(data: dict[str, Any], eliminated: list[bool]) -> list[int]:
+    """§14's ``elimination_order``: the eliminated seats, first out first. A position that
+    leaves it out takes the eliminated seats in seat order (README)."""
+    out = [seat for seat, flag in enumerate(eliminated) if flag]
     order = data.get("elimination_order")
     if order is None:
-        return [seat for seat, out in enumerate(eliminated) if out]
-    if sorted(order) != [seat for seat, out in enumerate(eliminated) if out]:
+        return out
+    if (
+        not isinstance(order, list)
+        or not all(_seat(seat, len(eliminated)) for seat in order)
+        or sorted(order) != out
+    ):
         raise InvalidPositionError("elimination_order: the eliminated seats, first out first")
     return list(order)

@@ -212,16 +212,24 @@ def record_text(session: Session, game: GameRecord) -> str:
 
 
 def check(session: Session, game: GameRecord) -> str | None:
-    """Why the game's snapshot differs from its replayed log, or None when they agree."""
+    """Why the game's snapshot differs from its replayed log, or None when they agree.
+
+    The snapshot is compared as the engine reads it, so one stored in an older spelling of
+    the same position (a joker on a private chair without its nation, RULES.md §14) agrees.
+    """
     if game.state is None:
         return None
     try:
         replayed = replay(session, game).to_position()
     except CafeError as error:
         return f"the log does not replay: {error}"
-    if replayed != game.state:
+    try:
+        stored = Game.from_position(game.state).to_position()
+    except CafeError as error:
+        return f"the snapshot does not load: {error}"
+    if replayed != stored:
         differing = sorted(
-            k for k in replayed.keys() | game.state.keys() if replayed.get(k) != game.state.get(k)
+            k for k in replayed.keys() | stored.keys() if replayed.get(k) != stored.get(k)
         )
         return f"snapshot differs from the replayed log in {', '.join(differing)}"
     return None

@@ -80,6 +80,62 @@ def test_14_omitted_bag_is_the_remaining_tiles_in_a_seeded_shuffle() -> None:
     assert len(bag) == first.bag_size == 78
 
 
+#: A joker on each kind of chair: a lady on a private chair (5, FR1), a lady on the chair of
+#: the two German tables (12) and a gentleman declared German on a chair of two nations
+#: (7, DE1-FR1); a German (11) and a French (6) gentleman keep DE1 and FR1 balanced.
+JOKER_CHAIRS = {11: "DEm", 6: "FRm", 5: "Jf=FR", 12: "Jf=DE", 7: "Jm=DE"}
+
+
+def test_14_every_seated_joker_is_written_with_its_nation() -> None:
+    start = position([["DEf", "DEm"], IDLE_HAND], chairs=JOKER_CHAIRS)
+    game = Game.from_position(start)
+    assert game.to_position()["chairs"] == {str(c): t for c, t in JOKER_CHAIRS.items()}
+    assert game.chair_tiles == JOKER_CHAIRS
+
+
+def test_14_a_joker_seated_in_play_on_a_private_chair_is_written_with_its_nation() -> None:
+    game = Game.from_position(position([["Jm", "DEm"], IDLE_HAND], chairs={13: "DEf"}))
+    game.play("Jm@DE2")
+    assert game.to_position()["chairs"] == {"13": "DEf", "14": "Jm=DE"}
+
+
+def test_14_a_bare_joker_on_a_chair_of_one_nation_still_loads_and_is_written_in_full() -> None:
+    bare = {
+        chair: text.partition("=")[0] if chair != 7 else text
+        for chair, text in JOKER_CHAIRS.items()
+    }
+    game = Game.from_position(position([["DEf", "DEm"], IDLE_HAND], chairs=bare))
+    assert game.chair_tiles == JOKER_CHAIRS
+
+
+def test_14_birthday_player_and_elimination_order_are_written_null_and_empty() -> None:
+    dumped = Game.from_position(position([["DEf"], ["DEm"]], birthday=30)).to_position()
+    assert (dumped["birthday_player"], dumped["elimination_order"]) == (None, [])
+
+
+def test_14_birthday_player_and_elimination_order_round_trip() -> None:
+    start = {
+        **position(
+            [["DEf"], ["DEm"], ["USf"], ["USm"]],
+            scores=[35, 12, 0, 3],
+            eliminated=[False, True, False, True],
+            birthday=30,
+        ),
+        "birthday_player": 2,
+        "elimination_order": [3, 1],
+    }
+    dumped = Game.from_position(start).to_position()
+    assert (dumped["birthday_player"], dumped["elimination_order"]) == (2, [3, 1])
+    assert Game.from_position(dumped).birthday_player == 2
+
+
+def test_14_birthday_player_and_elimination_order_may_be_omitted_when_null_and_empty() -> None:
+    start = position([["DEf"], ["DEm"]], scores=[29, 12], birthday=30)
+    game = Game.from_position(start)
+    assert game.birthday_player is None
+    assert game.to_position()["elimination_order"] == []
+
+
 def changed(**change: Any) -> Position:
     return {**mid_game(), **change}
 
@@ -107,6 +163,8 @@ TWENTY_ONE_STOOLS = [tile for tile in unseated_tiles({}) if tile[:2] not in ("DE
         (with_chairs({16: "USm", 17: "USm", 18: "Jm"}), "US1"),
         (with_chairs({24: "Jf"}), "24"),
         (with_chairs({24: "Jf=DE"}), "24"),
+        (with_chairs({13: "DEm", 14: "Jf=US"}), "14"),
+        (with_chairs({12: "Jf=FR", 13: "DEm"}), "12"),
         (with_chairs({25: "DEf"}), "25"),
         (with_chairs({69: "USf"}), "69"),
         (changed(scores=[12, 3]), "scores"),
@@ -116,6 +174,16 @@ TWENTY_ONE_STOOLS = [tile for tile in unseated_tiles({}) if tile[:2] not in ("DE
         (changed(to_move=3), "to_move"),
         (changed(players=["ann"]), "players"),
         (position([["DEf"], ["DEm"]], bar=TWENTY_ONE_STOOLS), "bar"),
+        (changed(options={"birthday": 10}, birthday_player=True), "birthday_player"),
+        (changed(options={"birthday": 10}, birthday_player=3), "birthday_player"),
+        (changed(birthday_player=0), "birthday_player"),
+        (changed(elimination_order=[2, 2]), "elimination_order"),
+        (
+            changed(eliminated=[False, True, False], to_move=0, elimination_order=[True]),
+            "elimination_order",
+        ),
+        (changed(elimination_order=[1]), "elimination_order"),
+        (changed(elimination_order="2"), "elimination_order"),
     ],
 )
 def test_14_impossible_positions_are_refused_with_a_clear_message(

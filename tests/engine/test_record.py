@@ -238,7 +238,7 @@ def test_handwritten_record_with_pinned_chairs() -> None:
     game = replay(HANDWRITTEN)
     assert game.chair_tiles == {
         56: "AFm",
-        57: "Jf",
+        57: "Jf=AF",
         58: "AFf",
         16: "USm",
         17: "USf",
@@ -249,7 +249,7 @@ def test_handwritten_record_with_pinned_chairs() -> None:
     assert game.bag_size == 100 - 10 - 7
     assert write(game, reveal_seed=False) == HANDWRITTEN.split("\n", 1)[1]
     unpinned = replay(HANDWRITTEN.replace("swap AFf@#58", "swap AFf@AF1"))
-    assert unpinned.chair_tiles[57] == "AFf" and unpinned.chair_tiles[58] == "Jf"
+    assert unpinned.chair_tiles[57] == "AFf" and unpinned.chair_tiles[58] == "Jf=AF"
 
 
 def test_comments_blank_lines_and_crlf_are_ignored() -> None:

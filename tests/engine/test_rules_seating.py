@@ -52,11 +52,11 @@ def test_5_1_shared_chair_takes_a_guest_of_either_of_its_nations(tile: str) -> N
 @pytest.mark.parametrize(
     ("turn", "chair", "seated"),
     [
-        ("Jf@DE2", 14, "Jf"),
-        ("Jf@DE1-DE2", 12, "Jf"),
+        ("Jf@DE2", 14, "Jf=DE"),
+        ("Jf@DE1-DE2", 12, "Jf=DE"),
         ("Jf=US@DE2-US1", 15, "Jf=US"),
         ("Jf=DE@US1-DE2", 15, "Jf=DE"),
-        ("Jf@#14", 14, "Jf"),
+        ("Jf@#14", 14, "Jf=DE"),
     ],
 )
 def test_5_1_joker_may_sit_on_any_chair(turn: str, chair: int, seated: str) -> None:
@@ -92,7 +92,7 @@ def test_5_1_joker_may_sit_on_every_chair(chair: int) -> None:
         declared = f"={nation}" if len(nations) == 2 else ""
         game = company_game(chair, ["Jf"])
         game.play(f"Jf{declared}@#{chair}")
-        assert game.chair_tiles[chair] == f"Jf{declared}"
+        assert game.chair_tiles[chair] == f"Jf={nation}"
 
 
 def test_5_1_joker_on_a_chair_of_two_nations_must_declare_its_nation() -> None:

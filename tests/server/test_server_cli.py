@@ -80,6 +80,16 @@ def test_games_check_replays_every_game(env):
     good = run(env, "games", "check")
     assert good.exit_code == 0
     assert good.stdout.strip() == "1 games checked, 0 inconsistent"
+    with Session(get_engine(app)) as session:  # RULES.md §14 lets these two be left out
+        game = session.get(GameRecord, game_id)
+        assert (game.state["birthday_player"], game.state["elimination_order"]) == (None, [])
+        game.state = {
+            k: v for k, v in game.state.items() if k not in ("birthday_player", "elimination_order")
+        }
+        session.add(game)
+        session.commit()
+    same = run(env, "games", "check")
+    assert same.stdout.strip() == "1 games checked, 0 inconsistent"
     with Session(get_engine(app)) as session:
         game = session.get(GameRecord, game_id)
         game.state = {**game.state, "scores": [999, 999]}
