@@ -14,14 +14,13 @@ from flask import Flask
 
 from server import api, config, db, errors, logs, web
 
-#: The repository's `templates/` (email pairs under `email/`, pages under `web/`).
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then `CAFE_*` environment variables, then `test_config`."""
+    # Pages render from the package data `server/templates/` (Flask resolves the folder
+    # against the installed package's directory, wherever pip put it).
     app = Flask(
-        __name__, instance_relative_config=True, static_folder=None, template_folder=TEMPLATES
+        __name__, instance_relative_config=True, static_folder=None, template_folder="templates"
     )
     app.config.update(config.load(app.instance_path, overrides=test_config))
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -1,24 +1,28 @@
-"""Schema migrations: Alembic, configured in code (no alembic.ini), scripts in `migrations/`."""
+"""Schema migrations: Alembic, configured in code (no alembic.ini).
+
+The scripts are package data, `server/migrations/` (a link to the checkout's `migrations/`),
+found through the installed `server` package wherever it lives.
+"""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+#: Alembic's `package:folder` form: the folder is looked up inside the installed package.
+SCRIPT_LOCATION = "server:migrations"
 
 
 def alembic_config(database_url: str) -> Config:
     """An Alembic configuration for `database_url`."""
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("script_location", SCRIPT_LOCATION)
     config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
     return config
 

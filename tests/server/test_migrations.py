@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlmodel import SQLModel
 
@@ -31,3 +35,12 @@ def test_upgrade_on_sqlite_matches_the_models(tmp_path):
 def test_upgrade_on_postgresql_matches_the_models(request):
     url = request.getfixturevalue("postgres_url")  # migrated by the fixture; skips without PG
     assert differences(url) == []
+
+
+def test_the_scripts_are_package_data_of_server(monkeypatch, tmp_path):
+    """Alembic finds them through the installed `server` package (`server:migrations`), so a
+    wheel migrates too, whatever the current directory."""
+    monkeypatch.chdir(tmp_path)
+    scripts = ScriptDirectory.from_config(migrate.alembic_config("sqlite://"))
+    assert Path(scripts.dir) == Path(str(resources.files("server").joinpath("migrations")))
+    assert scripts.get_current_head() == "0002"
