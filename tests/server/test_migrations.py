@@ -42,5 +42,7 @@ def test_the_scripts_are_package_data_of_server(monkeypatch, tmp_path):
     wheel migrates too, whatever the current directory."""
     monkeypatch.chdir(tmp_path)
     scripts = ScriptDirectory.from_config(migrate.alembic_config("sqlite://"))
-    assert Path(scripts.dir) == Path(str(resources.files("server").joinpath("migrations")))
-    assert scripts.get_current_head() == "0002"
+    shipped = resources.files("server").joinpath("migrations")
+    assert Path(scripts.dir) == Path(str(shipped))
+    versions = [e for e in shipped.joinpath("versions").iterdir() if e.name.endswith(".py")]
+    assert len(list(scripts.walk_revisions())) == len(versions) > 0
