@@ -65,9 +65,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, this file's directory comes first on sys.path, and `import server`
-# would import this very file instead of the service.
-sys.path[0] = str(ROOT)
+# would import this very file instead of the service; `tests/` holds postgres_support.
+sys.path[0:1] = [str(ROOT), str(ROOT / "tests")]
 
+from postgres_support import scratch_postgres  # noqa: E402
 from sqlalchemy import (  # noqa: E402
     Engine,
     Insert,
@@ -361,7 +362,7 @@ def fresh_database(admin_url: str | None, workdir: Path, label: str) -> Iterator
         migrate.upgrade(url)
         yield url
         return
-    with migrate.scratch_postgres(admin_url, f"cafe_bench_{label}") as url:
+    with scratch_postgres(admin_url, f"cafe_bench_{label}") as url:
         yield url
 
 

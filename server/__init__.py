@@ -15,14 +15,21 @@ from flask import Flask
 from cafe.render.palette import PALETTE
 from server import api, apispec, config, db, errors, logs, web
 
-#: The repository's `templates/` (email pairs under `email/`, pages under `web/`).
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then `CAFE_*` environment variables, then `test_config`."""
+    """Build the app: defaults, then `CAFE_*` environment variables, then `test_config`.
+
+    Its instance folder (`config.instance_path()`) is created if missing: it is where the
+    default SQLite file and the caught mail go.
+    """
+    # Pages render from the package data `server/templates/` (Flask resolves the folder
+    # against the installed package's directory, wherever pip put it).
     app = Flask(
-        __name__, instance_relative_config=True, static_folder=None, template_folder=TEMPLATES
+        __name__,
+        instance_path=str(config.instance_path()),
+        instance_relative_config=True,
+        static_folder=None,
+        template_folder="templates",
     )
     app.config.update(config.load(app.instance_path, overrides=test_config))
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -3,6 +3,10 @@
 The defaults run locally with no setup (a SQLite file under `instance/`, mail to a local
 catcher on port 8025), so `cafe-server dev` needs nothing but a checkout. Every setting can
 be changed by an environment variable named `CAFE_<KEY>`; the README lists them.
+
+The instance folder itself (the SQLite file, caught mail) is the current directory's
+`instance/`, or `CAFE_INSTANCE_DIR`: never beside the code, which may be installed in a
+virtual environment.
 """
 
 from __future__ import annotations
@@ -39,9 +43,19 @@ _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 #: Values `CAFE_SMTP_TLS` may take.
 SMTP_TLS_MODES = ("none", "starttls", "ssl")
 
+#: Names the instance folder; read before the settings, whose defaults depend on it.
+INSTANCE_DIR_VARIABLE = "CAFE_INSTANCE_DIR"
+
 
 class ConfigError(ValueError):
     """A configuration value is unusable; the message names the variable and the fix."""
+
+
+def instance_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The instance folder, absolute (as Flask wants it): `CAFE_INSTANCE_DIR` if set, else
+    `instance/` in the current directory."""
+    environ = os.environ if environ is None else environ
+    return Path(environ.get(INSTANCE_DIR_VARIABLE) or "instance").expanduser().resolve()
 
 
 def defaults(instance_path: str | Path) -> dict[str, Any]:
@@ -80,6 +94,8 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name, raw in environ.items():
         if not name.startswith("CAFE_") or name.startswith("CAFE_TEST_"):
+            continue
+        if name == INSTANCE_DIR_VARIABLE:  # not a setting: `instance_path()` reads it
             continue
         key = name.removeprefix("CAFE_")
         if key in INT_KEYS:

@@ -1,5 +1,8 @@
 """Rendering the `templates/email/<name>.txt` + `<name>.html` pairs with Jinja.
 
+The templates are package data (`server/templates/email/`, a link to the checkout's
+`templates/email/`), loaded through the installed `server` package wherever it lives.
+
 Both parts of every message extend one layout (`base.txt`, `base.html`). The subject is the
 `subject` block of the `.txt` template, so it is written once, next to the text. HTML is
 autoescaped; the text part is not (it is not markup), and a text line longer than
@@ -10,15 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from cafe.render.common import signed
 from cafe.render.palette import PALETTE
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates" / "email"
+#: Where the email pairs are: a package and a folder inside it.
+TEMPLATE_PACKAGE, TEMPLATE_FOLDER = "server", "templates/email"
 
 #: The widest line of a text part, in columns (the text board picture is as wide).
 TEXT_WIDTH = 100
@@ -35,7 +38,7 @@ class Rendered:
 
 def _environment() -> Environment:
     environment = Environment(
-        loader=FileSystemLoader(TEMPLATE_DIR),
+        loader=PackageLoader(TEMPLATE_PACKAGE, TEMPLATE_FOLDER),
         undefined=StrictUndefined,
         autoescape=select_autoescape(enabled_extensions=("html",), default=False),
         keep_trailing_newline=True,

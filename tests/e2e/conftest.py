@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import requests
 from e2e_support import free_port
+from postgres_support import scratch_postgres
 from sqlmodel import Session, col, select
 
 from server import migrate
@@ -47,7 +48,7 @@ def database_url(
         yield url
         return
     assert PG_URL is not None
-    with migrate.scratch_postgres(PG_URL, "cafe_e2e") as url:
+    with scratch_postgres(PG_URL, "cafe_e2e") as url:
         yield url
 
 

@@ -16,11 +16,12 @@ import pytest
 from flask import Flask, Response
 from flask import request as flask_request
 from flask.testing import FlaskClient
+from postgres_support import scratch_postgres
 from server_support import TEST_CONFIG, Api, free_port, openapi_path
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-from server import apispec, create_app, migrate
+from server import apispec, create_app
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
 
@@ -56,7 +57,7 @@ def postgres_url() -> Iterator[str]:
     """A fresh, uniquely named PostgreSQL database for this test session, migrated."""
     if not PG_URL:
         pytest.skip("set CAFE_TEST_DATABASE_URL to run the PostgreSQL tests")
-    with migrate.scratch_postgres(PG_URL, "cafe_test", durable=False) as url:
+    with scratch_postgres(PG_URL, "cafe_test", durable=False) as url:
         yield url
 
 

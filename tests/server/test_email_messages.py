@@ -4,13 +4,15 @@ columns, HTML that parses and shows the position, and nothing secret in any of i
 from __future__ import annotations
 
 import dataclasses
+from importlib import resources
 
 import pytest
+from jinja2 import PackageLoader
 from mail_support import assert_text_fits, board_in_html, read_html
 
 from cafe import Game, render
 from cafe.bots import GreedyBot
-from server.mail import board, messages
+from server.mail import board, messages, templates
 from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
 from server.mail.templates import render as render_pair
 
@@ -20,6 +22,19 @@ LINKS = Links(
     unsubscribe="http://cafe.test/unsubscribe/token",
 )
 SEED = "0f" * 32
+#: Every kind of email, by the name of its template pair.
+KINDS = [
+    "signin_code",
+    "invite",
+    "game_started",
+    "your_turn",
+    "turn_played",
+    "turn_confirmed",
+    "turn_refused",
+    "game_over",
+    "digest",
+    "reply_unrecognised",
+]
 
 
 def played_game(turns: int | None = None) -> tuple[Game, list[LoggedTurn]]:
@@ -95,21 +110,7 @@ def rendered() -> dict[str, messages.Rendered]:
     return every_message()
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [
-        "signin_code",
-        "invite",
-        "game_started",
-        "your_turn",
-        "turn_played",
-        "turn_confirmed",
-        "turn_refused",
-        "game_over",
-        "digest",
-        "reply_unrecognised",
-    ],
-)
+@pytest.mark.parametrize("kind", KINDS)
 def test_every_message_has_both_parts_in_the_shared_layout(rendered, kind):
     message = rendered[kind]
     assert message.subject and "\n" not in message.subject
@@ -213,3 +214,15 @@ def test_html_is_escaped():
 def test_a_template_without_a_subject_is_refused(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="no subject block"):
         render_pair("base", {})
+
+
+def test_the_pairs_are_package_data_of_server(monkeypatch, tmp_path):
+    """Found through the installed `server` package (so in a wheel too), whatever the current
+    directory; and every pair there is one of the kinds tested above."""
+    monkeypatch.chdir(tmp_path)
+    assert isinstance(templates._environment().loader, PackageLoader)
+    shipped = resources.files("server").joinpath("templates", "email")
+    names = [entry.name for entry in shipped.iterdir()]
+    kinds = {name.removesuffix(".txt") for name in names if name.endswith(".txt")} - {"base"}
+    assert kinds == set(KINDS)
+    assert all(f"{kind}.html" in names for kind in kinds)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel
@@ -44,3 +48,14 @@ def test_the_database_refuses_a_name_that_differs_only_in_case(app, backend):
         session.add(Player(name="aNN", email="other@example.com"))
         with pytest.raises(IntegrityError):
             session.commit()
+
+
+def test_the_scripts_are_package_data_of_server(monkeypatch, tmp_path):
+    """Alembic finds them through the installed `server` package (`server:migrations`), so a
+    wheel migrates too, whatever the current directory."""
+    monkeypatch.chdir(tmp_path)
+    scripts = ScriptDirectory.from_config(migrate.alembic_config("sqlite://"))
+    shipped = resources.files("server").joinpath("migrations")
+    assert Path(scripts.dir) == Path(str(shipped))
+    versions = [e for e in shipped.joinpath("versions").iterdir() if e.name.endswith(".py")]
+    assert len(list(scripts.walk_revisions())) == len(versions) > 0

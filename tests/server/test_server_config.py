@@ -72,3 +72,28 @@ def test_sqlite_files_use_wal_and_a_busy_timeout(tmp_path):
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
     assert get_engine(app).hide_parameters  # no snapshot (with its bag) in an error message
     get_engine(app).dispose()
+
+
+@pytest.fixture
+def elsewhere(monkeypatch, tmp_path):
+    """A current directory away from the checkout, with no instance or database setting."""
+    for name in ("CAFE_INSTANCE_DIR", "CAFE_DATABASE_URL", "CAFE_DEV_MAIL_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path.resolve()
+
+
+def test_the_instance_folder_is_instance_in_the_current_directory(elsewhere):
+    app = create_app()
+    assert app.instance_path == str(elsewhere / "instance")
+    assert (elsewhere / "instance").is_dir()
+    assert app.config["DATABASE_URL"] == f"sqlite:///{elsewhere / 'instance' / 'cafe.db'}"
+    assert app.config["DEV_MAIL_DIR"] == str(elsewhere / "instance" / "mail")
+
+
+def test_cafe_instance_dir_moves_the_instance_folder(elsewhere, monkeypatch):
+    monkeypatch.setenv("CAFE_INSTANCE_DIR", "state")  # relative: to the current directory
+    app = create_app()
+    assert app.instance_path == str(elsewhere / "state")
+    assert app.config["DATABASE_URL"] == f"sqlite:///{elsewhere / 'state' / 'cafe.db'}"
+    assert "INSTANCE_DIR" not in app.config  # a place, not a setting

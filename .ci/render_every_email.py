@@ -1,0 +1,121 @@
+"""Render one email of every kind with the *installed* package (`.ci/wheel-check` runs it
+with a fresh virtual environment's Python, outside the checkout).
+
+Every template pair the package ships must be rendered here, with a subject, a text part
+and an HTML part; the script exits 1 naming what is missing, empty or failing, and 0 after
+printing one line per kind.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+import server
+from cafe import Game
+from cafe.bots import GreedyBot
+from server.games.store import standing_json
+from server.games.turns import result_detail
+from server.mail import messages
+from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
+
+LINKS = Links("https://cafe.example", "play+g7@cafe.example", "https://cafe.example/u/x")
+
+
+def play(turns: int | None) -> tuple[Game, list[LoggedTurn]]:
+    """A greedy three-player game after `turns` turns (None: to its end), with its log."""
+    game, bot, log = Game.new(["ann", "bob", "cid"], seed="ci"), GreedyBot(), []
+    while not game.is_over and (turns is None or len(log) < turns):
+        result = game.play(bot.choose(game))
+        detail = result_detail(result)
+        log.append(
+            LoggedTurn(len(log) + 1, result.player, "turn", result.notation, result.points, detail)
+        )
+    return game, log
+
+
+def facts(game: Game, log: list[LoggedTurn]) -> GameFacts:
+    """What the service gathers for a game's emails; seed and standings once it is over."""
+    over = game.is_over
+    return GameFacts(
+        id=7,
+        version=len(log) + 2,
+        state=game.to_position(),
+        commitment="ab" * 32,
+        seed_hex="0f" * 32 if over else None,
+        standings=[standing_json(s) for s in game.standings()] if over else (),
+        recent=log[-8:],
+    )
+
+
+def builders() -> dict[str, Callable[[], messages.Rendered]]:
+    """One way to build each kind of email, by the name of its template pair."""
+    game, log = play(10)
+    running, finished = facts(game, log), facts(*play(None))
+    me = Recipient(1, game.player_to_move, "me@example.com")
+    hints = [OfferedTurn(str(hint.turn), hint.points) for hint in game.hints(3)]
+    return {
+        "signin_code": lambda: messages.signin_code(me, code="123456", minutes=15, links=LINKS),
+        "invite": lambda: messages.invite(
+            me, creator="ann", game_id=7, seats=3, options={}, links=LINKS
+        ),
+        "game_started": lambda: messages.game_started(running, me, LINKS),
+        "your_turn": lambda: messages.your_turn(running, me, hints, LINKS),
+        "turn_played": lambda: messages.turn_played(running, me, LINKS),
+        "turn_confirmed": lambda: messages.turn_confirmed(running, me, log[-1], LINKS),
+        "turn_refused": lambda: messages.turn_refused(
+            running,
+            me,
+            problem="illegal",
+            reason="no free chair",
+            read="USm@US1",
+            hints=hints,
+            links=LINKS,
+        ),
+        "game_over": lambda: messages.game_over(finished, me, LINKS),
+        "digest": lambda: messages.digest(
+            me, [DigestGame(running, True, hints[0], log[-3:])], LINKS
+        ),
+        "reply_unrecognised": lambda: messages.reply_unrecognised(address="x@y", links=LINKS),
+    }
+
+
+def shipped_kinds() -> set[str]:
+    """The email pairs in the installed package (`base` is the layout, not an email)."""
+    folder = resources.files("server").joinpath("templates", "email")
+    pairs = {entry.name.removesuffix(".txt") for entry in folder.iterdir()}
+    return {name for name in pairs if (folder / f"{name}.txt").is_file()} - {"base"}
+
+
+def check(kind: str, build: Callable[[], messages.Rendered]) -> str | None:
+    """What is wrong with the email of `kind`, or None when it renders fully."""
+    try:
+        message = build()
+    except Exception as error:  # report every kind, not just the first failure
+        return f"{kind}: {type(error).__name__}: {error}"
+    empty = [part for part in ("subject", "text", "html") if not getattr(message, part).strip()]
+    return f"{kind}: empty {', '.join(empty)}" if empty else None
+
+
+def main() -> int:
+    """Render every kind, printing one line each, then the problems found, if any."""
+    home = Path(server.__file__).resolve().parent
+    print(f"rendering with {home}")
+    installed = Path(sys.prefix).resolve() in home.parents
+    problems = [] if installed else [f"`server` is not the package installed in {sys.prefix}"]
+    kinds, shipped = builders(), shipped_kinds()
+    problems += [f"{kind}: no template pair shipped" for kind in sorted(set(kinds) - shipped)]
+    problems += [f"{kind}: shipped, not rendered here" for kind in sorted(shipped - set(kinds))]
+    for kind, build in kinds.items():
+        problem = check(kind, build)
+        print(f"  {kind:<20} {'FAILED' if problem else 'ok'}")
+        problems += [problem] if problem else []
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
