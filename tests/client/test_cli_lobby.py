@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+import requests
 from client_support import Cafe, Player
 
 from client.errors import ExitCode
@@ -138,3 +142,22 @@ def test_finished_games_only_when_asked(players: list[Player], game: int) -> Non
     row = listing[1].split()
     assert row[:2] == [str(game), "finished"]
     assert row[-3:] == ["-", "0", "-"]  # nobody to move; ann's score; no deadline
+
+
+def test_games_reads_the_scores_from_the_list_alone(
+    cafe: Cafe, ann: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for _ in range(3):
+        cafe.started_game(ann, bob)
+    paths: list[str] = []
+    send = requests.Session.request
+
+    def counting(self: requests.Session, method: str, url: str, **kwargs: Any) -> Any:
+        paths.append(f"{method} {url.split('/', 3)[3]}")
+        return send(self, method, url, **kwargs)
+
+    monkeypatch.setattr(requests.Session, "request", counting)
+    result = ann.run("games")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert len(result.stdout.splitlines()) >= 4
+    assert not [path for path in paths if path.startswith("GET api/games/")], paths
