@@ -35,6 +35,7 @@ UNREADABLE_JSON = (
     "with Content-Type: application/json"
 )
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+STRING = {"type": "string"}
 #: Statuses that answer with no body, described without a schema.
 _EMPTY = frozenset({204, 304})
 
@@ -207,24 +208,25 @@ def validate(
     )
 
 
-def page(*html: int, json: tuple[int, ...] = ()) -> Callable[[F], F]:
-    """Describe an HTML page (which spectree cannot): the statuses it answers with a page,
-    and those the JSON error handler answers for it (a 404 from `abort`, a 413)."""
+def page(*statuses: int, text: tuple[int, ...] = ()) -> Callable[[F], F]:
+    """Describe a web page (which spectree cannot): the statuses it answers, each with an
+    HTML page (refusals on the web side are pages too, see `server.errors`), except those
+    in `text`, which answer plain text (a download)."""
 
     def describe(view: F) -> F:
-        view.page_statuses = (html, json)  # type: ignore[attr-defined]
+        view.page_statuses = (statuses, text)  # type: ignore[attr-defined]
         return view
 
     return describe
 
 
-def _page_responses(html: tuple[int, ...], json: tuple[int, ...]) -> dict[str, Any]:
-    page_body = {"text/html": {"schema": {"type": "string"}}}
-    error_body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
-    responses = {str(s): {"description": "An HTML page", "content": page_body} for s in html}
-    for status in json:
-        responses[str(status)] = {"description": "A refusal", "content": error_body}
-    return responses
+def _page_responses(statuses: tuple[int, ...], text: tuple[int, ...]) -> dict[str, Any]:
+    def body(status: int) -> dict[str, Any]:
+        if status in text:
+            return {"description": "Plain text", "content": {"text/plain": {"schema": STRING}}}
+        return {"description": "An HTML page", "content": {"text/html": {"schema": STRING}}}
+
+    return {str(status): body(status) for status in statuses}
 
 
 def _describe_pages(document: dict[str, Any]) -> None:

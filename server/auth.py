@@ -61,6 +61,12 @@ def hash_code(code: str, player_id: int) -> str:
     return hmac.new(key, f"{player_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 
+def owner_of(session: Session, secret: str) -> tuple[Player, ApiToken] | None:
+    """The player a token belongs to, and the token (revoked or not), or None."""
+    found = session.exec(_TOKEN_OWNER, params={"token_hash": hash_token(secret)}).first()
+    return None if found is None else (found[0], found[1])
+
+
 def authenticate() -> Player:
     """The player whose valid token the request carries, or a 401 naming the problem."""
     header = request.headers.get("Authorization", "")
@@ -71,9 +77,7 @@ def authenticate() -> Player:
             "send your API token as `Authorization: Bearer <token>` "
             "(get one with POST /api/tokens)",
         )
-    found = (
-        get_session().exec(_TOKEN_OWNER, params={"token_hash": hash_token(token.strip())}).first()
-    )
+    found = owner_of(get_session(), token.strip())
     if found is None or found[1].revoked_at is not None:
         raise Unauthenticated(
             "invalid_token", "this token is unknown or revoked; sign in again for a new one"

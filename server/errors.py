@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, has_request_context, jsonify, render_template, request
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
@@ -53,8 +53,22 @@ DOMAIN_STATUSES: dict[type[DomainError], int] = {
 }
 
 
+#: Paths answered with JSON even outside `/api`.
+_JSON_PATHS = ("/api/", "/healthz")
+_HEADINGS = {403: "Not allowed", 404: "Not found", 413: "Too large"}
+
+
+def _wants_page() -> bool:
+    """Whether the refused request came from a browser page rather than the API."""
+    return has_request_context() and not request.path.startswith(_JSON_PATHS)
+
+
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
-    """The JSON response for an error."""
+    """The response for an error: JSON for the API, a page for the web side."""
+    if _wants_page():
+        heading = _HEADINGS.get(status, "That did not work")
+        html = render_template("web/error.html", status=status, heading=heading, message=message)
+        return Response(html, status=status, mimetype="text/html")
     response = jsonify({"error": code, "message": message, **extra})
     response.status_code = status
     if status == 401:

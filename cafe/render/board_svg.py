@@ -14,6 +14,7 @@ tests and web pages can find them.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from xml.sax.saxutils import escape, quoteattr
 
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, NATIONS, TABLES, Chair, Table
@@ -56,23 +57,36 @@ FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 GENDER_SYMBOLS = {"f": "♀", "m": "♂"}
 
 
-def svg(game: Game) -> str:
-    """The whole picture as SVG text: header, board with bar, and the players' footer."""
-    players = seats(game)
+def svg(game: Game, *, frame: bool = True, highlight: Collection[int] = ()) -> str:
+    """The picture as SVG text: the board with the bar, and with ``frame`` the header above
+    it and the players' footer below (a web page shows those as text instead). Chairs in
+    ``highlight`` (the last turn's) are ringed."""
     seated = game.chair_tiles
-    height = HEADER + BOARD + PAD + 40 + ROW * len(players) + PAD
-    parts = [
-        _tag("title", escape(f"Café International: {headline(game)}")),
-        _tag("rect", width=WIDTH, height=height, fill=PAPER),
-        _header(game),
+    board = [
         _tag("rect", x=PAD, y=HEADER, width=BOARD, height=BOARD, rx=24, fill=FLOOR,
              stroke=FLOOR_EDGE, stroke_width=2),
         *(_links(table) for table in TABLES.values()),
         _bar(game),
         *(_table(table, game.birthday_nation) for table in TABLES.values()),
-        *(_chair(chair, seated.get(chair.number)) for chair in CHAIRS.values()),
-        _footer(game, players, HEADER + BOARD + PAD),
+        *(_chair(chair, seated.get(chair.number), chair.number in highlight)
+          for chair in CHAIRS.values()),
     ]  # fmt: skip
+    if not frame:
+        box = f"{PAD} {HEADER} {BOARD} {BOARD}"
+        title = _tag("title", escape(f"The board and the bar: {headline(game)}"))
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}" font-family="{FONT}" '
+            f'role="img">\n{title}\n' + "\n".join(board) + "\n</svg>\n"
+        )
+    players = seats(game)
+    height = HEADER + BOARD + PAD + 40 + ROW * len(players) + PAD
+    parts = [
+        _tag("title", escape(f"Café International: {headline(game)}")),
+        _tag("rect", width=WIDTH, height=height, fill=PAPER),
+        _header(game),
+        *board,
+        _footer(game, players, HEADER + BOARD + PAD),
+    ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
         f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" role="img">\n'
@@ -138,7 +152,7 @@ def _badge(nation: str, x: float, y: float, r: float) -> str:
     return disc + _text(x, y, nation, r * 0.95, ink, font_weight="bold")
 
 
-def _describe(tile: str) -> str:
+def describe_tile(tile: str) -> str:
     """Words for a tooltip: ``DEf: lady from Germany``, ``Jf=FR: joker lady counting as France``."""
     base, _, declared = tile.partition("=")
     who = GENDER_NAMES[gender_of(base)]
@@ -198,7 +212,7 @@ def _mix(colour: str, towards: int, amount: float) -> str:
     return "#" + "".join(f"{round(c + (towards - c) * amount):02x}" for c in channels)
 
 
-def _chair(chair: Chair, tile: str | None) -> str:
+def _chair(chair: Chair, tile: str | None, highlighted: bool = False) -> str:
     x, y = _centre(chair.at)
     where = " and ".join(chair.tables)
     kind = "shared" if chair.shared else "private"
@@ -209,8 +223,14 @@ def _chair(chair: Chair, tile: str | None) -> str:
             stroke=CUSHION_EDGE, stroke_width=1.5,
         ) + _text(x, y, str(chair.number), 15, MUTED, font_weight="bold")  # fmt: skip
         return _tag("g", body, class_=f"chair free {kind}", **attrs)
-    body = _tag("title", escape(f"chair {chair.number} ({where}): {_describe(tile)}"))
-    return _tag("g", body + _guest(tile, x, y, 22), class_=f"chair taken {kind}",
+    body = _tag("title", escape(f"chair {chair.number} ({where}): {describe_tile(tile)}"))
+    ring = (
+        _tag("circle", cx=x, cy=y, r=28, fill="none", stroke=HIGHLIGHT, stroke_width=5)
+        if highlighted
+        else ""
+    )
+    last = " last" if highlighted else ""
+    return _tag("g", body + ring + _guest(tile, x, y, 22), class_=f"chair taken {kind}{last}",
                 data_tile=tile, **attrs)  # fmt: skip
 
 
@@ -244,7 +264,7 @@ def _stool(stool: int, value: int, game: Game, x: float, y: float) -> str:
     if stool < len(game.bar):
         tile = game.bar[stool]
         body = (
-            _tag("title", escape(f"stool {stool + 1} ({label}): {_describe(tile)}"))
+            _tag("title", escape(f"stool {stool + 1} ({label}): {describe_tile(tile)}"))
             + _tag("circle", cx=x, cy=y, r=22, fill=SEAT, stroke=WOOD_EDGE, stroke_width=2)
             + _guest(tile, x, y, 19)
             + _text(x, y + 31, label, 11, "#f6e7cf")

@@ -22,10 +22,11 @@ from markupsafe import Markup, escape
 from cafe import Game
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
 from cafe.render.common import LIGHT_NATIONS, NATION_COLOURS
-from cafe.render.palette import CUSHION, FLOOR, GOLD, INK, MUTED, ON_DARK
+from cafe.render.palette import CUSHION, FLOOR, GOLD, INK, MUTED, ON_DARK, SEAT, WOOD
 from cafe.tiles import nation_of
 
-CELL_WIDTH, CELL_HEIGHT = 40, 30  # 13 columns and spacing fit a 580 px column
+#: The 13 columns share the width (a phone's 375 px as a desktop's 580); rows are fixed.
+CELL_WIDTH, CELL_HEIGHT = f"{100 / GRID_SIZE:.2f}%", 30
 #: The empty centre of the grid where the bar is drawn: columns 4–8, rows 4–8.
 BAR_COLUMNS, BAR_ROWS = range(4, 9), range(4, 9)
 STOOLS_PER_ROW = 5
@@ -113,7 +114,7 @@ def _bar(game: Game) -> str:
         f'<tr><td colspan="{STOOLS_PER_ROW}" align="center" style="color:{INK};'
         f'font-weight:bold;letter-spacing:2px">BAR</td></tr>{"".join(rows)}</table>'
     )
-    style = "background:#c8955f;border:3px solid #6d4c33;border-radius:12px"
+    style = f"background:{SEAT};border:3px solid {WOOD};border-radius:12px"
     return f'<td {span} title="the bar" valign="middle" style="{style}">{inner}</td>'
 
 
@@ -139,7 +140,8 @@ def board(game: Game) -> Markup:
             line = [cell.replace("<td", f'<td width="{CELL_WIDTH}"', 1) for cell in line]
         rows.append(f'<tr height="{CELL_HEIGHT}">{"".join(line)}</tr>')
     return Markup(
-        f'<table role="presentation" cellpadding="0" cellspacing="3" border="0" '
-        f'style="background:{FLOOR};border-radius:12px;font-family:{FONT};font-size:11px;'
-        f'color:{INK};border-collapse:separate">\n' + "\n".join(rows) + "\n</table>"
+        f'<table role="presentation" cellpadding="0" cellspacing="2" border="0" width="100%" '
+        f'style="width:100%;max-width:580px;table-layout:fixed;background:{FLOOR};'
+        f"border-radius:12px;font-family:{FONT};font-size:10px;color:{INK};"
+        f'border-collapse:separate;overflow-wrap:anywhere">\n' + "\n".join(rows) + "\n</table>"
     )

@@ -64,7 +64,7 @@ def _caught(number: int) -> EmailMessage:
 
 
 @bp.get("/<int:number>")
-@page(200, json=(404,))
+@page(200, 404)
 def show(number: int) -> str:
     """One message: its headers, its text part and its HTML part (in a sandboxed frame),
     and for a game email a form to answer it."""
@@ -80,7 +80,7 @@ def show(number: int) -> str:
 
 
 @bp.post("/<int:number>/reply")
-@page(200, 400, json=(404, 413))
+@page(200, 400, 404, 413)
 def reply(number: int) -> tuple[str, int]:
     """Answer a caught game email as a mail program would (the text on top, the email
     quoted below), through the same path as `cafe-server mail-in`."""

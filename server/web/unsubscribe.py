@@ -36,7 +36,7 @@ def confirm(token: str) -> tuple[str, int]:
 
 
 @bp.post("/unsubscribe/<token>")
-@page(200, 400, json=(413,))
+@page(200, 400, 413)
 def unsubscribe(token: str) -> tuple[str, int]:
     """Unsubscribe the player the token names."""
     player = _player(token)

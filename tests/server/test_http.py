@@ -38,13 +38,18 @@ def test_a_bug_is_a_json_500_without_details(app, caplog):
     def boom() -> str:
         raise RuntimeError("secret internals")
 
-    app.add_url_rule("/boom", view_func=boom)
-    response = app.test_client().get("/boom")
+    app.add_url_rule("/api/boom", view_func=boom)
+    app.add_url_rule("/boom", endpoint="page_boom", view_func=boom)
+    response = app.test_client().get("/api/boom")
     assert response.status_code == 500
     assert response.json == {
         "error": "internal_error",
         "message": "the server failed; the error is logged",
     }
+    page = app.test_client().get("/boom")
+    assert page.status_code == 500 and page.mimetype == "text/html"
+    assert "the server failed; the error is logged" in page.text
+    assert "secret internals" not in response.text + page.text
     assert "secret internals" in caplog.text
 
 

@@ -1,0 +1,189 @@
+"""The pages around a player: `/` (the front door, or your games), `/signin` (email → code by
+mail → signed in), `/signout`, and `/settings` (email preferences and API tokens).
+
+Sign-in uses the API's own accounts, codes and limits (`server.accounts`). The page says the
+same thing whether or not an address has an account, so it cannot be used to find out who
+plays here.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from pydantic import ValidationError
+
+from server import accounts, preferences
+from server.apispec import page, refusal
+from server.db import get_session
+from server.domain import DomainError
+from server.games import store
+from server.models import GameStatus, TurnEmails
+from server.schemas.accounts import PlayerCreate, SignInCodeCreate, TokenCreate
+from server.web.sessions import WEB_LABEL, check_csrf, sign_in, sign_out, signed_in
+
+bp = Blueprint("account_pages", __name__)
+
+
+def _safe_next(target: str | None) -> str:
+    """Where to go after signing in: a path on this site only (never another host)."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return "/"
+
+
+@bp.get("/")
+@page(200)
+def home() -> str:
+    """Signed out: what this is. Signed in: your games, those waiting for you first."""
+    player = signed_in()
+    if player is None:
+        return render_template("web/welcome.html")
+    found = store.list_games(get_session(), player=player, status=None, mine=True, limit=200)
+    waiting, running, open_, finished = [], [], [], []
+    for game, names in found:
+        state = game.state
+        if game.status == GameStatus.OPEN:
+            open_.append((game, names))
+        elif game.status == GameStatus.FINISHED:
+            finished.append((game, names))
+        elif state is not None and state["players"][state["to_move"]] == player.name:
+            waiting.append((game, names))
+        else:
+            running.append((game, names))
+    invited = [
+        (game, names)
+        for game, names in store.list_games(
+            get_session(), player=player, status=GameStatus.OPEN, mine=False, limit=200
+        )
+        if player.name in game.invited and player.name not in names
+    ]
+    return render_template(
+        "web/home.html",
+        waiting=waiting,
+        running=running,
+        open_games=open_,
+        finished=finished[:10],
+        invited=invited,
+    )
+
+
+@bp.get("/signin")
+@page(200)
+def form() -> str:
+    """Ask for an email address (or a name and one, to register)."""
+    return render_template(
+        "web/signin.html", step="email", next=_safe_next(request.args.get("next"))
+    )
+
+
+@bp.post("/signin")
+@page(200, 400, 403, 413)
+def send_code() -> tuple[str, int] | str:
+    """Mail a sign-in code (registering first when a name is given), then ask for it."""
+    check_csrf()
+    target = _safe_next(request.form.get("next"))
+    session = get_session()
+    name = request.form.get("name", "").strip()
+    try:
+        if name:
+            new = PlayerCreate.model_validate(
+                {"name": name, "email": request.form.get("email", "")}
+            )
+            player = accounts.create_player(session, name=new.name, email=new.email)
+            email = new.email
+        else:
+            email = SignInCodeCreate.model_validate({"email": request.form.get("email", "")}).email
+            player = accounts.find_player(session, email=email)
+        if player is not None:
+            accounts.send_signin_code(session, player=player)
+    except ValidationError as error:
+        return render_template(
+            "web/signin.html", step="email", next=target, problem=refusal(error).message, name=name
+        ), 400
+    except DomainError as error:
+        session.rollback()
+        return render_template(
+            "web/signin.html", step="email", next=target, problem=error.message, name=name
+        ), 400
+    return render_template("web/signin.html", step="code", email=email, next=target)
+
+
+@bp.post("/signin/code")
+@page(303, 400, 403, 413)
+def redeem() -> Response | tuple[str, int]:
+    """Exchange the mailed code for a session."""
+    check_csrf()
+    target = _safe_next(request.form.get("next"))
+    email = request.form.get("email", "")
+    session = get_session()
+    try:
+        data = TokenCreate.model_validate(
+            {"email": email, "code": request.form.get("code", ""), "label": WEB_LABEL}
+        )
+        token, secret = accounts.redeem_signin_code(
+            session, email=data.email, code=data.code, label=WEB_LABEL
+        )
+    except ValidationError as error:
+        return render_template(
+            "web/signin.html", step="code", email=email, next=target, problem=refusal(error).message
+        ), 400
+    except DomainError as error:
+        return render_template(
+            "web/signin.html", step="code", email=email, next=target, problem=error.message
+        ), 400
+    player = accounts.find_player(session, email=data.email)
+    assert player is not None and token.id is not None
+    sign_in(session, player, secret)
+    flash(f"Signed in as {player.name}.")
+    return redirect(target, code=303)
+
+
+@bp.post("/signout")
+@page(303, 403, 413)
+def signout() -> Response:
+    """End the session (its token is revoked)."""
+    check_csrf()
+    sign_out(get_session())
+    return redirect(url_for("account_pages.home"), code=303)
+
+
+@bp.get("/settings")
+@page(200, 302)
+def settings() -> Response | str:
+    """Email preferences and API tokens."""
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("account_pages.form", next="/settings"))
+    tokens = accounts.list_tokens(get_session(), player=player)
+    return render_template(
+        "web/settings.html", player=player, tokens=tokens, choices=list(TurnEmails)
+    )
+
+
+@bp.post("/settings/preferences")
+@page(303, 302, 403, 413)
+def change_preferences() -> Response:
+    """Save the email preferences form."""
+    check_csrf()
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("account_pages.form", next="/settings"))
+    chosen = request.form.get("turn_emails", "")
+    changes: dict[str, object] = {"others_turns": request.form.get("others_turns") == "on"}
+    if chosen in set(TurnEmails):
+        changes["turn_emails"] = TurnEmails(chosen)
+    preferences.update(get_session(), player, changes)
+    flash("Your email preferences are saved.")
+    return redirect(url_for("account_pages.settings"), code=303)
+
+
+@bp.post("/settings/tokens/<int:token_id>/revoke")
+@page(303, 302, 403, 404, 413)
+def revoke_token(token_id: int) -> Response:
+    """Revoke one of the player's tokens (revoking this session's signs out)."""
+    check_csrf()
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("account_pages.form", next="/settings"))
+    accounts.revoke_token(get_session(), player=player, token_id=token_id)
+    flash("The token is revoked: whatever used it is signed out.")
+    return redirect(url_for("account_pages.settings"), code=303)

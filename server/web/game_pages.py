@@ -1,0 +1,97 @@
+"""`/games/<id>`: a game's page, playing from it, and its record.
+
+Games are public, readable signed out (as on lichess). A player on turn gets their best
+turns as buttons and a box for any turn; each is a POST form carrying the version the page
+showed and the session's CSRF token, so a page that the game has moved past answers "the
+game moved on" with the fresh page, and nothing is played twice.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+
+from cafe import CafeError
+from server.apispec import page
+from server.db import get_session
+from server.domain import DomainError, Forbidden, from_engine
+from server.errors import domain_status
+from server.games import store, turns
+from server.models import GameStatus
+from server.web import game_view
+from server.web.sessions import check_csrf, signed_in
+
+bp = Blueprint("game_pages", __name__)
+
+
+def _page(
+    game_id: int, *, status: int = 200, problem: str | None = None, typed: str = ""
+) -> tuple[str, int]:
+    session = get_session()
+    game, creator = store.load_game_and_creator(session, game_id)
+    view = game_view.build(session, game, creator, signed_in())
+    html = render_template("web/game.html", view=view, problem=problem, typed=typed)
+    return html, status
+
+
+@bp.get("/games/<int:game_id>")
+@page(200, 404)
+def show(game_id: int) -> tuple[str, int]:
+    """The game as it is now."""
+    return _page(game_id)
+
+
+@bp.post("/games/<int:game_id>/play")
+@page(303, 302, 400, 403, 404, 409, 413, 422)
+def play(game_id: int) -> Response | tuple[str, int]:
+    """Play a turn from the page: a hint's button or the notation box."""
+    check_csrf()
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("signin.form", next=f"/games/{game_id}"))
+    notation = request.form.get("turn", "").strip()
+    seen = request.form.get("version", "")
+    if not notation:
+        return _page(
+            game_id, status=400, problem="Write a turn first, or choose one of the best turns."
+        )
+    if not seen.isdigit():
+        return _page(
+            game_id, status=400, problem="This form is damaged (no game version); reload the page."
+        )
+    session = get_session()
+    try:
+        result = turns.play_turn(
+            session, game_id=game_id, player=player, notation=notation, version=int(seen), idem=None
+        )
+    except (DomainError, CafeError) as error:
+        session.rollback()
+        refusal = from_engine(error) if isinstance(error, CafeError) else error
+        if refusal.code in ("stale_version", "not_your_turn"):
+            return _page(
+                game_id,
+                status=409,
+                problem=f"The game moved on: {refusal.message}. This is the game now.",
+            )
+        return _page(
+            game_id, status=domain_status(refusal), problem=refusal.message, typed=notation
+        )
+    flash(f"You played {result['turn']} for {result['points']} points.")
+    return redirect(url_for("game_pages.show", game_id=game_id), code=303)
+
+
+@bp.get("/games/<int:game_id>/record")
+@page(200, 403, 404, 409, text=(200,))
+def record(game_id: int) -> Response:
+    """The game record as a text download: anyone's once the game is over, its players' before."""
+    session = get_session()
+    game = store.load_game(session, game_id)
+    viewer = signed_in()
+    playing = viewer is not None and viewer.name in store.names_of(session, game)
+    if game.status != GameStatus.FINISHED and not playing:
+        raise Forbidden(
+            "record_not_public", f"the record of game {game_id} is public once the game is over"
+        )
+    text = turns.record_text(session, game)
+    response = Response(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'attachment; filename="cafe-game-{game_id}.txt"'
+    return response

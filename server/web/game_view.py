@@ -1,0 +1,151 @@
+"""What a game page shows, computed from the stored game: the board as SVG with a text
+alternative, the players (the viewer first), the history and, on the viewer's turn, the
+best turns to play with one click.
+
+Like the API's views, it copies only public facts out of the snapshot: the bag is counted,
+never listed, and the seed appears only once the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+from sqlmodel import Session
+
+from cafe import Game
+from cafe.board import CHAIRS, NATIONS, TABLES
+from cafe.render import svg
+from cafe.render.board_svg import describe_tile
+from server.games import store
+from server.models import GameRecord, GameStatus, Player, TurnKind, TurnRecord
+
+#: How many best turns a player is offered as buttons.
+HINTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """One player's line: the viewer's own comes first."""
+
+    seat: int
+    name: str
+    score: int
+    hand_limit: int
+    hand: list[str]
+    out: bool
+    to_move: bool
+    you: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One entry of the log, in words."""
+
+    number: int
+    player: str
+    text: str
+    points: int | None
+
+
+@dataclass(slots=True)
+class GameView:
+    """Everything `templates/web/game.html` needs."""
+
+    game: GameRecord
+    players: list[str]
+    creator: str
+    viewer: Player | None
+    board: Markup | None = None
+    tables_text: list[str] = field(default_factory=list)
+    bar: list[str] = field(default_factory=list)
+    rows: list[PlayerRow] = field(default_factory=list)
+    history: list[HistoryLine] = field(default_factory=list)
+    hints: list[dict[str, Any]] = field(default_factory=list)
+    headline: str = ""
+    bag_size: int = 0
+
+    @property
+    def your_turn(self) -> bool:
+        """Whether the viewer is the player to move."""
+        return any(row.you and row.to_move for row in self.rows)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == GameStatus.FINISHED
+
+
+def _last_chairs(log: list[TurnRecord]) -> set[int]:
+    """The chairs the latest played turn seated guests on."""
+    for entry in reversed(log):
+        if entry.kind == TurnKind.TURN:
+            return {t["chair"] for t in entry.detail.get("tables", []) if t.get("chair")}
+    return set()
+
+
+def _tables_in_words(engine: Game) -> list[str]:
+    """Each table's guests in words: the board's text alternative."""
+    seated = engine.chair_tiles
+    lines = []
+    for table in TABLES.values():
+        guests = [describe_tile(seated[c]) for c in table.chairs if c in seated]
+        if guests:
+            lines.append(f"{table.id} ({NATIONS[table.nation]}): {', '.join(guests)}")
+    free = sum(1 for number in CHAIRS if number not in seated)
+    lines.append(f"{free} of {len(CHAIRS)} chairs are free")
+    return lines
+
+
+def _headline(view: GameView, engine: Game | None) -> str:
+    if engine is None:
+        return f"Waiting for players: {len(view.players)} of {view.game.seats} seated"
+    if engine.is_over:
+        first = [s.player for s in engine.standings() if s.place == 1]
+        return f"Game over: {' and '.join(first)} {'wins' if len(first) == 1 else 'share first'}"
+    mover = engine.player_to_move
+    return "Your turn" if view.viewer and view.viewer.name == mover else f"{mover} to move"
+
+
+def build(session: Session, game: GameRecord, creator: str, viewer: Player | None) -> GameView:
+    """The page's view of `game` for `viewer` (None: signed out)."""
+    view = GameView(game, store.names_of(session, game), creator, viewer)
+    if game.state is None:
+        view.headline = _headline(view, None)
+        return view
+    engine = Game.from_position(game.state)
+    log = store.turn_log(session, game)
+    view.board = Markup(svg(engine, frame=False, highlight=_last_chairs(log)))
+    view.tables_text = _tables_in_words(engine)
+    view.bar = list(engine.bar)
+    view.bag_size = engine.bag_size
+    me = viewer.name if viewer else None
+    view.rows = sorted(
+        (
+            PlayerRow(
+                seat=seat,
+                name=name,
+                score=engine.scores[seat],
+                hand_limit=engine.hand_limits[seat],
+                hand=list(engine.hands[seat]),
+                out=engine.eliminated[seat],
+                to_move=not engine.is_over and seat == engine.to_move,
+                you=name == me,
+            )
+            for seat, name in enumerate(engine.players)
+        ),
+        key=lambda row: (not row.you, row.seat),
+    )
+    view.history = [
+        HistoryLine(
+            entry.number,
+            engine.players[entry.seat],
+            "resigned" if entry.kind == TurnKind.RESIGN else entry.notation,
+            None if entry.kind == TurnKind.RESIGN else entry.points,
+        )
+        for entry in reversed(log)
+    ]
+    view.headline = _headline(view, engine)
+    if view.your_turn:
+        view.hints = [{"turn": str(h.turn), "points": h.points} for h in engine.hints(HINTS)]
+    return view

@@ -1,0 +1,218 @@
+"""The web pages in a real browser (Debian's Chromium driven by Playwright) against a real
+gunicorn: signing in with the mailed code, playing a hint with one click, the stale-page
+answer, the text box, phone-sized pages without horizontal scroll, axe-core's accessibility
+rules, the Content-Security-Policy, and a POST without its CSRF token refused.
+
+Screenshots of every page at 375 and 1280 px wide go to `test-artifacts/screenshots/`
+(not committed) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import Browser, Page, sync_playwright
+from sqlmodel import Session, col, select
+
+from server.models import OutboxMessage
+
+CHROMIUM = "/usr/bin/chromium"
+AXE_VERSION = "4.10.3"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Headless Chromium (installed with `apt-get install chromium`; never downloaded)."""
+    assert Path(CHROMIUM).exists(), "install Chromium: apt-get install -y chromium"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script, installed from the npm registry into a cache folder once."""
+    folder = Path(tempfile.gettempdir()) / f"cafe-axe-core-{AXE_VERSION}"
+    script = folder / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        subprocess.run(
+            ["npm", "install", "--no-save", "--silent", "--prefix", str(folder),
+             f"axe-core@{AXE_VERSION}"],
+            check=True,
+            timeout=300,
+        )  # fmt: skip
+    return script.read_text(encoding="utf-8")
+
+
+def mailed_code(client, email: str) -> str:
+    """The sign-in code in the newest email to `email`, read as a person reads their mail."""
+    with Session(client.engine) as session:
+        body = session.exec(
+            select(OutboxMessage.body)
+            .where(OutboxMessage.to_addr == email)
+            .order_by(col(OutboxMessage.id).desc())
+        ).first()
+    found = re.search(r"^\s+(\d{6})$", body or "", re.MULTILINE)
+    assert found, body
+    return found.group(1)
+
+
+def sign_in(page: Page, client, name: str) -> None:
+    """Sign `name` in (registered already) through the sign-in page."""
+    page.goto(f"{client.server.base}/signin")
+    page.get_by_label("Your email address").first.fill(f"{name}@example.com")
+    page.get_by_role("button", name="Email me a code", exact=True).click()
+    page.get_by_label("The code from the email").fill(mailed_code(client, f"{name}@example.com"))
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.wait_for_url(f"{client.server.base}/")
+
+
+def fits(page: Page) -> bool:
+    """No horizontal scrolling: the page is no wider than the window."""
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+
+
+def check_page(page: Page, axe_source: str, name: str) -> None:
+    """Screenshots at both widths, no horizontal scroll on a phone, and no serious or
+    critical axe-core violation."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{label}.png"), full_page=True)
+        if label == "phone":
+            assert fits(page), f"{name} scrolls sideways at 375 px"
+    page.add_script_tag(content=axe_source)
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, f"{name}: {bad}"
+
+
+def test_register_sign_in_and_play_a_hint_with_one_click(browser, axe_source, client):
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    page.goto(client.server.base + "/")
+    check_page(page, axe_source, "welcome")
+    page.get_by_role("link", name="Sign in or register").click()
+    check_page(page, axe_source, "signin")
+    name = f"web{client.server.port}"
+    page.get_by_label("Your player name").fill(name)
+    page.locator("#new-email").fill(f"{name}@example.com")
+    page.get_by_role("button", name="Register and email me a code").click()
+    page.get_by_label("The code from the email").fill(mailed_code(client, f"{name}@example.com"))
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.wait_for_url(client.server.base + "/")
+    assert f"Signed in as {name}" in page.content()
+
+    client.tokens[name] = _api_token_for(client, name)
+    other = client.sign_up("opp")
+    game_id = client.call("POST", "/api/games", name, json={"seats": 2}).json()["id"]
+    assert client.call("POST", f"/api/games/{game_id}/join", other).status_code == 200
+    assert client.call("POST", f"/api/games/{game_id}/start", name).status_code == 200
+    state = client.call("GET", f"/api/games/{game_id}", other).json()
+    if state["to_move"] != name:  # let the opponent move first, through the API
+        [turn] = client.hints(game_id, other, 1)
+        body = {"turn": turn, "version": state["version"]}
+        assert client.call("POST", f"/api/games/{game_id}/turns", other, json=body).ok
+        state = client.call("GET", f"/api/games/{game_id}", other).json()
+
+    page.reload()
+    check_page(page, axe_source, "home")
+    page.get_by_role("link", name=f"Game {game_id}").first.click()
+    check_page(page, axe_source, "game-your-turn")
+    assert page.get_by_role("heading", name=f"Game {game_id}: Your turn").is_visible()
+    first = page.locator("ul.hints button").first
+    shown = first.inner_text()
+    turn, points = re.fullmatch(r"(.+) · ([+-]\d+) points", shown).groups()
+    first.click()
+    page.wait_for_load_state()
+    assert "You played" in page.content()
+    after = client.call("GET", f"/api/games/{game_id}", other).json()
+    assert after["version"] == state["version"] + 1
+    log = client.call("GET", f"/api/games/{game_id}/turns", other).json()["turns"]
+    assert log[-1]["player"] == name and log[-1]["points"] == int(points)
+    check_page(page, axe_source, "game-waiting")
+    context.close()
+
+
+def _api_token_for(client, name: str) -> str:
+    """A fresh API token for `name`, signed in by code as `cafe login` would."""
+    email = f"{name}@example.com"
+    assert client.call("POST", "/api/signin-codes", json={"email": email}).status_code == 202
+    response = client.call(
+        "POST", "/api/tokens", json={"email": email, "code": mailed_code(client, email)}
+    )
+    assert response.status_code == 201, response.text
+    return response.json()["token"]
+
+
+def test_a_stale_page_says_the_game_moved_on(browser, client):
+    game_id = client.new_game("ann", "bob")
+    state = client.state(game_id)
+    mover = state["to_move"]
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    sign_in(page, client, mover)
+    page.goto(f"{client.server.base}/games/{game_id}")
+    [turn] = client.hints(game_id, mover, 1)
+    played = client.call(
+        "POST", f"/api/games/{game_id}/turns", mover,
+        json={"turn": turn, "version": state["version"]},
+    )  # fmt: skip
+    assert played.status_code == 201
+    page.locator("ul.hints button").first.click()
+    page.wait_for_load_state()
+    assert "The game moved on" in page.content()
+    assert client.state(game_id)["version"] == state["version"] + 1  # nothing played twice
+    context.close()
+
+
+def test_any_turn_in_the_text_box_and_a_refusal_that_keeps_it(browser, client):
+    game_id = client.new_game("cid", "dan")
+    state = client.state(game_id)
+    mover = state["to_move"]
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    sign_in(page, client, mover)
+    page.goto(f"{client.server.base}/games/{game_id}")
+    page.get_by_label("Any turn, in notation").fill("XXm@DE1")
+    page.get_by_role("button", name="Play this turn").click()
+    assert page.get_by_role("alert").is_visible()
+    assert page.get_by_label("Any turn, in notation").input_value() == "XXm@DE1"
+    [turn] = client.hints(game_id, mover, 1)
+    page.get_by_label("Any turn, in notation").fill(turn)
+    page.get_by_role("button", name="Play this turn").click()
+    assert "You played" in page.content()
+    assert client.state(game_id)["version"] == state["version"] + 1
+    context.close()
+
+
+def test_pages_are_secured(client):
+    game_id = client.new_game("eve", "fay")
+    version = client.state(game_id)["version"]
+    page = requests.get(f"{client.server.base}/games/{game_id}", timeout=10)
+    assert page.status_code == 200
+    policy = page.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("style-src")[0]
+    forged = requests.post(
+        f"{client.server.base}/games/{game_id}/play",
+        data={"turn": "bar DEm", "version": str(version)},
+        timeout=10,
+    )
+    assert forged.status_code == 403
+    assert "did not come from this site" in forged.text
+    assert client.state(game_id)["version"] == version

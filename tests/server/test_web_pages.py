@@ -1,0 +1,125 @@
+"""The web pages through the test client: public game pages, sign-in by code, playing by
+form with its CSRF token, the record's visibility, escaping, and the security headers.
+(The same flows in a real browser are in tests/e2e/test_browser.py.)"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+def csrf_of(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found, html
+    return found.group(1)
+
+
+def web_sign_in(api, name: str) -> None:
+    """Sign `name` in on the test client's cookie jar, as the sign-in page does."""
+    form = api.client.get("/signin").text
+    email = f"{name}@example.com"
+    sent = api.client.post("/signin", data={"csrf": csrf_of(form), "email": email, "next": "/"})
+    assert sent.status_code == 200 and "The code from the email" in sent.text
+    done = api.client.post(
+        "/signin/code",
+        data={"csrf": csrf_of(sent.text), "email": email, "code": api.last_code(email)},
+    )
+    assert done.status_code == 303 and done.headers["Location"] == "/"
+
+
+@pytest.mark.postgres
+def test_a_game_page_is_public_and_offers_the_mover_one_click_turns(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    signed_out = api.client.get(f"/games/{game_id}")
+    assert signed_out.status_code == 200
+    assert "<svg" in signed_out.text and "The board in words" in signed_out.text
+    assert "one click plays it" not in signed_out.text
+    assert "Content-Security-Policy" in signed_out.headers
+    mover = state["to_move"]
+    web_sign_in(api, mover)
+    page = api.client.get(f"/games/{game_id}").text
+    assert f"Game {game_id}: Your turn" in page
+    turn = re.search(r'name="turn" value="([^"]+)"', page).group(1)
+    played = api.client.post(
+        f"/games/{game_id}/play",
+        data={"csrf": csrf_of(page), "version": state["version"], "turn": turn},
+    )
+    assert played.status_code == 303
+    after = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert after["version"] == state["version"] + 1
+    again = api.client.post(
+        f"/games/{game_id}/play",
+        data={"csrf": csrf_of(page), "version": state["version"], "turn": turn},
+    )
+    assert again.status_code == 409 and "The game moved on" in again.text
+    assert (
+        api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["version"] == after["version"]
+    )
+
+
+def test_a_form_without_its_csrf_token_changes_nothing(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    web_sign_in(api, state["to_move"])
+    forged = api.client.post(
+        f"/games/{game_id}/play", data={"version": state["version"], "turn": "bar DEm"}
+    )
+    assert forged.status_code == 403 and "did not come from this site" in forged.text
+    assert (
+        api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["version"] == state["version"]
+    )
+
+
+def test_a_refused_turn_is_said_and_what_was_typed_comes_back_escaped(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    web_sign_in(api, state["to_move"])
+    page = api.client.get(f"/games/{game_id}").text
+    typed = '<script>alert("x")</script>'
+    refused = api.client.post(
+        f"/games/{game_id}/play",
+        data={"csrf": csrf_of(page), "version": state["version"], "turn": typed},
+    )
+    assert refused.status_code == 400
+    assert "<script>alert" not in refused.text
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in refused.text
+
+
+def test_the_record_is_for_the_players_until_the_game_is_over(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    assert api.client.get(f"/games/{game_id}/record").status_code == 403
+    web_sign_in(api, "ann")
+    record = api.client.get(f"/games/{game_id}/record")
+    assert record.status_code == 200 and record.mimetype == "text/plain"
+    assert "attachment" in record.headers["Content-Disposition"]
+    assert api.call("POST", f"/api/games/{game_id}/resign", tokens["bob"]).status_code == 200
+    api.client.post("/signout", data={"csrf": csrf_of(api.client.get("/").text)})
+    assert api.client.get(f"/games/{game_id}/record").status_code == 200
+
+
+def test_signing_out_revokes_the_sessions_token(api):
+    token = api.register("ann")
+    web_sign_in(api, "ann")
+    home = api.client.get("/")
+    assert "Your games" in home.text
+    api.client.post("/signout", data={"csrf": csrf_of(home.text)})
+    assert "Sign in or register" in api.client.get("/").text
+    tokens = api.call("GET", "/api/tokens", token).json["tokens"]
+    assert [t["revoked"] for t in tokens if t["label"] == "web sign-in"] == [True]
+
+
+def test_the_sign_in_page_does_not_tell_who_has_an_account(api):
+    api.register("ann")
+    form = api.client.get("/signin").text
+    known = api.client.post("/signin", data={"csrf": csrf_of(form), "email": "ann@example.com"})
+    unknown = api.client.post("/signin", data={"csrf": csrf_of(form), "email": "zed@example.com"})
+    assert known.status_code == unknown.status_code == 200
+    assert known.text.replace("ann@", "zed@") == unknown.text
+
+
+def test_a_missing_game_is_a_page_not_json(api):
+    response = api.client.get("/games/999")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    assert "there is no game 999" in response.text
