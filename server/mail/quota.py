@@ -4,13 +4,15 @@ One `MailRecipient` row per address. Before sending a batch the worker asks `res
 slot per message, in one transaction: the row keeps the times of the sends of the last
 minute, and slots are taken by a compare-and-set on the row's `version`, so two workers
 sending at once can never exceed the limit together; a refused slot says when the next one
-frees up. After each attempt `record_delivery` / `record_failure` keep the address's state
-(`ok`, `retrying`, `failing`), which a player sees in `GET /api/me`; the worker calls
-`record_delivery` only for an address that was not `ok`.
+frees up; the slots of messages that were then not sent are given back (`give_back`), so
+only what is sent counts. After each attempt `record_delivery` / `record_failure` keep the
+address's state (`ok`, `retrying`, `failing`), which a player sees in `GET /api/me`; the
+worker calls `record_delivery` only for an address that was not `ok`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -100,6 +102,22 @@ def _take(session: Session, rows: dict[str, MailRecipient], recent: dict[str, li
         session.rollback()
         return False
     return True
+
+
+def give_back(engine: Engine, addresses: Sequence[str]) -> None:
+    """Free the newest slot of each entry of `addresses`: taken by `reserve` for a message
+    that was then not sent (it failed, or the SMTP server could not be reached)."""
+    if not addresses:
+        return
+    unsent = Counter(addresses)
+    for _ in range(RETRIES):
+        with Session(engine) as session:
+            rows = session.exec(
+                select(MailRecipient).where(col(MailRecipient.address).in_(list(unsent)))
+            ).all()
+            recent = {row.address: sorted(row.recent)[: -unsent[row.address]] for row in rows}
+            if _take(session, {row.address: row for row in rows}, recent):
+                return
 
 
 def _set_state(engine: Engine, address: str, **values: Any) -> None:
