@@ -34,7 +34,7 @@ INT_KEYS = frozenset(
 )
 
 #: Settings that are switches; their environment values are `1`/`0`, `true`/`false`, ….
-BOOL_KEYS = frozenset({"DEV_MAIL"})
+BOOL_KEYS = frozenset({"DEV_MAIL", "SMTP_UTF8"})
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 #: Values `CAFE_SMTP_TLS` may take.
@@ -56,6 +56,7 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "SMTP_USER": "",
         "SMTP_PASSWORD": "",
         "SMTP_TLS": "none",
+        "SMTP_UTF8": False,  # the SMTP server offers SMTPUTF8: international addresses allowed
         "MAIL_FROM": "Café International <cafe@localhost>",
         "MAIL_DOMAIN": "",  # of Message-IDs and reply addresses; empty: MAIL_FROM's domain
         "MAIL_PER_MINUTE": 10,  # messages one recipient may be sent per minute (0: no limit)
