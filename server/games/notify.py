@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from server.mail import messages, outgoing
@@ -68,15 +69,27 @@ def players_named(session: Session, names: list[str]) -> dict[str, Player]:
     return {player.name: player for player in rows}
 
 
+#: The end of a game's log, newest first; plain columns, built once (the worker runs it for
+#: every game it writes to).
+_RECENT = (
+    select(
+        TurnRecord.number,
+        TurnRecord.seat,
+        TurnRecord.kind,
+        TurnRecord.notation,
+        TurnRecord.points,
+        TurnRecord.detail,
+    )
+    .where(col(TurnRecord.game_id) == bindparam("game_id"))
+    .order_by(col(TurnRecord.number).desc())
+    .limit(bindparam("count"))
+)
+
+
 def recent_turns(session: Session, game_id: int, names: list[str]) -> list[LoggedTurn]:
     """The end of the game's log, oldest first: long enough to reach back past everyone's
     last turn (a round, plus room for resignations). Pending entries are included."""
-    rows = session.exec(
-        select(TurnRecord)
-        .where(TurnRecord.game_id == game_id)
-        .order_by(col(TurnRecord.number).desc())
-        .limit(2 * len(names) + 2)
-    ).all()
+    rows = session.execute(_RECENT, {"game_id": game_id, "count": 2 * len(names) + 2}).all()
     return [
         LoggedTurn(
             number=row.number,

@@ -21,15 +21,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from server.games import notify
 from server.mail import outgoing
 from server.mail.addresses import ReplyAddress
-from server.mail.facts import GameFacts, LoggedTurn
-from server.models import GameRecord, GameSeat, OutboxMessage, Player, TurnRecord
+from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn
+from server.models import (
+    GameRecord,
+    GameSeat,
+    OfferedHints,
+    OutboxMessage,
+    Player,
+    TurnRecord,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +89,7 @@ def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMess
                 prepared.ready.append(row)
             else:
                 prepared.dropped.append((row, *reason))
-        try:
-            session.commit()  # the hints the "your turn" emails offer
-        except IntegrityError:  # a refusal offered them at the same moment: the same turns
-            session.rollback()
+        batch.store_offers()
     return prepared
 
 
@@ -105,6 +110,49 @@ class _Batch:
         )
         self.players = {(game_id, seat): player for game_id, seat, player in seated}
         self.facts: dict[int, GameFacts] = {}
+        current = [(game.id, game.version) for game in self.games.values()]
+        offered = session.execute(
+            select(OfferedHints.game_id, OfferedHints.player_id, OfferedHints.hints).where(
+                tuple_(col(OfferedHints.game_id), col(OfferedHints.version)).in_(current)
+            )
+        )
+        self.offers = {
+            (game_id, player_id): [OfferedTurn(**hint) for hint in hints]
+            for game_id, player_id, hints in offered
+        }
+        self.new_offers: list[dict[str, Any]] = []
+
+    def hints(self, facts: GameFacts, player: Player) -> list[OfferedTurn]:
+        """The turns a "your turn" email offers: those offered at this version already, or
+        the engine's best (`notify.HINTS`), remembered by `store_offers`."""
+        assert player.id is not None
+        key = (facts.id, player.id)
+        if key not in self.offers:
+            self.offers[key] = [
+                OfferedTurn(turn=str(h.turn), points=h.points)
+                for h in facts.engine.hints(notify.HINTS)
+            ]
+            self.new_offers.append(
+                {
+                    "game_id": facts.id,
+                    "version": facts.version,
+                    "player_id": player.id,
+                    "hints": [{"turn": h.turn, "points": h.points} for h in self.offers[key]],
+                    "created_at": utcnow(),
+                }
+            )
+        return self.offers[key]
+
+    def store_offers(self) -> None:
+        """Remember the new offers, so a reply of `1`, `2` or `3` means what the email
+        showed: one statement; an offer made by a refusal meanwhile is kept (the same turns)."""
+        if not self.new_offers:
+            return
+        dialect = self.session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        table = OfferedHints.__table__  # type: ignore[attr-defined]
+        self.session.execute(insert(table).on_conflict_do_nothing(), self.new_offers)
+        self.session.commit()
 
     def render(self, row: OutboxMessage) -> tuple[str, str] | None:
         """Render `row` into its own fields; or why it is not to be sent."""
@@ -119,7 +167,7 @@ class _Batch:
         facts = self._facts(game)
         extra: dict[str, Any] = {}
         if row.kind == "your_turn":
-            extra["hints"] = notify.offer_hints(self.session, facts, player)
+            extra["hints"] = self.hints(facts, player)
         elif row.kind == "turn_confirmed":
             extra["played"] = self._logged(facts, row.turn)
         running = game.status != "finished"

@@ -17,13 +17,20 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, bindparam, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server.models import MailRecipient, iso, utcnow
 
 WINDOW = timedelta(minutes=1)
+_TABLE = MailRecipient.__table__  # type: ignore[attr-defined]
+#: An address's recent sends, if nobody changed them since they were read (executemany).
+_CAS = (
+    update(_TABLE)
+    .where(_TABLE.c.address == bindparam("held"), _TABLE.c.version == bindparam("seen"))
+    .values(recent=bindparam("recent"), version=bindparam("version"))
+)
 #: Compare-and-set attempts before a reservation gives up for this round (heavy contention).
 RETRIES = 5
 
@@ -83,17 +90,20 @@ def _slots(
 def _take(session: Session, rows: dict[str, MailRecipient], recent: dict[str, list[str]]) -> bool:
     """Write the new sends with a compare-and-set per address; False if a rival came first
     (nothing is then kept, and the caller tries again)."""
-    for address, sends in recent.items():
-        row = rows.get(address)
-        if row is None:
-            session.add(MailRecipient(address=address, recent=sends))
-            continue
-        taken = session.execute(
-            update(MailRecipient)
-            .where(col(MailRecipient.address) == address, col(MailRecipient.version) == row.version)
-            .values(recent=sends, version=row.version + 1)
-        )
-        if taken.rowcount != 1:  # type: ignore[attr-defined]
+    changes = [
+        {"held": address, "seen": rows[address].version, "recent": sends,
+         "version": rows[address].version + 1}
+        for address, sends in recent.items()
+        if address in rows
+    ]  # fmt: skip
+    session.add_all(
+        MailRecipient(address=address, recent=sends)
+        for address, sends in recent.items()
+        if address not in rows
+    )
+    if changes:
+        taken = session.connection().execute(_CAS, changes)
+        if taken.rowcount != len(changes):  # a rival changed a row first
             session.rollback()
             return False
     try:
