@@ -208,9 +208,9 @@ def main() -> None:
     size = statistics.median(sizes) / 1024
     print(f"\n{args.emails} 'your turn' events × {args.rounds} rounds, {size:.1f} KiB each")
     print(
-        f"  ours: claim, hints, render, send, mark (worker)  {statistics.median(ourselves):7.1f} emails/s"
+        f"  ours: claim, hints, render, send, mark   {statistics.median(ourselves):7.1f} emails/s"
     )
-    print(f"  raw smtplib, the same messages pre-built      {statistics.median(raw):7.1f} emails/s")
+    print(f"  raw smtplib, the same messages pre-built {statistics.median(raw):7.1f} emails/s")
     print(
         f"  ours / raw, per round: median {statistics.median(ratios):.0%} "
         f"(min {min(ratios):.0%}, max {max(ratios):.0%}); target ≥ {TARGET:.0%}"

@@ -26,6 +26,7 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from email.utils import parseaddr
 from typing import Any
 
@@ -40,6 +41,7 @@ from server.models import OutboxMessage
 log = logging.getLogger(__name__)
 
 BATCH = 100
+CHUNK = 20  # messages rendered, then sent while the next ones are rendered
 SMTP_TIMEOUT = 30
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
@@ -182,8 +184,10 @@ class Worker:
         self._next_digests = 0.0
         self._outage_wait = 0.0  # the current wait while the SMTP server is unreachable
         self._resume_at = 0.0  # monotonic time before which no batch is claimed
-        # one connection for as long as there is mail to send (TLS and login are costly)
+        # one connection for as long as there is mail to send (TLS and login are costly),
+        # used by one sender thread only
         self._mailer = Mailer(config)
+        self._sender = ThreadPoolExecutor(1, thread_name_prefix="smtp")
 
     @property
     def waiting(self) -> float:
@@ -213,36 +217,33 @@ class Worker:
             raise
 
     def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:
-        """Render, drop, hold back, send and mark one claimed batch."""
-        prepared = events.prepare(self.engine, self.config, claimed)
-        outbox.drop(self.engine, prepared.dropped, claimer)
-        for message, error in prepared.broken:
-            self._failed(message, claimer, error, permanent=False)
-        ready = prepared.ready
-        waits, states = quota.reserve(
-            self.engine, [m.to_addr or "" for m in ready], self.config["MAIL_PER_MINUTE"]
-        )
-        due = []
-        for message, wait in zip(ready, waits, strict=True):
-            if wait is None:
-                due.append(message)
-            else:
-                outbox.postpone(self.engine, message, claimer, until=wait)
-                log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
-        sent, failed, unsent, outage = self._send_all(due)
-        outbox.mark_sent(self.engine, sent, claimer)
-        if self.config["MAIL_PER_MINUTE"] > 0:
+        """Render, drop, hold back, send and mark one claimed batch, `CHUNK` messages at a
+        time: the sender thread talks to the SMTP server about one chunk while this thread
+        renders the next and keeps the books."""
+        sent: list[OutboxMessage] = []
+        failed: list[tuple[OutboxMessage, Exception]] = []
+        unsent: list[OutboxMessage] = []
+        outage: str | None = None
+        states: dict[str, str] = {}
+        sending: Future[Sending] | None = None
+        for start in range(0, len(claimed), CHUNK):
+            chunk = claimed[start : start + CHUNK]
+            if outage is not None:
+                unsent += chunk  # not even rendered: the server is down
+                continue
+            due = self._prepare(chunk, claimer, states)
+            following = self._sender.submit(self._send_all, due)
+            if sending is not None:
+                outage = self._collect(sending.result(), sent, failed, unsent) or outage
+            sending = following
+        if sending is not None:
+            outage = self._collect(sending.result(), sent, failed, unsent) or outage
+        self._settle(claimer, sent, failed, states)
+        if self.config["MAIL_PER_MINUTE"] > 0:  # only what was sent counts
             quota.give_back(
                 self.engine,
                 [m.to_addr or "" for m, _ in failed] + [m.to_addr or "" for m in unsent],
             )
-        for message in sent:
-            if states.get(message.to_addr or "", "ok") != "ok":
-                quota.record_delivery(self.engine, message.to_addr or "")
-                states[message.to_addr or ""] = "ok"
-            log.info("message %s (%s) sent", message.id, message.kind)
-        for message, error in failed:
-            self._failed(message, claimer, describe(error), permanent=is_permanent(error))
         if outage is not None:
             outbox.release(self.engine, unsent, claimer, reason=outage)
             self._outage_wait = min(
@@ -252,8 +253,60 @@ class Worker:
             log.warning(
                 "%s; %d messages wait, next try in %.0f s", outage, len(unsent), self._outage_wait
             )
-            return len(claimed) - len(unsent)
-        return len(claimed)
+        return len(claimed) - len(unsent)
+
+    def _prepare(
+        self, chunk: Sequence[OutboxMessage], claimer: str, states: dict[str, str]
+    ) -> list[OutboxMessage]:
+        """Render the chunk's events, mark what is dropped or broken, take the recipients'
+        sending slots (holding back the rest); the messages to send now."""
+        prepared = events.prepare(self.engine, self.config, chunk)
+        outbox.drop(self.engine, prepared.dropped, claimer)
+        for message, error in prepared.broken:
+            self._failed(message, claimer, error, permanent=False)
+        ready = prepared.ready
+        waits, found = quota.reserve(
+            self.engine, [m.to_addr or "" for m in ready], self.config["MAIL_PER_MINUTE"]
+        )
+        states.update(found)
+        due = []
+        for message, wait in zip(ready, waits, strict=True):
+            if wait is None:
+                due.append(message)
+            else:
+                outbox.postpone(self.engine, message, claimer, until=wait)
+                log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
+        return due
+
+    @staticmethod
+    def _collect(
+        result: Sending,
+        sent: list[OutboxMessage],
+        failed: list[tuple[OutboxMessage, Exception]],
+        unsent: list[OutboxMessage],
+    ) -> str | None:
+        """Add one chunk's outcome to the batch's; the outage it met, if any."""
+        sent += result[0]
+        failed += result[1]
+        unsent += result[2]
+        return result[3]
+
+    def _settle(
+        self,
+        claimer: str,
+        sent: list[OutboxMessage],
+        failed: list[tuple[OutboxMessage, Exception]],
+        states: dict[str, str],
+    ) -> None:
+        """Mark the batch's sent messages (one statement) and its failures."""
+        outbox.mark_sent(self.engine, sent, claimer)
+        for message in sent:
+            if states.get(message.to_addr or "", "ok") != "ok":
+                quota.record_delivery(self.engine, message.to_addr or "")
+                states[message.to_addr or ""] = "ok"
+            log.info("message %s (%s) sent", message.id, message.kind)
+        for message, error in failed:
+            self._failed(message, claimer, describe(error), permanent=is_permanent(error))
 
     def _send_all(self, due: Sequence[OutboxMessage]) -> Sending:
         """Send `due` in order: what was sent, what failed (with why), and if the server
@@ -314,4 +367,5 @@ class Worker:
                 handled = 0
             if handled == 0:
                 stop.wait(self.waiting or self.config["WORKER_POLL"])
+        self._sender.shutdown()
         self._mailer.close()

@@ -121,6 +121,37 @@ class _Batch:
             for game_id, player_id, hints in offered
         }
         self.new_offers: list[dict[str, Any]] = []
+        self.recent = self._recent_turns()
+
+    def _recent_turns(self) -> dict[int, list[LoggedTurn]]:
+        """The end of each game's log (as `notify.recent_turns` reads it), in one query."""
+        tails: dict[int, list[LoggedTurn]] = {game_id: [] for game_id in self.games}
+        if not tails:
+            return tails
+        logged = self.session.execute(
+            select(
+                TurnRecord.game_id,
+                TurnRecord.number,
+                TurnRecord.seat,
+                TurnRecord.kind,
+                TurnRecord.notation,
+                TurnRecord.points,
+                TurnRecord.detail,
+            )
+            .join(GameRecord, col(GameRecord.id) == TurnRecord.game_id)
+            .where(
+                col(TurnRecord.game_id).in_(list(tails)),
+                col(TurnRecord.number) > GameRecord.turn_count - (2 * GameRecord.seats + 2),
+            )
+            .order_by(col(TurnRecord.game_id), col(TurnRecord.number))
+        )
+        for game_id, number, seat, kind, notation, points, detail in logged:
+            names = self.games[game_id].state["players"]  # type: ignore[index]
+            tails[game_id].append(LoggedTurn(number, names[seat], kind, notation, points, detail))
+        return {  # the window of `notify.recent_turns`, counted in players, not seats
+            game_id: tail[-(2 * len(self.games[game_id].state["players"]) + 2) :]  # type: ignore[index]
+            for game_id, tail in tails.items()
+        }
 
     def hints(self, facts: GameFacts, player: Player) -> list[OfferedTurn]:
         """The turns a "your turn" email offers: those offered at this version already, or
@@ -199,7 +230,7 @@ class _Batch:
                 commitment=game.commitment,
                 seed_hex=game.seed_hex if finished else None,
                 standings=game.standings or (),
-                recent=notify.recent_turns(self.session, game.id, game.state["players"]),
+                recent=self.recent[game.id],
             )
         return self.facts[game.id]
 
