@@ -7,9 +7,11 @@ one-line result; a refusal is one line on stderr and a non-zero exit, never a tr
 from __future__ import annotations
 
 import logging
+import re
 import signal
 import sys
 import threading
+from datetime import UTC, datetime, timedelta
 from enum import IntEnum
 from pathlib import Path
 from typing import Annotated, BinaryIO
@@ -20,7 +22,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
-from server import accounts, auth, create_app, migrate
+from server import accounts, auth, create_app, migrate, outbox
 from server.apispec import refusal
 from server.config import ConfigError
 from server.db import get_engine
@@ -29,7 +31,7 @@ from server.domain import DomainError
 from server.games import turns
 from server.mail import replies
 from server.mail.receiver import start_receiver
-from server.models import GameRecord, Player
+from server.models import GameRecord, Player, utcnow
 from server.schemas.accounts import PlayerCreate
 from server.worker import Worker, worker_engine
 
@@ -50,10 +52,12 @@ db_app = typer.Typer(help="The database schema.", no_args_is_help=True)
 players_app = typer.Typer(help="Players.", no_args_is_help=True)
 tokens_app = typer.Typer(help="API tokens.", no_args_is_help=True)
 games_app = typer.Typer(help="Games.", no_args_is_help=True)
+mail_app = typer.Typer(help="The outbox.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(players_app, name="players")
 app.add_typer(tokens_app, name="tokens")
 app.add_typer(games_app, name="games")
+app.add_typer(mail_app, name="mail")
 
 
 def fail(message: str, code: Exit = Exit.FAILED) -> typer.Exit:
@@ -111,6 +115,40 @@ def worker(
         delivery.run(stop)
     except KeyboardInterrupt:
         stop.set()
+
+
+_AGO = re.compile(r"(\d{1,6})([mhd])")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+
+
+def parse_since(text: str, now: datetime) -> datetime:
+    """`--since`: a time ago (`90m`, `6h`, `2d`) or an ISO 8601 date or time (UTC unless it
+    says otherwise)."""
+    if found := _AGO.fullmatch(text.strip()):
+        return now - timedelta(**{_UNITS[found.group(2)]: int(found.group(1))})
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise typer.BadParameter(
+            f"{text!r}: use a time ago like 6h or 2d, or a date like 2026-11-30"
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@mail_app.command("retry")
+def mail_retry(
+    failed: Annotated[
+        bool, typer.Option("--failed", help="Also messages given up on (attempts start again)")
+    ] = False,
+    since: Annotated[
+        str | None, typer.Option(help="Only messages queued since: 6h, 2d or 2026-11-30T08:00")
+    ] = None,
+) -> None:
+    """Make waiting messages due now, e.g. after fixing the mail server's settings."""
+    moment = None if since is None else parse_since(since, utcnow())
+    count = outbox.requeue(get_engine(load_app()), failed=failed, since=moment)
+    what = "pending or failed" if failed else "pending"
+    typer.echo(f"{count} {what} messages are due now; a running worker sends them")
 
 
 @players_app.command("add")

@@ -29,6 +29,7 @@ INT_KEYS = frozenset(
         "OUTBOX_BACKOFF",
         "OUTBOX_LEASE",
         "WORKER_POLL",
+        "WORKER_OUTAGE_MAX",
         "SQLITE_BUSY_TIMEOUT",
         "MAIL_PER_MINUTE",
         "MAIL_IN_MAX_BYTES",
@@ -37,7 +38,7 @@ INT_KEYS = frozenset(
 )
 
 #: Settings that are switches; their environment values are `1`/`0`, `true`/`false`, ….
-BOOL_KEYS = frozenset({"DEV_MAIL"})
+BOOL_KEYS = frozenset({"DEV_MAIL", "SMTP_UTF8"})
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 #: Values `CAFE_SMTP_TLS` may take.
@@ -69,6 +70,7 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "SMTP_USER": "",
         "SMTP_PASSWORD": "",
         "SMTP_TLS": "none",
+        "SMTP_UTF8": False,  # the SMTP server offers SMTPUTF8: international addresses allowed
         "MAIL_FROM": "Café International <cafe@localhost>",
         "MAIL_DOMAIN": "",  # of Message-IDs and reply addresses; empty: MAIL_FROM's domain
         "MAIL_PER_MINUTE": 10,  # messages one recipient may be sent per minute (0: no limit)
@@ -84,6 +86,7 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "OUTBOX_BACKOFF": 30,  # seconds before the first retry, doubled each time
         "OUTBOX_LEASE": 300,  # seconds a worker owns a claimed message
         "WORKER_POLL": 2,  # seconds the worker sleeps when the outbox is empty
+        "WORKER_OUTAGE_MAX": 60,  # longest wait (s) between tries of an unreachable SMTP server
         "SQLITE_BUSY_TIMEOUT": 30_000,  # milliseconds a SQLite writer waits for the lock
         "LOG_LEVEL": "INFO",
     }

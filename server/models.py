@@ -190,11 +190,21 @@ class IdempotencyKey(SQLModel, table=True):
 class OutboxMessage(SQLModel, table=True):
     """An email waiting to be sent (or sent, or given up on) by `cafe-server worker`.
 
-    `status` is `pending`, `sending` (claimed by `claimed_by` until `claimed_until`), `sent`
-    or `failed`. `message_id` is fixed when the row is written, so a message delivered
-    twice after a crash carries the same Message-ID and mail clients show it once. `body`
-    is the plain-text part, `html` the HTML alternative (if any), `headers` the further
-    header fields (threading, Reply-To, List-Unsubscribe, …).
+    A row is either a **message**, rendered when it was queued (sign-in codes,
+    invitations, digests, answers to emailed turns that were refused), or an **event** of a
+    game change: only the game, its version, the recipient's seat and the `kind`, written
+    in the change's own transaction and rendered by the worker from the game as it is when
+    it sends (`server.mail.events`). The worker fills in the rendered fields of an event
+    when it sends it.
+
+    `status` is `pending`, `sending` (claimed by `claimed_by` until `claimed_until`), `sent`,
+    `failed`, or for events `superseded` (out of date when its turn came: the game moved on)
+    or `skipped` (the recipient's preferences do not want it). `message_id` is fixed when
+    the row is written, so a message delivered twice after a crash carries the same
+    Message-ID and mail clients show it once. `body` is the plain-text part, `html` the HTML
+    alternative (if any), `headers` the further header fields (threading, Reply-To,
+    List-Unsubscribe, …). `answering` is the Message-ID of the player's email an event
+    answers, `turn` the log entry it confirms.
     """
 
     __tablename__ = "outbox"
@@ -202,13 +212,13 @@ class OutboxMessage(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(max_length=32)
-    to_addr: str = Field(max_length=254)
-    subject: str = Field(max_length=200)
-    body: str
+    to_addr: str | None = Field(default=None, max_length=254)
+    subject: str | None = Field(default=None, max_length=200)
+    body: str | None = None
     html: str | None = None
     headers: dict[str, str] | None = Field(default=None, sa_column=Column(JSON))
     message_id: str = Field(max_length=200)
-    status: str = Field(default="pending", max_length=8)
+    status: str = Field(default="pending", max_length=12)
     attempts: int = 0
     available_at: datetime = Field(default_factory=utcnow)
     claimed_by: str | None = Field(default=None, max_length=64)
@@ -216,6 +226,11 @@ class OutboxMessage(SQLModel, table=True):
     last_error: str | None = Field(default=None, max_length=500)
     created_at: datetime = Field(default_factory=utcnow)
     sent_at: datetime | None = None
+    game_id: int | None = None
+    version: int | None = None
+    seat: int | None = None
+    turn: int | None = None
+    answering: str | None = Field(default=None, max_length=200)
 
 
 class MailRecipient(SQLModel, table=True):

@@ -1,18 +1,21 @@
-"""The outbox table's life cycle: claim due messages, then mark them sent, retry or failed.
+"""The outbox table's life cycle: claim due messages, then mark them sent, retry, failed or
+dropped, or hand them back; and re-queue failed ones (`cafe-server mail retry`).
 
 A claim is one `UPDATE … WHERE id IN (SELECT … LIMIT n)` that stamps the rows with the
 claimer's unique id and a lease. On PostgreSQL the inner select is `FOR UPDATE SKIP LOCKED`,
 so concurrent workers take disjoint rows without waiting; on SQLite the single UPDATE runs
 under the database's one write lock, which makes it atomic all the same. A worker that dies
 holding a claim loses it when the lease runs out, and another worker retries the message.
+What a worker sent is marked in one statement per batch (`mark_sent`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, bindparam, func, or_, select, update
+from sqlalchemy import Engine, bindparam, case, func, or_, select, update
 from sqlmodel import Session, col
 
 from server.models import OutboxMessage, utcnow
@@ -94,10 +97,77 @@ def _finish(engine: Engine, message: OutboxMessage, claimer: str, **values: obje
         )
 
 
-def mark_sent(engine: Engine, message: OutboxMessage, claimer: str) -> None:
-    """The message was accepted by the SMTP server."""
-    attempts = message.attempts + 1
-    _finish(engine, message, claimer, status="sent", sent_at=utcnow(), attempts=attempts)
+#: A claimed message marked sent, with the fields its worker rendered (for an event).
+_SENT = _FINISH.values(
+    status="sent",
+    attempts=_OUTBOX.c.attempts + 1,
+    claimed_by=None,
+    claimed_until=None,
+)
+
+
+def mark_sent(engine: Engine, messages: Sequence[OutboxMessage], claimer: str) -> None:
+    """These messages were accepted by the SMTP server: one statement for all of them."""
+    if not messages:
+        return
+    now = utcnow()
+    with engine.begin() as connection:
+        connection.execute(
+            _SENT,
+            [
+                {
+                    "held_id": message.id,
+                    "held_by": claimer,
+                    "sent_at": now,
+                    "to_addr": message.to_addr,
+                    "subject": message.subject,
+                    "body": message.body,
+                    "html": message.html,
+                    "headers": message.headers,
+                }
+                for message in messages
+            ],
+        )
+
+
+def drop(engine: Engine, dropped: Sequence[tuple[OutboxMessage, str, str]], claimer: str) -> None:
+    """Events not to send, each with its status (`superseded`, `skipped`) and reason."""
+    if not dropped:
+        return
+    with engine.begin() as connection:
+        connection.execute(
+            _FINISH,
+            [
+                {
+                    "held_id": message.id,
+                    "held_by": claimer,
+                    "claimed_by": None,
+                    "claimed_until": None,
+                    "status": status,
+                    "last_error": reason[:500],
+                }
+                for message, status, reason in dropped
+            ],
+        )
+
+
+def release(
+    engine: Engine, messages: Sequence[OutboxMessage], claimer: str, *, reason: str
+) -> None:
+    """Hand messages back unsent and due at once, not counting an attempt: the SMTP server
+    could not be reached, which is no fault of theirs."""
+    if not messages:
+        return
+    with engine.begin() as connection:
+        connection.execute(
+            update(_OUTBOX)
+            .where(
+                _OUTBOX.c.id.in_([message.id for message in messages]),
+                _OUTBOX.c.claimed_by == claimer,
+                _OUTBOX.c.status == "sending",
+            )
+            .values(status="pending", claimed_by=None, claimed_until=None, last_error=reason[:500])
+        )
 
 
 def mark_failed(
@@ -127,6 +197,21 @@ def mark_failed(
 def postpone(engine: Engine, message: OutboxMessage, claimer: str, *, until: datetime) -> None:
     """Hand the message back unsent until `until` (not an attempt: nothing was tried)."""
     _finish(engine, message, claimer, status="pending", available_at=until)
+
+
+def requeue(engine: Engine, *, failed: bool, since: datetime | None) -> int:
+    """Make messages due now: those waiting for a retry, and with `failed` also those that
+    were given up on (their attempts start again). `since`: only messages queued since then.
+    The number of messages re-queued."""
+    statuses = ["pending", "failed"] if failed else ["pending"]
+    query = update(_OUTBOX).where(_OUTBOX.c.status.in_(statuses))
+    if since is not None:
+        query = query.where(_OUTBOX.c.created_at >= since)
+    values: dict[str, object] = {"status": "pending", "available_at": utcnow()}
+    if failed:
+        values["attempts"] = case((_OUTBOX.c.status == "failed", 0), else_=_OUTBOX.c.attempts)
+    with engine.begin() as connection:
+        return connection.execute(query.values(**values)).rowcount
 
 
 def counts(engine: Engine) -> dict[str, int]:

@@ -1,13 +1,21 @@
-"""`cafe-server worker`: deliver the outbox over SMTP, with retries and backoff.
+"""`cafe-server worker`: render and deliver the outbox over SMTP, with retries and backoff.
 
-Each round claims a batch (`server.outbox.claim`), sends it over the SMTP connection (kept
-open while there is mail, for up to `PER_CONNECTION` messages, and closed when the outbox
-runs dry) and marks every message sent, to retry, or failed. A 5xx answer for a message is
-final; a connection problem or a 4xx is retried with doubling delays. A message to an address that
-had `MAIL_PER_MINUTE` messages in the last minute waits (`server.mail.quota`, which also
-keeps each address's delivery state for `GET /api/me`). Daily digests are queued here too.
-Any number of workers may run at once: claims never overlap. Log lines name messages by id
-and kind, never their bodies (a sign-in code is in the body).
+Each round claims a batch (`server.outbox.claim`), renders its events from the games as
+they are now and drops those that are out of date (`server.mail.events`), sends the rest
+over the SMTP connection (kept open while there is mail, for up to `PER_CONNECTION`
+messages, and closed when the outbox runs dry), and marks what was sent in one statement.
+
+Whatever goes wrong with one message is that message's failed attempt, never the batch's:
+a 5xx answer, or an address that cannot be written without SMTPUTF8 when the server does
+not offer it, is final; a 4xx or an error while rendering is retried with doubling delays
+until `OUTBOX_MAX_ATTEMPTS`. A server that cannot be reached (down, refusing, timing out)
+is no message's fault: the unsent messages go back to the queue without an attempt, and the
+worker as a whole waits — 1 s, doubling, at most `WORKER_OUTAGE_MAX` s — before it tries
+again, however long the outage lasts. A message to an address that had `MAIL_PER_MINUTE`
+messages in the last minute waits (`server.mail.quota`, which also keeps each address's
+delivery state for `GET /api/me`); only mail that is sent counts. Daily digests are queued
+here too. Any number of workers may run at once: claims never overlap. Log lines name
+messages by id and kind, never their bodies (a sign-in code is in the body).
 """
 
 from __future__ import annotations
@@ -17,7 +25,8 @@ import smtplib
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from email.utils import parseaddr
 from typing import Any
 
@@ -25,16 +34,31 @@ from sqlalchemy import Engine
 
 from server import outbox
 from server.db import make_engine
-from server.mail import digest, quota
+from server.mail import digest, events, quota
 from server.mail.compose import compose
 from server.models import OutboxMessage
 
 log = logging.getLogger(__name__)
 
-BATCH = 20
+BATCH = 100
+CHUNK = 20  # messages rendered, then sent while the next ones are rendered
 SMTP_TIMEOUT = 30
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
+OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
+
+
+class Unavailable(Exception):
+    """The SMTP server cannot be reached, or turned the connection away."""
+
+
+class Undeliverable(Exception):
+    """The message cannot be sent as it is, however often it is tried."""
+
+
+def describe(error: BaseException) -> str:
+    """An error as one line for `last_error` and the log."""
+    return f"{type(error).__name__}: {error}"
 
 
 class Mailer:
@@ -46,29 +70,44 @@ class Mailer:
         self._smtp: smtplib.SMTP | None = None
         self._sent_here = 0  # messages sent over the open connection
 
-    def _connect(self) -> smtplib.SMTP:
+    def connect(self) -> smtplib.SMTP:
+        """A new connection, greeted and logged in; `Unavailable` if that fails."""
         config = self.config
         host, port = config["SMTP_HOST"], config["SMTP_PORT"]
-        if config["SMTP_TLS"] == "ssl":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=SMTP_TIMEOUT)
-        else:
-            smtp = smtplib.SMTP(host, port, timeout=SMTP_TIMEOUT)
-            if config["SMTP_TLS"] == "starttls":
-                smtp.starttls()
-        if config["SMTP_USER"]:
-            smtp.login(config["SMTP_USER"], config["SMTP_PASSWORD"])
+        try:
+            if config["SMTP_TLS"] == "ssl":
+                smtp: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=SMTP_TIMEOUT)
+            else:
+                smtp = smtplib.SMTP(host, port, timeout=SMTP_TIMEOUT)
+                if config["SMTP_TLS"] == "starttls":
+                    smtp.starttls()
+            if config["SMTP_USER"]:
+                smtp.login(config["SMTP_USER"], config["SMTP_PASSWORD"])
+            smtp.ehlo_or_helo_if_needed()
+        except (smtplib.SMTPException, OSError) as error:
+            reason = f"SMTP server {host}:{port} unavailable: {describe(error)}"
+            raise Unavailable(reason) from error
         return smtp
 
     def send(self, message: OutboxMessage) -> None:
-        """Hand one message to the SMTP server (raises `smtplib`/`OSError` errors)."""
+        """Hand one message to the SMTP server (raises `Unavailable`, `Undeliverable`,
+        `smtplib` and `OSError` errors)."""
+        assert message.to_addr is not None
         data = compose(message, self.config["MAIL_FROM"])
         if self._sent_here >= PER_CONNECTION:
             self.close()
         if self._smtp is None:
-            self._smtp = self._connect()
+            self._smtp = self.connect()
             self._sent_here = 0
+        international = not message.to_addr.isascii()
+        if international and not self._smtp.has_extn("smtputf8"):
+            raise Undeliverable(
+                f"{message.to_addr!r} is an international address and the SMTP server "
+                "does not offer SMTPUTF8"
+            )
         self._sent_here += 1
-        self._smtp.sendmail(self.envelope_from, [message.to_addr], data)
+        options = ["SMTPUTF8"] if international else []
+        self._smtp.sendmail(self.envelope_from, [message.to_addr], data, mail_options=options)
 
     def close(self) -> None:
         """Say goodbye to the server; a connection that already broke is just dropped."""
@@ -86,13 +125,42 @@ class Mailer:
             self._smtp = None
 
 
+def smtp_offers_utf8(config: Mapping[str, Any]) -> bool:
+    """Whether the configured SMTP server offers SMTPUTF8 (international addresses);
+    `Unavailable` if it cannot be reached."""
+    mailer = Mailer(config)
+    smtp = mailer.connect()
+    try:
+        return bool(smtp.has_extn("smtputf8"))
+    finally:
+        mailer._smtp = smtp
+        mailer.close()
+
+
 def is_permanent(error: Exception) -> bool:
-    """True when retrying cannot help: the server refused the message or its recipient."""
+    """True when retrying cannot help: the server refused the message or its recipient, or
+    the message cannot be written for it."""
+    if isinstance(error, Undeliverable | UnicodeError | smtplib.SMTPNotSupportedError):
+        return True
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _ in error.recipients.values())
     if isinstance(error, smtplib.SMTPResponseException):
         return error.smtp_code >= 500 and not isinstance(error, smtplib.SMTPAuthenticationError)
     return False
+
+
+def is_connection_lost(error: Exception) -> bool:
+    """True when the connection broke under a message (not an answer about it)."""
+    if isinstance(error, smtplib.SMTPServerDisconnected):
+        return True
+    return isinstance(error, OSError) and not isinstance(error, smtplib.SMTPException)
+
+
+#: What sending a batch came to: sent, failed (with the error), and if the SMTP server became
+#: unreachable, the messages not tried and why.
+Sending = tuple[
+    list[OutboxMessage], list[tuple[OutboxMessage, Exception]], list[OutboxMessage], str | None
+]
 
 
 def worker_engine(config: Mapping[str, Any]) -> Engine:
@@ -103,7 +171,7 @@ def worker_engine(config: Mapping[str, Any]) -> Engine:
 
 
 class Worker:
-    """Delivers the outbox of one database."""
+    """Renders and delivers the outbox of one database."""
 
     def __init__(self, engine: Engine, config: Mapping[str, Any]) -> None:
         self.engine = engine
@@ -114,70 +182,177 @@ class Worker:
             lease_seconds=config["OUTBOX_LEASE"],
         )
         self._next_digests = 0.0
-        # one connection for as long as there is mail to send (TLS and login are costly)
+        self._outage_wait = 0.0  # the current wait while the SMTP server is unreachable
+        self._resume_at = 0.0  # monotonic time before which no batch is claimed
+        # one connection for as long as there is mail to send (TLS and login are costly),
+        # used by one sender thread only
         self._mailer = Mailer(config)
+        self._sender = ThreadPoolExecutor(1, thread_name_prefix="smtp")
+
+    @property
+    def waiting(self) -> float:
+        """Seconds until the worker tries the SMTP server again after an outage (0: now)."""
+        return max(0.0, self._resume_at - time.monotonic())
 
     def run_once(self) -> int:
         """Queue the digests that are due (at most once a minute), then claim and process
-        one batch of messages; the number of messages handled (0: nothing due)."""
+        one batch of messages; the number of messages handled (0: nothing due, or the SMTP
+        server cannot be reached)."""
         if time.monotonic() >= self._next_digests:
             self._next_digests = time.monotonic() + DIGEST_CHECK
             digest.queue_due(self.engine, self.config)
+        if self.waiting:
+            return 0
         claimer = uuid.uuid4().hex
-        messages = outbox.claim(
+        claimed = outbox.claim(
             self.engine, claimer=claimer, limit=BATCH, lease_seconds=self.policy.lease_seconds
         )
-        if not messages:
+        if not claimed:
             self._mailer.close()  # idle: do not hold a connection the server would drop
             return 0
-        waits, states = quota.reserve(
-            self.engine, [m.to_addr for m in messages], self.config["MAIL_PER_MINUTE"]
-        )
         try:
-            for message, wait in zip(messages, waits, strict=True):
-                if wait is not None:
-                    outbox.postpone(self.engine, message, claimer, until=wait)
-                    log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
-                    continue
-                state = states.get(message.to_addr, "ok")
-                states[message.to_addr] = self._deliver(message, claimer, state)
+            return self._process(claimed, claimer)
         except BaseException:
             self._mailer.close()
             raise
-        return len(messages)
 
-    def _deliver(self, message: OutboxMessage, claimer: str, state: str) -> str:
-        """Send one message and record the outcome; the address's state afterwards."""
+    def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:
+        """Render, drop, hold back, send and mark one claimed batch, `CHUNK` messages at a
+        time: the sender thread talks to the SMTP server about one chunk while this thread
+        renders the next and keeps the books."""
+        sent: list[OutboxMessage] = []
+        failed: list[tuple[OutboxMessage, Exception]] = []
+        unsent: list[OutboxMessage] = []
+        outage: str | None = None
+        states: dict[str, str] = {}
+        sending: Future[Sending] | None = None
+        for start in range(0, len(claimed), CHUNK):
+            chunk = claimed[start : start + CHUNK]
+            if outage is not None:
+                unsent += chunk  # not even rendered: the server is down
+                continue
+            due = self._prepare(chunk, claimer, states)
+            following = self._sender.submit(self._send_all, due)
+            if sending is not None:
+                outage = self._collect(sending.result(), sent, failed, unsent) or outage
+            sending = following
+        if sending is not None:
+            outage = self._collect(sending.result(), sent, failed, unsent) or outage
+        self._settle(claimer, sent, failed, states)
+        if self.config["MAIL_PER_MINUTE"] > 0:  # only what was sent counts
+            quota.give_back(
+                self.engine,
+                [m.to_addr or "" for m, _ in failed] + [m.to_addr or "" for m in unsent],
+            )
+        if outage is not None:
+            outbox.release(self.engine, unsent, claimer, reason=outage)
+            self._outage_wait = min(
+                max(2 * self._outage_wait, OUTAGE_FIRST), self.config["WORKER_OUTAGE_MAX"]
+            )
+            self._resume_at = time.monotonic() + self._outage_wait
+            log.warning(
+                "%s; %d messages wait, next try in %.0f s", outage, len(unsent), self._outage_wait
+            )
+        return len(claimed) - len(unsent)
+
+    def _prepare(
+        self, chunk: Sequence[OutboxMessage], claimer: str, states: dict[str, str]
+    ) -> list[OutboxMessage]:
+        """Render the chunk's events, mark what is dropped or broken, take the recipients'
+        sending slots (holding back the rest); the messages to send now."""
+        prepared = events.prepare(self.engine, self.config, chunk)
+        outbox.drop(self.engine, prepared.dropped, claimer)
+        for message, error in prepared.broken:
+            self._failed(message, claimer, error, permanent=False)
+        ready = prepared.ready
+        waits, found = quota.reserve(
+            self.engine, [m.to_addr or "" for m in ready], self.config["MAIL_PER_MINUTE"]
+        )
+        states.update(found)
+        due = []
+        for message, wait in zip(ready, waits, strict=True):
+            if wait is None:
+                due.append(message)
+            else:
+                outbox.postpone(self.engine, message, claimer, until=wait)
+                log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
+        return due
+
+    @staticmethod
+    def _collect(
+        result: Sending,
+        sent: list[OutboxMessage],
+        failed: list[tuple[OutboxMessage, Exception]],
+        unsent: list[OutboxMessage],
+    ) -> str | None:
+        """Add one chunk's outcome to the batch's; the outage it met, if any."""
+        sent += result[0]
+        failed += result[1]
+        unsent += result[2]
+        return result[3]
+
+    def _settle(
+        self,
+        claimer: str,
+        sent: list[OutboxMessage],
+        failed: list[tuple[OutboxMessage, Exception]],
+        states: dict[str, str],
+    ) -> None:
+        """Mark the batch's sent messages (one statement) and its failures."""
+        outbox.mark_sent(self.engine, sent, claimer)
+        for message in sent:
+            if states.get(message.to_addr or "", "ok") != "ok":
+                quota.record_delivery(self.engine, message.to_addr or "")
+                states[message.to_addr or ""] = "ok"
+            log.info("message %s (%s) sent", message.id, message.kind)
+        for message, error in failed:
+            self._failed(message, claimer, describe(error), permanent=is_permanent(error))
+
+    def _send_all(self, due: Sequence[OutboxMessage]) -> Sending:
+        """Send `due` in order: what was sent, what failed (with why), and if the server
+        became unreachable, the messages not tried and the reason."""
+        sent: list[OutboxMessage] = []
+        failed: list[tuple[OutboxMessage, Exception]] = []
+        for index, message in enumerate(due):
+            try:
+                self._send(message)
+            except Unavailable as error:
+                return sent, failed, list(due[index:]), str(error)
+            except Exception as error:  # this message's failure only
+                failed.append((message, error))
+            else:
+                sent.append(message)
+                self._outage_wait = 0.0
+        return sent, failed, [], None
+
+    def _send(self, message: OutboxMessage) -> None:
+        """Send one message; if the connection broke under it, once more over a new one."""
         try:
             self._mailer.send(message)
-        except (smtplib.SMTPException, OSError) as error:
+        except Exception as error:
             self._mailer.reset()
-            text = f"{type(error).__name__}: {error}"
-            retry = outbox.mark_failed(
-                self.engine,
-                message,
-                claimer,
-                error=text,
-                permanent=is_permanent(error),
-                policy=self.policy,
-            )
-            quota.record_failure(self.engine, message.to_addr, error=text, final=not retry)
-            log.warning(
-                "message %s (%s) not delivered, %s: %s",
-                message.id,
-                message.kind,
-                "will retry" if retry else "gave up",
-                text,
-            )
-            return "retrying" if retry else "failing"
-        outbox.mark_sent(self.engine, message, claimer)
-        if state != "ok":
-            quota.record_delivery(self.engine, message.to_addr)
-        log.info("message %s (%s) sent", message.id, message.kind)
-        return "ok"
+            if not is_connection_lost(error):
+                raise
+            self._mailer.send(message)
+
+    def _failed(self, message: OutboxMessage, claimer: str, error: str, *, permanent: bool) -> None:
+        """Record a failed attempt at `message` and its address's delivery state."""
+        retry = outbox.mark_failed(
+            self.engine, message, claimer, error=error, permanent=permanent, policy=self.policy
+        )
+        if message.to_addr:
+            quota.record_failure(self.engine, message.to_addr, error=error, final=not retry)
+        log.warning(
+            "message %s (%s) not delivered, %s: %s",
+            message.id,
+            message.kind,
+            "will retry" if retry else "gave up",
+            error,
+        )
 
     def run(self, stop: threading.Event) -> None:
-        """Deliver until `stop` is set, sleeping `WORKER_POLL` seconds when nothing is due."""
+        """Deliver until `stop` is set, sleeping `WORKER_POLL` seconds when nothing is due
+        (or longer, while the SMTP server cannot be reached)."""
         log.info(
             "worker delivering to %s:%s (%s)",
             self.config["SMTP_HOST"],
@@ -191,5 +366,6 @@ class Worker:
                 log.exception("worker round failed")
                 handled = 0
             if handled == 0:
-                stop.wait(self.config["WORKER_POLL"])
+                stop.wait(self.waiting or self.config["WORKER_POLL"])
+        self._sender.shutdown()
         self._mailer.close()

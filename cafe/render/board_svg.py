@@ -15,7 +15,7 @@ tests and web pages can find them.
 from __future__ import annotations
 
 from collections.abc import Collection
-from xml.sax.saxutils import escape, quoteattr
+from html import escape as _escape
 
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, NATIONS, TABLES, Chair, Table
 from cafe.game import Game
@@ -45,6 +45,18 @@ from cafe.render.palette import (
     WOOD_EDGE,
 )
 from cafe.tiles import GENDER_NAMES, gender_of, nation_of
+
+
+def escape(text: str) -> str:
+    """`text` safe inside an XML element. (`html.escape` rather than `xml.sax.saxutils`,
+    which pulls in `urllib.request`, `ssl` and `email`: a third of `cafe show`'s start-up.)"""
+    return _escape(text, quote=False)
+
+
+def quoteattr(text: str) -> str:
+    """`text` as a double-quoted XML attribute value."""
+    return '"' + _escape(text, quote=True) + '"'
+
 
 CELL = 64
 PAD = 24

@@ -1,6 +1,8 @@
-"""The emails a game change causes, queued in the change's own transaction.
+"""The emails a game change causes: events queued in the change's own transaction, and
+the facts and hints the worker renders them from (`server.mail.events`).
 
-Who hears what follows the players' preferences (`Player.turn_emails`, `others_turns`):
+Who hears what follows the players' preferences (`Player.turn_emails`, `others_turns`),
+applied when the worker sends:
 
 | email | `each` | `digest` | `none` |
 |---|---|---|---|
@@ -10,8 +12,9 @@ Who hears what follows the players' preferences (`Player.turn_emails`, `others_t
 | the answer to an emailed turn | yes | yes | yes |
 
 A change made by an emailed reply (`server.mail.replies`) is marked on the session
-(`EMAIL_TURN`): its confirmation and the record that the reply was handled are written in
-the very transaction of the turn, so an emailed turn is applied and answered exactly once.
+(`EMAIL_TURN`): the event of its confirmation and the record that the reply was handled are
+written in the very transaction of the turn, so an emailed turn is applied and answered
+exactly once.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from server.mail import messages, outgoing
@@ -65,15 +69,27 @@ def players_named(session: Session, names: list[str]) -> dict[str, Player]:
     return {player.name: player for player in rows}
 
 
+#: The end of a game's log, newest first; plain columns, built once (the worker runs it for
+#: every game it writes to).
+_RECENT = (
+    select(
+        TurnRecord.number,
+        TurnRecord.seat,
+        TurnRecord.kind,
+        TurnRecord.notation,
+        TurnRecord.points,
+        TurnRecord.detail,
+    )
+    .where(col(TurnRecord.game_id) == bindparam("game_id"))
+    .order_by(col(TurnRecord.number).desc())
+    .limit(bindparam("count"))
+)
+
+
 def recent_turns(session: Session, game_id: int, names: list[str]) -> list[LoggedTurn]:
     """The end of the game's log, oldest first: long enough to reach back past everyone's
     last turn (a round, plus room for resignations). Pending entries are included."""
-    rows = session.exec(
-        select(TurnRecord)
-        .where(TurnRecord.game_id == game_id)
-        .order_by(col(TurnRecord.number).desc())
-        .limit(2 * len(names) + 2)
-    ).all()
+    rows = session.execute(_RECENT, {"game_id": game_id, "count": 2 * len(names) + 2}).all()
     return [
         LoggedTurn(
             number=row.number,
@@ -190,60 +206,50 @@ def after_change(
     version: int,
     state: dict[str, Any],
     finished: bool,
-    standings: list[dict[str, Any]] | None,
-    seed_hex: str | None,
-    last: str | None,
+    mover: int | None,
+    turn: int | None,
 ) -> None:
-    """The emails of a game's start (`last` is None) or of a turn or resignation."""
-    names: list[str] = state["players"]
-    players = players_named(session, names)
-    commitment = session.exec(select(GameRecord.commitment).where(GameRecord.id == game_id)).one()
-    game = GameFacts(
-        id=game_id,
-        version=version,
-        state=state,
-        commitment=commitment,
-        seed_hex=seed_hex if finished else None,
-        standings=standings or (),
-        recent=[] if last is None else recent_turns(session, game_id, names),
-    )
+    """Queue the events of a game's start (`mover` is None) or of a turn or resignation by
+    seat `mover` that wrote log entry `turn`: one small row per recipient, in one statement.
+
+    Nothing is rendered or read here: the worker renders each event from the game as it is
+    when it sends it, and applies the recipient's preferences then (`server.mail.events`).
+    """
+    seats = range(len(state["players"]))
+    events: list[tuple[str, int]] = []
     email_turn: EmailTurn | None = session.info.get(EMAIL_TURN)
-    if email_turn is not None:
-        _confirm(session, game, email_turn)
+    if email_turn is not None and mover is not None:
+        events.append(("turn_confirmed", mover))
+        session.add(
+            InboundMail(
+                message_key=email_turn.message_key,
+                player_id=email_turn.player_id,
+                game_id=game_id,
+                outcome="applied",
+            )
+        )
     if finished:
-        for player in players.values():
-            if player.turn_emails != "none":
-                send_game_email(session, game, player, "game_over")
-        return
-    to_move = players[names[state["to_move"]]]
-    if last is None:
-        for player in players.values():
-            if player.turn_emails != "none":
-                send_game_email(session, game, player, "game_started")
-    if to_move.turn_emails == "each":
-        send_game_email(
-            session, game, to_move, "your_turn", hints=offer_hints(session, game, to_move)
-        )
-    mover = game.recent[-1].player if game.recent else None
-    for player in players.values():
-        wanted = player.turn_emails == "each" and player.others_turns
-        if wanted and mover is not None and player.name not in (mover, to_move.name):
-            send_game_email(session, game, player, "turn_played")
-
-
-def _confirm(session: Session, game: GameFacts, email_turn: EmailTurn) -> None:
-    """Answer an emailed turn with its points, and record the reply as handled."""
-    player = session.get(Player, email_turn.player_id)
-    assert player is not None and game.recent
-    played = game.recent[-1]
-    send_game_email(
-        session, game, player, "turn_confirmed", answering=email_turn.message_id, played=played
-    )
-    session.add(
-        InboundMail(
-            message_key=email_turn.message_key,
-            player_id=email_turn.player_id,
-            game_id=game.id,
-            outcome="applied",
-        )
+        events += [("game_over", seat) for seat in seats]
+    else:
+        to_move: int = state["to_move"]
+        if mover is None:
+            events += [("game_started", seat) for seat in seats]
+        events.append(("your_turn", to_move))
+        if mover is not None:
+            events += [("turn_played", s) for s in seats if s not in (mover, to_move)]
+    answering = email_turn.message_id if email_turn is not None else None
+    outgoing.queue_events(
+        session,
+        current_app.config,
+        [
+            outgoing.Event(
+                kind=kind,
+                game_id=game_id,
+                version=version,
+                seat=seat,
+                turn=turn if kind == "turn_confirmed" else None,
+                answering=answering if kind == "turn_confirmed" else None,
+            )
+            for kind, seat in events
+        ],
     )

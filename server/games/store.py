@@ -3,7 +3,7 @@ compare-and-set that `server.games.turns` shares.
 
 Every change to a game is one transaction that starts with a compare-and-set on
 `games.version` (`UPDATE … WHERE version = :seen`), then appends to the turn log and queues
-the emails. Starting with the write matters: on PostgreSQL the row lock serializes rivals,
+the emails' events. Starting with the write matters: on PostgreSQL the row lock serializes rivals,
 on SQLite the writer lock is taken before anything is read, so the loser of a race simply
 finds the version moved on and gets a 409 — never a half-applied turn.
 """
@@ -249,9 +249,8 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
         version=game.version + 1,
         state=state,
         finished=False,
-        standings=None,
-        seed_hex=None,
-        last=None,
+        mover=None,
+        turn=None,
     )
     session.commit()
     return load_game(session, game_id)

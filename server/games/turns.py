@@ -15,6 +15,7 @@ from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TurnResult
 from server import idempotency
+from server.db import writing
 from server.domain import Conflict
 from server.games import notify
 from server.games.store import (
@@ -51,7 +52,12 @@ def _commit_change(
     response: dict[str, Any],
     idem: Idempotency | None,
 ) -> dict[str, Any]:
-    """The one transaction of a turn or resignation; a 409 if the game moved on meanwhile."""
+    """The one transaction of a turn or resignation; a 409 if the game moved on meanwhile.
+
+    Everything is read and computed before it starts; it then writes only the snapshot
+    (compare-and-set on the version), the log entry, one event row per email and the
+    idempotency record, holding the write lock for as short a time as it can.
+    """
     assert game.id is not None
     state = engine.to_position()
     finished = engine.is_over
@@ -59,27 +65,28 @@ def _commit_change(
     values: dict[str, Any] = {"state": state, "turn_count": entry.number}
     if finished:
         values.update(status="finished", finished_at=utcnow(), standings=standings)
-    try:
-        applied = bump_version(session, game, **values)
-        if applied:
-            session.add(entry)
-            notify.after_change(
-                session,
-                game_id=game.id,
-                version=game.version + 1,
-                state=state,
-                finished=finished,
-                standings=standings,
-                seed_hex=game.seed_hex,
-                last=response["summary"],
-            )
-            if idem is not None:
-                idempotency.remember(session, idem, response, 201)
-            session.commit()
-    except IntegrityError:  # a rival took this turn number or this idempotency key first
-        applied = False
+    with writing(session):
+        try:
+            applied = bump_version(session, game, **values)
+            if applied:
+                session.add(entry)
+                notify.after_change(
+                    session,
+                    game_id=game.id,
+                    version=game.version + 1,
+                    state=state,
+                    finished=finished,
+                    mover=entry.seat,
+                    turn=entry.number,
+                )
+                if idem is not None:
+                    idempotency.remember(session, idem, response, 201)
+                session.commit()
+        except IntegrityError:  # a rival took this turn number or this idempotency key first
+            applied = False
+        if not applied:
+            session.rollback()
     if not applied:
-        session.rollback()
         raise conflict(
             session, game.id, "stale_version", f"game {game.id} changed before your turn landed"
         )
@@ -99,10 +106,10 @@ def play_turn(
 
     With an idempotency key, a request whose twin (same key and body) already succeeded
     gets the twin's response — also when the twin won a race a moment ago, which this
-    request then sees as a conflict.
+    request then sees as a conflict. The key is looked up only then: a twin that succeeded
+    moved the game on, so a retry always meets a conflict first (the stale version, or its
+    key's insert), and a first request costs no lookup.
     """
-    if idem is not None and (stored := idempotency.recall(session, idem)) is not None:
-        return stored[0]
     try:
         return _apply_turn(
             session, game_id=game_id, player=player, notation=notation, version=version, idem=idem

@@ -1,5 +1,6 @@
-"""Queueing rendered emails in the outbox, with the headers that thread them, let players
-answer them and unsubscribe in one click.
+"""Queueing emails in the outbox — rendered messages, or the events of a game change that
+the worker renders later — and the headers that thread them, let players answer them and
+unsubscribe in one click.
 
 Every message gets a fresh Message-ID. Messages about a game refer to the game's thread
 root (`In-Reply-To`, `References`), or to the player's own email when they answer it.
@@ -10,7 +11,8 @@ unsubscribe link. `Auto-Submitted` tells auto-responders not to answer (RFC 3834
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert
@@ -47,6 +49,32 @@ def links(
     )
 
 
+def headers(
+    config: Mapping[str, Any],
+    *,
+    links: Links,
+    game_id: int | None = None,
+    answering: str | None = None,
+) -> dict[str, str]:
+    """The further header fields of a message (threading, Reply-To, List-Unsubscribe).
+
+    `answering` is the Message-ID of the player's email this one answers, if any.
+    """
+    found = {"Auto-Submitted": "auto-replied" if answering else "auto-generated"}
+    if game_id is not None:
+        root = thread_root(config["SECRET_KEY"], config["MAIL_DOMAIN"], game_id)
+        found["In-Reply-To"] = answering or root
+        found["References"] = f"{root} {answering}" if answering else root
+    elif answering:
+        found["In-Reply-To"] = found["References"] = answering
+    if links.reply_to:
+        found["Reply-To"] = links.reply_to
+    if links.unsubscribe:
+        found["List-Unsubscribe"] = f"<{links.unsubscribe}>"
+        found["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return found
+
+
 def queue(
     session: Session,
     config: Mapping[str, Any],
@@ -58,23 +86,7 @@ def queue(
     game_id: int | None = None,
     answering: str | None = None,
 ) -> None:
-    """Add a rendered email to the outbox (in the caller's transaction).
-
-    `answering` is the Message-ID of the player's email this one answers, if any.
-    """
-    domain = config["MAIL_DOMAIN"]
-    headers = {"Auto-Submitted": "auto-replied" if answering else "auto-generated"}
-    if game_id is not None:
-        root = thread_root(config["SECRET_KEY"], domain, game_id)
-        headers["In-Reply-To"] = answering or root
-        headers["References"] = f"{root} {answering}" if answering else root
-    elif answering:
-        headers["In-Reply-To"] = headers["References"] = answering
-    if links.reply_to:
-        headers["Reply-To"] = links.reply_to
-    if links.unsubscribe:
-        headers["List-Unsubscribe"] = f"<{links.unsubscribe}>"
-        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    """Add a rendered email to the outbox (in the caller's transaction)."""
     now = utcnow()
     session.execute(
         _INSERT,
@@ -84,11 +96,50 @@ def queue(
             "subject": rendered.subject[:200],
             "body": rendered.text,
             "html": rendered.html,
-            "headers": headers,
-            "message_id": new_message_id(domain),
+            "headers": headers(config, links=links, game_id=game_id, answering=answering),
+            "message_id": new_message_id(config["MAIL_DOMAIN"]),
             "status": "pending",
             "attempts": 0,
             "available_at": now,
             "created_at": now,
         },
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A notification of a game change, for the player in `seat`: rendered when sent."""
+
+    kind: str
+    game_id: int
+    version: int
+    seat: int
+    turn: int | None = None  # the log entry a `turn_confirmed` answers
+    answering: str | None = None  # the Message-ID of the emailed turn it answers
+
+
+def queue_events(session: Session, config: Mapping[str, Any], events: Sequence[Event]) -> None:
+    """Add events to the outbox in one statement (in the caller's transaction)."""
+    if not events:
+        return
+    now = utcnow()
+    domain = config["MAIL_DOMAIN"]
+    session.execute(
+        _INSERT,
+        [
+            {
+                "kind": event.kind,
+                "game_id": event.game_id,
+                "version": event.version,
+                "seat": event.seat,
+                "turn": event.turn,
+                "answering": event.answering,
+                "message_id": new_message_id(domain),
+                "status": "pending",
+                "attempts": 0,
+                "available_at": now,
+                "created_at": now,
+            }
+            for event in events
+        ],
     )

@@ -4,24 +4,33 @@ One `MailRecipient` row per address. Before sending a batch the worker asks `res
 slot per message, in one transaction: the row keeps the times of the sends of the last
 minute, and slots are taken by a compare-and-set on the row's `version`, so two workers
 sending at once can never exceed the limit together; a refused slot says when the next one
-frees up. After each attempt `record_delivery` / `record_failure` keep the address's state
-(`ok`, `retrying`, `failing`), which a player sees in `GET /api/me`; the worker calls
-`record_delivery` only for an address that was not `ok`.
+frees up; the slots of messages that were then not sent are given back (`give_back`), so
+only what is sent counts. After each attempt `record_delivery` / `record_failure` keep the
+address's state (`ok`, `retrying`, `failing`), which a player sees in `GET /api/me`; the
+worker calls `record_delivery` only for an address that was not `ok`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, bindparam, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server.models import MailRecipient, iso, utcnow
 
 WINDOW = timedelta(minutes=1)
+_TABLE = MailRecipient.__table__  # type: ignore[attr-defined]
+#: An address's recent sends, if nobody changed them since they were read (executemany).
+_CAS = (
+    update(_TABLE)
+    .where(_TABLE.c.address == bindparam("held"), _TABLE.c.version == bindparam("seen"))
+    .values(recent=bindparam("recent"), version=bindparam("version"))
+)
 #: Compare-and-set attempts before a reservation gives up for this round (heavy contention).
 RETRIES = 5
 
@@ -81,17 +90,20 @@ def _slots(
 def _take(session: Session, rows: dict[str, MailRecipient], recent: dict[str, list[str]]) -> bool:
     """Write the new sends with a compare-and-set per address; False if a rival came first
     (nothing is then kept, and the caller tries again)."""
-    for address, sends in recent.items():
-        row = rows.get(address)
-        if row is None:
-            session.add(MailRecipient(address=address, recent=sends))
-            continue
-        taken = session.execute(
-            update(MailRecipient)
-            .where(col(MailRecipient.address) == address, col(MailRecipient.version) == row.version)
-            .values(recent=sends, version=row.version + 1)
-        )
-        if taken.rowcount != 1:  # type: ignore[attr-defined]
+    changes = [
+        {"held": address, "seen": rows[address].version, "recent": sends,
+         "version": rows[address].version + 1}
+        for address, sends in recent.items()
+        if address in rows
+    ]  # fmt: skip
+    session.add_all(
+        MailRecipient(address=address, recent=sends)
+        for address, sends in recent.items()
+        if address not in rows
+    )
+    if changes:
+        taken = session.connection().execute(_CAS, changes)
+        if taken.rowcount != len(changes):  # a rival changed a row first
             session.rollback()
             return False
     try:
@@ -100,6 +112,22 @@ def _take(session: Session, rows: dict[str, MailRecipient], recent: dict[str, li
         session.rollback()
         return False
     return True
+
+
+def give_back(engine: Engine, addresses: Sequence[str]) -> None:
+    """Free the newest slot of each entry of `addresses`: taken by `reserve` for a message
+    that was then not sent (it failed, or the SMTP server could not be reached)."""
+    if not addresses:
+        return
+    unsent = Counter(addresses)
+    for _ in range(RETRIES):
+        with Session(engine) as session:
+            rows = session.exec(
+                select(MailRecipient).where(col(MailRecipient.address).in_(list(unsent)))
+            ).all()
+            recent = {row.address: sorted(row.recent)[: -unsent[row.address]] for row in rows}
+            if _take(session, {row.address: row for row in rows}, recent):
+                return
 
 
 def _set_state(engine: Engine, address: str, **values: Any) -> None:

@@ -129,5 +129,7 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def api(app: Flask, client: FlaskClient) -> Api:
-    return Api(app, client)
+def api(app: Flask, client: FlaskClient) -> Iterator[Api]:
+    helper = Api(app, client)
+    yield helper
+    helper.close()

@@ -6,12 +6,16 @@ import re
 import socket
 from typing import Any
 
+from aiosmtpd.controller import Controller
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from server.db import get_engine
+from server.devmail import CatchingHandler, start_catcher
 from server.models import OutboxMessage
+from server.worker import Worker
 
 TEST_CONFIG = {
     "SECRET_KEY": "test-secret",
@@ -39,9 +43,40 @@ class Api:
     def __init__(self, app: Flask, client: FlaskClient) -> None:
         self.app = app
         self.client = client
+        self._sink: Controller | None = None
+        self.sink = CatchingHandler()
+
+    def close(self) -> None:
+        """Stop the SMTP sink, if one was started."""
+        if self._sink is not None:
+            self._sink.stop()
+            self._sink = None
+
+    def send_events(self) -> None:
+        """Render and send the pending events of game changes as the worker does (to a local
+        SMTP sink, without the recipient limit), so that their rows show what was sent."""
+        engine = get_engine(self.app)
+        with Session(engine) as session:
+            waiting = session.exec(
+                select(func.count()).where(
+                    col(OutboxMessage.body).is_(None), OutboxMessage.status == "pending"
+                )
+            ).one()
+        if not waiting:
+            return
+        if self._sink is None:
+            port = free_port()
+            self._sink = start_catcher(self.sink, host="127.0.0.1", port=port)
+            self._port = port
+        config = {**self.app.config, "SMTP_PORT": self._port, "MAIL_PER_MINUTE": 0}
+        worker = Worker(engine, config)
+        while worker.run_once():
+            pass
 
     def outbox(self, to: str | None = None) -> list[OutboxMessage]:
-        """The queued emails, oldest first (optionally only those to `to`)."""
+        """The emails, oldest first (optionally only those to `to`), once the pending events
+        are sent (`send_events`)."""
+        self.send_events()
         with Session(get_engine(self.app)) as session:
             query = select(OutboxMessage).order_by(col(OutboxMessage.id))
             if to is not None:

@@ -57,6 +57,7 @@ def game(api):
 
 
 def latest(api, kind, name):
+    api.send_events()
     return [r for r in outbox_rows(api.app, kind) if r.to_addr == f"{name}@example.com"][-1]
 
 
@@ -71,6 +72,7 @@ def send(port, message, to=None, sender="player@mail.example"):
 
 
 def answers(api):
+    api.send_events()
     return [r for r in outbox_rows(api.app) if r.kind in ANSWERS]
 
 

@@ -7,6 +7,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from mail_support import make_due
 from sqlmodel import Session, select
 
 from server import outbox
@@ -63,23 +64,39 @@ def test_worker_delivers_the_signin_code(api, smtp_server):
     assert worker_for(api.app, port).run_once() == 0
 
 
-def test_unreachable_server_is_retried_with_backoff(app, smtp_server, dead_port):
+def test_an_unreachable_server_costs_no_attempt_and_pauses_the_worker(app, smtp_server, dead_port):
     handler, port = smtp_server
-    queue(app, 1)
-    before = utcnow()
-    assert worker_for(app, dead_port, OUTBOX_BACKOFF=60).run_once() == 1
+    queue(app, 2)
+    worker = worker_for(app, dead_port)
+    assert worker.run_once() == 0
+    assert [(row.status, row.attempts) for row in rows(app)] == [("pending", 0)] * 2
+    assert all("ConnectionRefusedError" in row.last_error for row in rows(app))
+    assert all(row.available_at <= utcnow() for row in rows(app))  # due at once
+    assert 0 < worker.waiting <= 1  # the worker as a whole waits: 1 s, then doubling
+    assert worker.run_once() == 0 and outbox.counts(get_engine(app)) == {"pending": 2}
+    assert worker_for(app, port).run_once() == 2
+    assert sorted(m["Subject"] for m in handler.messages) == ["message 0", "message 1"]
+
+
+class TempFailHandler:
+    """An SMTP server that answers every recipient "try again later"."""
+
+    async def handle_RCPT(self, server, session, envelope, address, options):
+        return "451 4.3.0 try again later"
+
+
+def test_a_temporary_refusal_is_retried_with_backoff(app, dead_port):
+    controller = start_catcher(TempFailHandler(), host="127.0.0.1", port=dead_port)
+    try:
+        queue(app, 1)
+        before = utcnow()
+        assert worker_for(app, dead_port, OUTBOX_BACKOFF=60).run_once() == 1
+    finally:
+        controller.stop()
     [row] = rows(app)
     assert (row.status, row.attempts) == ("pending", 1)
-    assert "ConnectionRefusedError" in row.last_error
+    assert "451" in row.last_error
     assert row.available_at >= before + timedelta(seconds=59)
-    assert worker_for(app, port).run_once() == 0  # not due yet
-    with Session(get_engine(app)) as session:
-        row.available_at = utcnow()
-        session.add(row)
-        session.commit()
-    assert worker_for(app, port).run_once() == 1
-    assert [m["Subject"] for m in handler.messages] == ["message 0"]
-    assert rows(app)[0].status == "sent"
 
 
 def test_delay_doubles_per_attempt():
@@ -88,15 +105,15 @@ def test_delay_doubles_per_attempt():
 
 
 def test_gives_up_after_max_attempts(app, dead_port):
-    queue(app, 1)
-    for attempt in (1, 2):
-        with Session(get_engine(app)) as session:
-            row = session.exec(select(OutboxMessage)).one()
-            row.available_at = utcnow()
-            session.add(row)
-            session.commit()
-        worker_for(app, dead_port, OUTBOX_MAX_ATTEMPTS=2).run_once()
-        assert rows(app)[0].attempts == attempt
+    controller = start_catcher(TempFailHandler(), host="127.0.0.1", port=dead_port)
+    try:
+        queue(app, 1)
+        for attempt in (1, 2):
+            make_due(app)
+            worker_for(app, dead_port, OUTBOX_MAX_ATTEMPTS=2).run_once()
+            assert rows(app)[0].attempts == attempt
+    finally:
+        controller.stop()
     assert rows(app)[0].status == "failed"
 
 
@@ -125,7 +142,7 @@ def test_a_lapsed_claim_passes_to_another_worker(app, smtp_server):
     engine = get_engine(app)
     [stale] = outbox.claim(engine, claimer="crashed", limit=5, lease_seconds=-1)
     assert worker_for(app, port).run_once() == 1  # the lease has run out: retaken
-    outbox.mark_sent(engine, stale, "crashed")  # the first claimer wakes up: ignored
+    outbox.mark_sent(engine, [stale], "crashed")  # the first claimer wakes up: ignored
     [row] = rows(app)
     assert row.status == "sent" and len(handler.messages) == 1
 

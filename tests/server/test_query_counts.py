@@ -53,3 +53,23 @@ def test_a_turn_reads_no_seats(api):
         )
     assert response.status_code == 201
     assert not [s for s in seen if "game_seats" in s], seen
+
+
+def test_a_turn_is_six_statements_and_renders_nothing(api):
+    game_id, tokens = api.started_game("ann", "bob", "cid")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = tokens[state["to_move"]]
+    turn = api.call("GET", f"/api/games/{game_id}/hints?n=1", mover).json["hints"][0]["turn"]
+    with statements(api.app) as seen:
+        response = api.call(
+            "POST",
+            f"/api/games/{game_id}/turns",
+            mover,
+            json={"turn": turn, "version": state["version"]},
+            headers={"Idempotency-Key": "one"},
+        )
+    assert response.status_code == 201
+    # the token's owner; the game; then the compare-and-set, the log entry, the events (one
+    # statement for all) and the idempotency record
+    assert len(seen) == 6, seen
+    assert not [s for s in seen if s.startswith("SELECT") and "idempotency_keys" in s]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from server_support import TEST_CONFIG, Api
 from sqlmodel import Session, select
@@ -10,7 +12,7 @@ from typer.testing import CliRunner
 from server import create_app
 from server.cli import app as cli
 from server.db import get_engine
-from server.models import GameRecord, OutboxMessage
+from server.models import GameRecord, OutboxMessage, utcnow
 
 
 @pytest.fixture
@@ -115,3 +117,38 @@ def test_help_lists_the_commands():
     assert result.exit_code == 0
     for command in ("db", "serve", "worker", "players", "tokens", "games", "dev"):
         assert command in result.stdout
+
+
+def outbox_states(env):
+    with Session(get_engine(web(env))) as session:
+        rows = session.exec(select(OutboxMessage).order_by(OutboxMessage.id)).all()
+        return [(row.status, row.attempts) for row in rows]
+
+
+def test_mail_retry_requeues_failed_messages(env):
+    with Session(get_engine(web(env))) as session:
+        for n, (status, age) in enumerate([("failed", 1), ("failed", 72), ("pending", 1)]):
+            session.add(
+                OutboxMessage(
+                    kind="test",
+                    to_addr=f"p{n}@example.com",
+                    subject="s",
+                    body="b\n",
+                    message_id=f"<r{n}@cafe.test>",
+                    status=status,
+                    attempts=8 if status == "failed" else 3,
+                    available_at=utcnow() + timedelta(hours=1),
+                    created_at=utcnow() - timedelta(hours=age),
+                )
+            )
+        session.commit()
+    waiting = run(env, "mail", "retry")
+    assert waiting.exit_code == 0, waiting.output
+    assert waiting.stdout.strip() == "1 pending messages are due now; a running worker sends them"
+    recent = run(env, "mail", "retry", "--failed", "--since", "2d")
+    assert recent.stdout.startswith("2 pending or failed messages are due now")
+    assert outbox_states(env) == [("pending", 0), ("failed", 8), ("pending", 3)]
+    assert run(env, "mail", "retry", "--failed", "--since", "2020-01-01").stdout.startswith("3 ")
+    assert outbox_states(env) == [("pending", 0), ("pending", 0), ("pending", 3)]
+    bad = run(env, "mail", "retry", "--since", "yesterday")
+    assert bad.exit_code == 2 and "use a time ago like 6h" in bad.output

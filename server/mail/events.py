@@ -1,0 +1,252 @@
+"""Turning a batch of claimed events into messages, from the games as they are now.
+
+A game change queues events (`server.mail.outgoing.Event`): who should hear of which change,
+with nothing rendered. The worker calls `prepare` on the rows it claimed, right before it
+sends them, so every email shows the game at send time and only mail that still means
+something goes out:
+
+- a "your turn" or "another player's turn" whose version is no longer the game's version,
+  or whose game has finished, is **superseded**: a newer event (or "game over") says more;
+- an email the recipient's preferences do not want (`server.games.notify`) is **skipped**;
+- "game started", "game over" and the answer to an emailed turn are always sent.
+
+Rows rendered when they were queued (sign-in codes, invitations, digests, refusals) pass
+through unchanged. An error while rendering one event is that event's failure only.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
+
+from server.games import notify
+from server.mail import outgoing
+from server.mail.addresses import ReplyAddress
+from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn
+from server.models import (
+    GameRecord,
+    GameSeat,
+    OfferedHints,
+    OutboxMessage,
+    Player,
+    TurnRecord,
+    utcnow,
+)
+
+log = logging.getLogger(__name__)
+
+#: Events that are out of date once their game has moved on.
+CURRENT_ONLY = frozenset({"your_turn", "turn_played"})
+
+
+@dataclass
+class Prepared:
+    """A claimed batch sorted out: messages to send (rendered), rows not to send with their
+    status and reason, and rows whose rendering failed with the error."""
+
+    ready: list[OutboxMessage] = field(default_factory=list)
+    dropped: list[tuple[OutboxMessage, str, str]] = field(default_factory=list)
+    broken: list[tuple[OutboxMessage, str]] = field(default_factory=list)
+
+
+def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str, str] | None:
+    """Why an event is not to be sent now, as (status, reason), or None to send it."""
+    if row.kind in CURRENT_ONLY:
+        if game.status == "finished":
+            return "superseded", f"game {game.id} is over"
+        if row.version != game.version:
+            return "superseded", f"game {game.id} is at version {game.version} now"
+    wanted = {
+        "your_turn": player.turn_emails == "each",
+        "turn_played": player.turn_emails == "each" and player.others_turns,
+        "turn_confirmed": True,
+    }.get(row.kind, player.turn_emails != "none")
+    return None if wanted else ("skipped", f"{player.name} chose turn_emails={player.turn_emails}")
+
+
+def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:
+    """Render the events among `rows` (filling in their message fields) or drop them."""
+    prepared = Prepared(ready=[row for row in rows if row.body is not None])
+    events = [row for row in rows if row.body is None]
+    if not events:
+        return prepared
+    with Session(engine, expire_on_commit=False) as session:
+        batch = _Batch(session, config, {row.game_id for row in events if row.game_id})
+        for row in events:
+            try:
+                reason = batch.render(row)
+            except Exception as error:  # a bug in one email must not stop the others
+                log.exception("message %s (%s) could not be rendered", row.id, row.kind)
+                prepared.broken.append((row, f"rendering failed: {type(error).__name__}: {error}"))
+                continue
+            if reason is None:
+                prepared.ready.append(row)
+            else:
+                prepared.dropped.append((row, *reason))
+        batch.store_offers()
+    return prepared
+
+
+class _Batch:
+    """The games, seats and facts a batch of events needs, each loaded once."""
+
+    def __init__(self, session: Session, config: Mapping[str, Any], game_ids: set[int]) -> None:
+        self.session = session
+        self.config = config
+        self.games = {
+            game.id: game
+            for game in session.exec(select(GameRecord).where(col(GameRecord.id).in_(game_ids)))
+        }
+        seated = session.exec(
+            select(GameSeat.game_id, GameSeat.seat, Player)
+            .join(Player, col(Player.id) == GameSeat.player_id)
+            .where(col(GameSeat.game_id).in_(game_ids), col(GameSeat.seat).is_not(None))
+        )
+        self.players = {(game_id, seat): player for game_id, seat, player in seated}
+        self.facts: dict[int, GameFacts] = {}
+        current = [(game.id, game.version) for game in self.games.values()]
+        offered = session.execute(
+            select(OfferedHints.game_id, OfferedHints.player_id, OfferedHints.hints).where(
+                tuple_(col(OfferedHints.game_id), col(OfferedHints.version)).in_(current)
+            )
+        )
+        self.offers = {
+            (game_id, player_id): [OfferedTurn(**hint) for hint in hints]
+            for game_id, player_id, hints in offered
+        }
+        self.new_offers: list[dict[str, Any]] = []
+        self.recent = self._recent_turns()
+
+    def _recent_turns(self) -> dict[int, list[LoggedTurn]]:
+        """The end of each game's log (as `notify.recent_turns` reads it), in one query."""
+        tails: dict[int, list[LoggedTurn]] = {game_id: [] for game_id in self.games}
+        if not tails:
+            return tails
+        logged = self.session.execute(
+            select(
+                TurnRecord.game_id,
+                TurnRecord.number,
+                TurnRecord.seat,
+                TurnRecord.kind,
+                TurnRecord.notation,
+                TurnRecord.points,
+                TurnRecord.detail,
+            )
+            .join(GameRecord, col(GameRecord.id) == TurnRecord.game_id)
+            .where(
+                col(TurnRecord.game_id).in_(list(tails)),
+                col(TurnRecord.number) > GameRecord.turn_count - (2 * GameRecord.seats + 2),
+            )
+            .order_by(col(TurnRecord.game_id), col(TurnRecord.number))
+        )
+        for game_id, number, seat, kind, notation, points, detail in logged:
+            names = self.games[game_id].state["players"]  # type: ignore[index]
+            tails[game_id].append(LoggedTurn(number, names[seat], kind, notation, points, detail))
+        return {  # the window of `notify.recent_turns`, counted in players, not seats
+            game_id: tail[-(2 * len(self.games[game_id].state["players"]) + 2) :]  # type: ignore[index]
+            for game_id, tail in tails.items()
+        }
+
+    def hints(self, facts: GameFacts, player: Player) -> list[OfferedTurn]:
+        """The turns a "your turn" email offers: those offered at this version already, or
+        the engine's best (`notify.HINTS`), remembered by `store_offers`."""
+        assert player.id is not None
+        key = (facts.id, player.id)
+        if key not in self.offers:
+            self.offers[key] = [
+                OfferedTurn(turn=str(h.turn), points=h.points)
+                for h in facts.engine.hints(notify.HINTS)
+            ]
+            self.new_offers.append(
+                {
+                    "game_id": facts.id,
+                    "version": facts.version,
+                    "player_id": player.id,
+                    "hints": [{"turn": h.turn, "points": h.points} for h in self.offers[key]],
+                    "created_at": utcnow(),
+                }
+            )
+        return self.offers[key]
+
+    def store_offers(self) -> None:
+        """Remember the new offers, so a reply of `1`, `2` or `3` means what the email
+        showed: one statement; an offer made by a refusal meanwhile is kept (the same turns)."""
+        if not self.new_offers:
+            return
+        dialect = self.session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        table = OfferedHints.__table__  # type: ignore[attr-defined]
+        self.session.execute(insert(table).on_conflict_do_nothing(), self.new_offers)
+        self.session.commit()
+
+    def render(self, row: OutboxMessage) -> tuple[str, str] | None:
+        """Render `row` into its own fields; or why it is not to be sent."""
+        assert row.game_id is not None and row.seat is not None
+        game = self.games.get(row.game_id)
+        player = self.players.get((row.game_id, row.seat))
+        if game is None or player is None or game.state is None:
+            raise LookupError(f"game {row.game_id} has no player in seat {row.seat}")
+        reason = unwanted(row, game, player)
+        if reason is not None:
+            return reason
+        facts = self._facts(game)
+        extra: dict[str, Any] = {}
+        if row.kind == "your_turn":
+            extra["hints"] = self.hints(facts, player)
+        elif row.kind == "turn_confirmed":
+            extra["played"] = self._logged(facts, row.turn)
+        running = game.status != "finished"
+        links = outgoing.links(
+            self.config,
+            player_id=player.id,
+            reply=ReplyAddress(game.id, game.version, player.id) if running else None,  # type: ignore[arg-type]
+        )
+        rendered = notify.GAME_EMAILS[row.kind](
+            facts, notify.recipient(player), links=links, **extra
+        )
+        row.to_addr = player.email
+        row.subject = rendered.subject[:200]
+        row.body = rendered.text
+        row.html = rendered.html
+        row.headers = outgoing.headers(
+            self.config, links=links, game_id=game.id, answering=row.answering
+        )
+        return None
+
+    def _facts(self, game: GameRecord) -> GameFacts:
+        assert game.id is not None and game.state is not None
+        if game.id not in self.facts:
+            finished = game.status == "finished"
+            self.facts[game.id] = GameFacts(
+                id=game.id,
+                version=game.version,
+                state=game.state,
+                commitment=game.commitment,
+                seed_hex=game.seed_hex if finished else None,
+                standings=game.standings or (),
+                recent=self.recent[game.id],
+            )
+        return self.facts[game.id]
+
+    def _logged(self, facts: GameFacts, number: int | None) -> LoggedTurn:
+        """The log entry `number` (a confirmed turn), from the facts or else the log."""
+        for entry in facts.recent:
+            if entry.number == number:
+                return entry
+        row = self.session.exec(
+            select(TurnRecord).where(TurnRecord.game_id == facts.id, TurnRecord.number == number)
+        ).one()
+        return LoggedTurn(
+            number=row.number,
+            player=facts.state["players"][row.seat],
+            kind=row.kind,
+            notation=row.notation,
+            points=row.points,
+            detail=row.detail,
+        )
