@@ -15,20 +15,30 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server import auth
-from server.domain import Conflict, NotFound, RateLimited, Unauthenticated
+from server.domain import Conflict, NotFound, RateLimited, Unauthenticated, Unreadable
 from server.mail import messages, outgoing
+from server.mail.addresses import AddressError, normalise_address, parse_new_address
 from server.mail.facts import Recipient
 from server.models import ApiToken, Player, SignInCode, utcnow
 
 
 def find_player(session: Session, *, email: str) -> Player | None:
-    """The player with this email (emails are stored lower-case)."""
-    return session.exec(select(Player).where(Player.email == email.lower())).first()
+    """The player with this email, compared as stored: normalised, so that one mailbox is
+    one player however its address is typed."""
+    try:
+        address = normalise_address(email)
+    except AddressError:
+        return None
+    return session.exec(select(Player).where(Player.email == address)).first()
 
 
 def create_player(session: Session, *, name: str, email: str) -> Player:
-    """A new player; names are unique ignoring case, emails are unique."""
-    email = email.lower()
+    """A new player; names are unique ignoring case, emails once normalised. An address is
+    refused (400) unless it is one bare address the mail server can deliver to."""
+    try:
+        email = parse_new_address(email, smtputf8=current_app.config["SMTP_UTF8"])
+    except AddressError as error:
+        raise Unreadable("invalid_request", f"`email` {error}") from None
     taken = session.exec(
         select(Player).where((func.lower(Player.name) == name.lower()) | (Player.email == email))
     ).first()
@@ -40,7 +50,9 @@ def create_player(session: Session, *, name: str, email: str) -> Player:
         except IntegrityError:  # a concurrent registration won the race
             session.rollback()
             taken = session.exec(
-                select(Player).where((Player.name == name) | (Player.email == email))
+                select(Player).where(
+                    (func.lower(Player.name) == name.lower()) | (Player.email == email)
+                )
             ).one()
         else:
             return player

@@ -32,6 +32,19 @@ class GameStatus(StrEnum):
     FINISHED = "finished"
 
 
+class OutboxStatus(StrEnum):
+    """Where a message is: waiting to be sent (`pending`), claimed by a worker (`sending`),
+    `sent`, `failed` for good,
+    `superseded` (out of date when its turn came), or `skipped` (unwanted by its reader)."""
+
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+    SUPERSEDED = "superseded"
+    SKIPPED = "skipped"
+
+
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn or a resignation."""
 
@@ -218,7 +231,7 @@ class OutboxMessage(SQLModel, table=True):
     html: str | None = None
     headers: dict[str, str] | None = Field(default=None, sa_column=Column(JSON))
     message_id: str = Field(max_length=200)
-    status: str = Field(default="pending", max_length=12)
+    status: OutboxStatus = Field(default=OutboxStatus.PENDING, sa_type=AutoString(length=12))
     attempts: int = 0
     available_at: datetime = Field(default_factory=utcnow)
     claimed_by: str | None = Field(default=None, max_length=64)

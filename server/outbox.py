@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Engine, bindparam, case, func, or_, select, update
 from sqlmodel import Session, col
 
-from server.models import OutboxMessage, utcnow
+from server.models import OutboxMessage, OutboxStatus, utcnow
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +41,10 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
         select(OutboxMessage.id)
         .where(
             or_(
-                (col(OutboxMessage.status) == "pending") & (col(OutboxMessage.available_at) <= now),
-                (col(OutboxMessage.status) == "sending") & (col(OutboxMessage.claimed_until) < now),
+                (col(OutboxMessage.status) == OutboxStatus.PENDING)
+                & (col(OutboxMessage.available_at) <= now),
+                (col(OutboxMessage.status) == OutboxStatus.SENDING)
+                & (col(OutboxMessage.claimed_until) < now),
             )
         )
         .order_by(col(OutboxMessage.id))
@@ -54,7 +56,7 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
             update(OutboxMessage)
             .where(col(OutboxMessage.id).in_(due.scalar_subquery()))
             .values(
-                status="sending",
+                status=OutboxStatus.SENDING,
                 claimed_by=claimer,
                 claimed_until=now + timedelta(seconds=lease_seconds),
             )
@@ -65,7 +67,8 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
             session.scalars(
                 select(OutboxMessage)
                 .where(
-                    col(OutboxMessage.claimed_by) == claimer, col(OutboxMessage.status) == "sending"
+                    col(OutboxMessage.claimed_by) == claimer,
+                    col(OutboxMessage.status) == OutboxStatus.SENDING,
                 )
                 .order_by(col(OutboxMessage.id))
             )
@@ -78,7 +81,7 @@ _OUTBOX = OutboxMessage.__table__  # type: ignore[attr-defined]
 _FINISH = update(_OUTBOX).where(
     _OUTBOX.c.id == bindparam("held_id"),
     _OUTBOX.c.claimed_by == bindparam("held_by"),
-    _OUTBOX.c.status == "sending",
+    _OUTBOX.c.status == OutboxStatus.SENDING,
 )
 
 
@@ -99,7 +102,7 @@ def _finish(engine: Engine, message: OutboxMessage, claimer: str, **values: obje
 
 #: A claimed message marked sent, with the fields its worker rendered (for an event).
 _SENT = _FINISH.values(
-    status="sent",
+    status=OutboxStatus.SENT,
     attempts=_OUTBOX.c.attempts + 1,
     claimed_by=None,
     claimed_until=None,
@@ -164,9 +167,14 @@ def release(
             .where(
                 _OUTBOX.c.id.in_([message.id for message in messages]),
                 _OUTBOX.c.claimed_by == claimer,
-                _OUTBOX.c.status == "sending",
+                _OUTBOX.c.status == OutboxStatus.SENDING,
             )
-            .values(status="pending", claimed_by=None, claimed_until=None, last_error=reason[:500])
+            .values(
+                status=OutboxStatus.PENDING,
+                claimed_by=None,
+                claimed_until=None,
+                last_error=reason[:500],
+            )
         )
 
 
@@ -186,7 +194,7 @@ def mark_failed(
         engine,
         message,
         claimer,
-        status="pending" if retry else "failed",
+        status=OutboxStatus.PENDING if retry else OutboxStatus.FAILED,
         attempts=attempts,
         last_error=error[:500],
         available_at=utcnow() + policy.delay(attempts) if retry else message.available_at,
@@ -196,20 +204,22 @@ def mark_failed(
 
 def postpone(engine: Engine, message: OutboxMessage, claimer: str, *, until: datetime) -> None:
     """Hand the message back unsent until `until` (not an attempt: nothing was tried)."""
-    _finish(engine, message, claimer, status="pending", available_at=until)
+    _finish(engine, message, claimer, status=OutboxStatus.PENDING, available_at=until)
 
 
 def requeue(engine: Engine, *, failed: bool, since: datetime | None) -> int:
     """Make messages due now: those waiting for a retry, and with `failed` also those that
     were given up on (their attempts start again). `since`: only messages queued since then.
     The number of messages re-queued."""
-    statuses = ["pending", "failed"] if failed else ["pending"]
+    statuses = [OutboxStatus.PENDING, OutboxStatus.FAILED] if failed else [OutboxStatus.PENDING]
     query = update(_OUTBOX).where(_OUTBOX.c.status.in_(statuses))
     if since is not None:
         query = query.where(_OUTBOX.c.created_at >= since)
-    values: dict[str, object] = {"status": "pending", "available_at": utcnow()}
+    values: dict[str, object] = {"status": OutboxStatus.PENDING, "available_at": utcnow()}
     if failed:
-        values["attempts"] = case((_OUTBOX.c.status == "failed", 0), else_=_OUTBOX.c.attempts)
+        values["attempts"] = case(
+            (_OUTBOX.c.status == OutboxStatus.FAILED, 0), else_=_OUTBOX.c.attempts
+        )
     with engine.begin() as connection:
         return connection.execute(query.values(**values)).rowcount
 

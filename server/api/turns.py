@@ -12,6 +12,7 @@ from server.apispec import validate
 from server.auth import login_required
 from server.db import get_session
 from server.games import store, turns
+from server.games.preview import preview_turn
 from server.games.views import turn_entry
 from server.schemas.games import (
     GamePublic,
@@ -21,6 +22,7 @@ from server.schemas.games import (
     TurnCreate,
     TurnHeaders,
     TurnLog,
+    TurnPreview,
     TurnResult,
 )
 
@@ -43,6 +45,18 @@ def play(game_id: int, json: TurnCreate) -> tuple[dict[str, Any], int]:
         idem=idem,
     )
     return result, 201
+
+
+@bp.post("/preview")
+@login_required
+@validate(200, TurnPreview, 403, 404, 409, 422, json=TurnCreate)
+def preview(game_id: int, json: TurnCreate) -> TurnPreview:
+    """What the caller's turn would score now, applying nothing (the engine's refusal if
+    it is not legal)."""
+    found = preview_turn(
+        get_session(), game_id=game_id, player=g.player, notation=json.turn, version=json.version
+    )
+    return TurnPreview.model_validate(found)
 
 
 @bp.get("/turns")

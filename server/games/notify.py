@@ -11,10 +11,9 @@ applied when the worker sends:
 | another player's turn (if `others_turns`) | yes | in the digest | no |
 | the answer to an emailed turn | yes | yes | yes |
 
-A change made by an emailed reply (`server.mail.replies`) is marked on the session
-(`EMAIL_TURN`): the event of its confirmation and the record that the reply was handled are
-written in the very transaction of the turn, so an emailed turn is applied and answered
-exactly once.
+A turn made by an emailed reply (`server.mail.replies`) comes with that reply (`by_email`):
+the event of its confirmation and the record that the reply was handled are written in the
+very transaction of the turn, so an emailed turn is applied and answered exactly once.
 """
 
 from __future__ import annotations
@@ -31,10 +30,17 @@ from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn, Recipient
 from server.mail.templates import Rendered
-from server.models import GameRecord, InboundMail, OfferedHints, Player, TurnRecord
+from server.models import (
+    GameRecord,
+    GameStatus,
+    InboundMail,
+    OfferedHints,
+    Player,
+    TurnEmails,
+    TurnRecord,
+)
 
 #: The key in `Session.info` under which an emailed turn waits for its confirmation.
-EMAIL_TURN = "cafe_email_turn"
 #: How many turns a "your turn" email offers.
 HINTS = 3
 #: The emails about a game, by kind (the outbox's `kind`), and their builders.
@@ -107,7 +113,7 @@ def game_facts(session: Session, game_id: int) -> GameFacts:
     """The facts of a started game as it is stored now (for emails outside a change)."""
     game = session.get(GameRecord, game_id, populate_existing=True)
     assert game is not None and game.state is not None
-    finished = game.status == "finished"
+    finished = game.status == GameStatus.FINISHED
     return GameFacts(
         id=game_id,
         version=game.version,
@@ -119,22 +125,28 @@ def game_facts(session: Session, game_id: int) -> GameFacts:
     )
 
 
+def offered(session: Session, *, game_id: int, version: int, player_id: int) -> list[OfferedTurn]:
+    """The turns offered to the player in the emails of this game version (none yet: [])."""
+    stored = session.exec(
+        select(OfferedHints.hints).where(
+            OfferedHints.game_id == game_id,
+            OfferedHints.version == version,
+            OfferedHints.player_id == player_id,
+        )
+    ).first()
+    return [OfferedTurn(**hint) for hint in stored or ()]
+
+
 def offer_hints(session: Session, game: GameFacts, player: Player) -> list[OfferedTurn]:
     """The best turns for the player to move, remembered for a reply of `1`, `2` or `3`.
 
     An email at the same version offers the same turns (the first offer is kept).
     """
-    stored = session.exec(
-        select(OfferedHints).where(
-            OfferedHints.game_id == game.id,
-            OfferedHints.version == game.version,
-            OfferedHints.player_id == player.id,
-        )
-    ).first()
-    if stored is not None:
-        return [OfferedTurn(**hint) for hint in stored.hints]
-    hints = [OfferedTurn(turn=str(h.turn), points=h.points) for h in game.engine.hints(HINTS)]
     assert player.id is not None
+    stored = offered(session, game_id=game.id, version=game.version, player_id=player.id)
+    if stored:
+        return stored
+    hints = [OfferedTurn(turn=str(h.turn), points=h.points) for h in game.engine.hints(HINTS)]
     session.add(
         OfferedHints(
             game_id=game.id,
@@ -151,7 +163,7 @@ def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
     assert game.id is not None
     config = current_app.config
     for player in players_named(session, game.invited).values():
-        if player.turn_emails == "none":
+        if player.turn_emails == TurnEmails.NONE:
             continue
         links = outgoing.links(config, player_id=player.id)
         rendered = messages.invite(
@@ -208,6 +220,7 @@ def after_change(
     finished: bool,
     mover: int | None,
     turn: int | None,
+    by_email: EmailTurn | None = None,
 ) -> None:
     """Queue the events of a game's start (`mover` is None) or of a turn or resignation by
     seat `mover` that wrote log entry `turn`: one small row per recipient, in one statement.
@@ -217,7 +230,7 @@ def after_change(
     """
     seats = range(len(state["players"]))
     events: list[tuple[str, int]] = []
-    email_turn: EmailTurn | None = session.info.get(EMAIL_TURN)
+    email_turn = by_email
     if email_turn is not None and mover is not None:
         events.append(("turn_confirmed", mover))
         session.add(

@@ -28,7 +28,7 @@ from server.games.store import (
     turn_log,
 )
 from server.idempotency import Idempotency
-from server.models import GameRecord, Player, TurnRecord, utcnow
+from server.models import GameRecord, Player, TurnKind, TurnRecord, utcnow
 
 
 def result_detail(result: TurnResult) -> dict[str, Any]:
@@ -51,6 +51,7 @@ def _commit_change(
     entry: TurnRecord,
     response: dict[str, Any],
     idem: Idempotency | None,
+    by_email: notify.EmailTurn | None = None,
 ) -> dict[str, Any]:
     """The one transaction of a turn or resignation; a 409 if the game moved on meanwhile.
 
@@ -78,6 +79,7 @@ def _commit_change(
                     finished=finished,
                     mover=entry.seat,
                     turn=entry.number,
+                    by_email=by_email,
                 )
                 if idem is not None:
                     idempotency.remember(session, idem, response, 201)
@@ -101,8 +103,11 @@ def play_turn(
     notation: str,
     version: int,
     idem: Idempotency | None,
+    by_email: notify.EmailTurn | None = None,
 ) -> dict[str, Any]:
     """Apply the caller's turn made against `version`; the response describes it.
+    `by_email`: the emailed reply the turn came in, confirmed and recorded as handled in the
+    turn's own transaction.
 
     With an idempotency key, a request whose twin (same key and body) already succeeded
     gets the twin's response — also when the twin won a race a moment ago, which this
@@ -112,7 +117,13 @@ def play_turn(
     """
     try:
         return _apply_turn(
-            session, game_id=game_id, player=player, notation=notation, version=version, idem=idem
+            session,
+            game_id=game_id,
+            player=player,
+            notation=notation,
+            version=version,
+            idem=idem,
+            by_email=by_email,
         )
     except Conflict:
         if idem is not None:
@@ -130,6 +141,7 @@ def _apply_turn(
     notation: str,
     version: int,
     idem: Idempotency | None,
+    by_email: notify.EmailTurn | None,
 ) -> dict[str, Any]:
     """The checks, the engine and the transaction of `play_turn`."""
     game = load_game(session, game_id)
@@ -166,7 +178,13 @@ def _apply_turn(
         "scores": engine.scores,
     }
     return _commit_change(
-        session, game=game, engine=engine, entry=entry, response=response, idem=idem
+        session,
+        game=game,
+        engine=engine,
+        entry=entry,
+        response=response,
+        idem=idem,
+        by_email=by_email,
     )
 
 
@@ -180,7 +198,7 @@ def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
         raise Conflict("already_out", f"you are already out of game {game_id}")
     engine = Game.from_position(game.state)
     engine.resign(seat)
-    entry = TurnRecord(game_id=game_id, number=game.turn_count + 1, seat=seat, kind="resign")
+    entry = TurnRecord(game_id=game_id, number=game.turn_count + 1, seat=seat, kind=TurnKind.RESIGN)
     response = {"summary": f"{player.name} resigned"}
     _commit_change(session, game=game, engine=engine, entry=entry, response=response, idem=None)
     return load_game(session, game_id)
@@ -206,7 +224,7 @@ def replay(session: Session, game: GameRecord) -> Game:
         options=Options(**game.options),
     )
     for entry in turn_log(session, game):
-        if entry.kind == "resign":
+        if entry.kind == TurnKind.RESIGN:
             engine.resign(entry.seat)
         else:
             engine.play(entry.notation)

@@ -34,6 +34,7 @@ from server.models import (
     GameSeat,
     OfferedHints,
     OutboxMessage,
+    OutboxStatus,
     Player,
     TurnRecord,
     utcnow,
@@ -59,15 +60,19 @@ def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str,
     """Why an event is not to be sent now, as (status, reason), or None to send it."""
     if row.kind in CURRENT_ONLY:
         if game.status == "finished":
-            return "superseded", f"game {game.id} is over"
+            return OutboxStatus.SUPERSEDED, f"game {game.id} is over"
         if row.version != game.version:
-            return "superseded", f"game {game.id} is at version {game.version} now"
+            return OutboxStatus.SUPERSEDED, f"game {game.id} is at version {game.version} now"
     wanted = {
         "your_turn": player.turn_emails == "each",
         "turn_played": player.turn_emails == "each" and player.others_turns,
         "turn_confirmed": True,
     }.get(row.kind, player.turn_emails != "none")
-    return None if wanted else ("skipped", f"{player.name} chose turn_emails={player.turn_emails}")
+    return (
+        None
+        if wanted
+        else (OutboxStatus.SKIPPED, f"{player.name} chose turn_emails={player.turn_emails}")
+    )
 
 
 def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:

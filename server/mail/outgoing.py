@@ -27,7 +27,7 @@ from server.mail.addresses import (
 )
 from server.mail.facts import Links
 from server.mail.templates import Rendered
-from server.models import OutboxMessage, utcnow
+from server.models import OutboxMessage, OutboxStatus, utcnow
 
 #: A plain INSERT, built once: a validated model per row would cost more than rendering it.
 _INSERT = insert(OutboxMessage.__table__)  # type: ignore[attr-defined]
@@ -98,7 +98,7 @@ def queue(
             "html": rendered.html,
             "headers": headers(config, links=links, game_id=game_id, answering=answering),
             "message_id": new_message_id(config["MAIL_DOMAIN"]),
-            "status": "pending",
+            "status": OutboxStatus.PENDING,
             "attempts": 0,
             "available_at": now,
             "created_at": now,
@@ -135,7 +135,7 @@ def queue_events(session: Session, config: Mapping[str, Any], events: Sequence[E
                 "turn": event.turn,
                 "answering": event.answering,
                 "message_id": new_message_id(domain),
-                "status": "pending",
+                "status": OutboxStatus.PENDING,
                 "attempts": 0,
                 "available_at": now,
                 "created_at": now,

@@ -4,7 +4,7 @@ A reply is tied to a player, a game and a version only by the signed reply addre
 sent to (`server.mail.addresses`), never by its `From`. Its turn goes through the API's own
 path (`server.games.turns.play_turn`: the same checks, the same transaction, the same
 emails to the other players); the confirmation to the player and the record that this
-message was handled are written in that very transaction (`notify.EMAIL_TURN`). A reply
+message was handled are written in that very transaction (`play_turn(..., by_email=...)`). A reply
 that is not played is answered with the precise reason, the game as it is now and, when it
 is the player's turn, the best turns again.
 
@@ -32,7 +32,7 @@ from server.domain import DomainError, from_engine
 from server.games import notify, turns
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
-from server.models import GameRecord, InboundMail, OfferedHints, Player
+from server.models import GameRecord, InboundMail, Player
 
 log = logging.getLogger(__name__)
 
@@ -137,16 +137,10 @@ def _load(session: Session, signed: ReplyAddress | None) -> tuple[Player, GameRe
 
 def _offered(session: Session, signed: ReplyAddress, number: int) -> str | None:
     """The turn with this number in the email the player answered (None if not offered)."""
-    row = session.exec(
-        select(OfferedHints).where(
-            OfferedHints.game_id == signed.game_id,
-            OfferedHints.version == signed.version,
-            OfferedHints.player_id == signed.player_id,
-        )
-    ).first()
-    if row is None or not 1 <= number <= len(row.hints):
-        return None
-    return str(row.hints[number - 1]["turn"])
+    hints = notify.offered(
+        session, game_id=signed.game_id, version=signed.version, player_id=signed.player_id
+    )
+    return hints[number - 1].turn if 1 <= number <= len(hints) else None
 
 
 def _play(
@@ -159,7 +153,7 @@ def _play(
 ) -> Outcome:
     """Play the turn as the API would; the confirmation is queued in its transaction."""
     assert player.id is not None
-    session.info[notify.EMAIL_TURN] = notify.EmailTurn(
+    by_email = notify.EmailTurn(
         message_key=reply.message_key, message_id=reply.message_id, player_id=player.id
     )
     try:
@@ -170,14 +164,13 @@ def _play(
             notation=notation,
             version=version,
             idem=None,
+            by_email=by_email,
         )
     except (DomainError, CafeError) as error:
         session.rollback()
         refusal = from_engine(error) if isinstance(error, CafeError) else error
         problem = _PROBLEMS.get(refusal.code, "refused")
         return _refuse(session, reply, player, game_id, problem, refusal.message, read=notation)
-    finally:
-        session.info.pop(notify.EMAIL_TURN, None)
     return Outcome("applied", str(result["summary"]))
 
 

@@ -193,6 +193,19 @@ class TurnResult(PublicModel):
     scores: list[int]
 
 
+class TurnPreview(PublicModel):
+    """What a turn would score, played on a copy of the game: nothing is applied, and
+    nothing it would draw is shown."""
+
+    turn: str
+    points: int
+    tables: list[TableScore]
+    completed: list[str]
+    hand_limit: int
+    stool: int | None
+    eliminated: bool
+
+
 class TurnPublic(SparseModel):
     """One entry of a game's log; a played turn also carries what it changed."""
 

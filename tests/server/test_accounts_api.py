@@ -228,3 +228,23 @@ def test_identity_is_required(api, header):
     assert response.status_code == 401
     assert response.json["error"] in ("missing_token", "invalid_token")
     assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+@pytest.mark.parametrize(
+    "email",
+    ["<ann@s.example>", '"x"<ann@s.example>', "a,evil@b.cc", "müller@example.com"],
+)
+def test_only_one_bare_deliverable_address_registers(api, email):
+    response = api.client.post("/api/players", json={"name": "ann", "email": email})
+    assert response.status_code == 400, response.json
+    assert response.json["error"] == "invalid_request"
+    assert response.json["message"].startswith("`email`")
+    assert api.outbox() == []
+
+
+def test_one_mailbox_is_one_player_however_it_is_typed(api):
+    api.register("ann")
+    again = api.client.post("/api/players", json={"name": "ann2", "email": "ANN@Example.COM"})
+    assert again.status_code == 409
+    code = api.client.post("/api/signin-codes", json={"email": " Ann@EXAMPLE.com "})
+    assert code.status_code == 202

@@ -4,6 +4,7 @@ columns, HTML that parses and shows the position, and nothing secret in any of i
 from __future__ import annotations
 
 import dataclasses
+import re
 from importlib import resources
 
 import pytest
@@ -226,3 +227,17 @@ def test_the_pairs_are_package_data_of_server(monkeypatch, tmp_path):
     kinds = {name.removesuffix(".txt") for name in names if name.endswith(".txt")} - {"base"}
     assert kinds == set(KINDS)
     assert all(f"{kind}.html" in names for kind in kinds)
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["invite", "game_started", "your_turn", "turn_played", "turn_confirmed", "turn_refused",
+     "game_over"],
+)  # fmt: skip
+def test_every_game_email_links_to_the_games_page(rendered, kind):
+    message = rendered[kind]
+    game_id = 7 if kind == "invite" else re.search(r"game (\d+)", message.subject).group(1)
+    page = f"http://cafe.test/games/{game_id}"
+    assert page in message.text
+    assert f'href="{page}"' in message.html
+    assert "/api/" not in message.html.replace("http://cafe.test/api/games/7/join", "")

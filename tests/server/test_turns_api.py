@@ -388,3 +388,38 @@ def test_replayed_record_of_a_finished_game_verifies(api):
     assert f'[Seed "{state["seed"]}"]' in text
     verify(text)
     assert Game.from_record(text).to_position() == stored(api, game_id)[0].state
+
+
+@pytest.mark.postgres
+def test_a_preview_scores_the_turn_as_playing_it_would_and_applies_nothing(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = tokens[state["to_move"]]
+    [hint] = api.call("GET", f"/api/games/{game_id}/hints?n=1", mover).json["hints"]
+    body = {"turn": hint["turn"], "version": state["version"]}
+    preview = api.call("POST", f"/api/games/{game_id}/preview", mover, json=body)
+    assert preview.status_code == 200, preview.json
+    assert "drawn" not in preview.json
+    unchanged = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert unchanged["version"] == state["version"] and unchanged["hands"] == state["hands"]
+    played = api.call("POST", f"/api/games/{game_id}/turns", mover, json=body).json
+    assert preview.json["points"] == played["points"] == hint["points"]
+    assert preview.json["tables"] == played["tables"]
+    assert preview.json["turn"] == played["turn"]
+
+
+def test_a_preview_gives_the_engines_refusal(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover, waiter = (
+        (tokens["ann"], tokens["bob"])
+        if state["to_move"] == "ann"
+        else (tokens["bob"], tokens["ann"])
+    )
+    path = f"/api/games/{game_id}/preview"
+    bad = api.call("POST", path, mover, json={"turn": "bar XXm", "version": state["version"]})
+    assert bad.status_code == 400 and bad.json["error"] == "unreadable_turn"
+    stale = api.call("POST", path, mover, json={"turn": "bar DEm", "version": 0})
+    assert stale.status_code == 409 and stale.json["error"] == "stale_version"
+    waiting = api.call("POST", path, waiter, json={"turn": "bar DEm", "version": state["version"]})
+    assert waiting.status_code == 409 and waiting.json["error"] == "not_your_turn"
