@@ -135,7 +135,9 @@ class GameRecord(SQLModel, table=True):
     clock). While it runs, `turn_started_at` is when the player to move began and
     `deadline` (indexed, for the worker's sweep) when their time runs out. `clock_serial`
     rises when the clock facts shown with the game change without a new version (a
-    player's vacation), so that the game's ETag changes too.
+    player's vacation), so that the game's ETag changes too. `player_clocks` keeps those
+    facts by player name, so that showing a game reads no other table:
+    `{"ann": {"vacation": [start, end], "timeouts": 1}}` (ISO times; absent: none, 0).
     """
 
     __tablename__ = "games"
@@ -159,11 +161,13 @@ class GameRecord(SQLModel, table=True):
     turn_started_at: datetime | None = None
     deadline: datetime | None = Field(default=None, index=True)
     clock_serial: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    player_clocks: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
 
 
 class GameSeat(SQLModel, table=True):
-    """A player in a game: the order they joined in, their seat once the game starts, and
-    their consecutive time-outs in it."""
+    """A player in a game: the order they joined in, and their seat once the game starts."""
 
     __tablename__ = "game_seats"
     __table_args__ = (
@@ -177,7 +181,6 @@ class GameSeat(SQLModel, table=True):
     join_order: int
     seat: int | None = None
     joined_at: datetime = Field(default_factory=utcnow)
-    timeouts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Vacation(SQLModel, table=True):

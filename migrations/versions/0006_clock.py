@@ -1,5 +1,5 @@
-"""Clocks: games' time control and indexed deadline, players' vacation bank and reminder and
-time-zone preferences, consecutive time-outs per seat, vacations, the development clock.
+"""Clocks: games' time control, indexed deadline and players' clock facts, players' vacation
+bank and reminder and time-zone preferences, vacations, the development clock.
 
 Existing games keep no clock (they were created without one); existing players get the
 defaults, their vacation bank counting from their registration.
@@ -45,9 +45,8 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('turn_started_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True))
         batch_op.add_column(sa.Column('deadline', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True))
         batch_op.add_column(sa.Column('clock_serial', sa.Integer(), server_default='0', nullable=False))
+        batch_op.add_column(sa.Column('player_clocks', sa.JSON(), server_default='{}', nullable=False))
         batch_op.create_index(batch_op.f('ix_games_deadline'), ['deadline'], unique=False)
-    with op.batch_alter_table('game_seats', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('timeouts', sa.Integer(), server_default='0', nullable=False))
     with op.batch_alter_table('players', schema=None) as batch_op:
         batch_op.add_column(sa.Column('reminders', sa.Boolean(), server_default=sa.true(), nullable=False))
         batch_op.add_column(sa.Column('timezone', sqlmodel.sql.sqltypes.AutoString(length=64), server_default='UTC', nullable=False))
@@ -66,10 +65,9 @@ def downgrade() -> None:
         batch_op.drop_column('vacation_hours')
         batch_op.drop_column('timezone')
         batch_op.drop_column('reminders')
-    with op.batch_alter_table('game_seats', schema=None) as batch_op:
-        batch_op.drop_column('timeouts')
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_games_deadline'))
+        batch_op.drop_column('player_clocks')
         batch_op.drop_column('clock_serial')
         batch_op.drop_column('deadline')
         batch_op.drop_column('turn_started_at')
