@@ -81,6 +81,21 @@ class ApiClient:
         """Change some email preferences; the server answers with all of them."""
         return self._json("PATCH", "/api/me/preferences", body=changes)
 
+    def vacation(self) -> dict[str, Any]:
+        """The caller's vacation bank and declared vacation."""
+        return self._json("GET", "/api/me/vacation", repeatable=True)
+
+    def declare_vacation(self, days: int, start: str | None) -> dict[str, Any]:
+        """Declare a vacation of `days` from now, or from `start` (ISO 8601)."""
+        body: dict[str, Any] = {"days": days}
+        if start is not None:
+            body["start"] = start
+        return self._json("POST", "/api/me/vacation", body=body)
+
+    def end_vacation(self) -> dict[str, Any]:
+        """End the declared vacation now."""
+        return self._json("DELETE", "/api/me/vacation")
+
     # --- games -------------------------------------------------------------------------
 
     def games(self, *, status: str | None = None, mine: bool = True) -> list[dict[str, Any]]:
@@ -90,9 +105,19 @@ class ApiClient:
             params["status"] = status
         return self._json("GET", "/api/games", params=params, repeatable=True)["games"]
 
-    def create_game(self, seats: int, options: dict[str, Any], invite: list[str]) -> dict[str, Any]:
-        """An open game with the caller seated."""
+    def create_game(
+        self,
+        seats: int,
+        options: dict[str, Any],
+        invite: list[str],
+        clock: dict[str, Any] | None = None,
+        *,
+        timed: bool = True,
+    ) -> dict[str, Any]:
+        """An open game with the caller seated: with the time control `clock` (settings not
+        given take the server's defaults), or with no clock if not `timed`."""
         body = {"seats": seats, "options": options, "invite": invite}
+        body["clock"] = (clock or {}) if timed else None
         return self._json("POST", "/api/games", body=body)
 
     def game(self, game_id: int, etag: str | None = None) -> tuple[dict[str, Any] | None, str]:

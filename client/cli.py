@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from client.commands import account, board, lobby, play, records
+from client.commands import account, board, lobby, play, records, vacation
 from client.config import DEFAULT_PROFILE
 from client.errors import EXIT_CODE_MEANINGS, ApiError, CliError, cli_wording
 from client.output import fail_line
@@ -92,6 +92,7 @@ for command in (
     records.record,
     records.verify,
     play.resign,
+    vacation.vacation,
     account.prefs,
 ):
     app.command()(command)

@@ -7,9 +7,15 @@ import when they draw one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
+from client import timeview
+from client.errors import ApiError
 from client.output import joined
+
+if TYPE_CHECKING:
+    from client.api import ApiClient
 
 
 def options_text(options: dict[str, Any] | None) -> str:
@@ -23,23 +29,45 @@ def options_text(options: dict[str, Any] | None) -> str:
     return ", ".join(parts) or "no variants"
 
 
+def clock_text(clock: dict[str, Any] | None) -> str:
+    """`3 days a turn, autoplay on time-out`, or `no clock`."""
+    if not clock:
+        return "no clock"
+    days = clock["days_per_turn"]
+    return f"{days} day{'' if days == 1 else 's'} a turn, {clock['timeout']} on time-out"
+
+
+def player_zone(api: ApiClient) -> ZoneInfo:
+    """The zone the player chose (`cafe prefs timezone=…`); UTC on a server without one."""
+    try:
+        return timeview.zone(api.preferences().get("timezone"))
+    except ApiError:
+        return timeview.zone(None)
+
+
 def me_in(state: dict[str, Any]) -> str | None:
     """The caller's name in this game, or None for a spectator."""
     seat = state.get("your_seat")
     return None if seat is None else str(state["players"][seat])
 
 
-def header(state: dict[str, Any]) -> str:
-    """The line above a started game's picture (two lines if it would not fit)."""
+def header(state: dict[str, Any], where: ZoneInfo) -> str:
+    """The line above a started game's picture (two lines if it would not fit): the
+    deadline as time left and the moment in the player's zone `where`."""
     me = me_in(state)
     parts = [
         f"Game {state['id']}",
         f"{state.get('turns', 0)} turns played",
         f"version {state['version']}",
-        f"deadline {state.get('deadline') or 'none'}",
+        f"deadline {timeview.deadline_text(state.get('deadline'), where)}",
         f"you are {me}" if me else "you are watching",
     ]
-    return joined(parts)
+    away = [
+        f"{name} on vacation until {timeview.local(timeview.parse(until), where)}"
+        for name, until in zip(state["players"], state.get("vacation_until") or [], strict=False)
+        if until
+    ]
+    return joined(parts + away)
 
 
 def next_step(state: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ from flask import Flask
 
 from cafe.render.palette import PALETTE
 from server import api, apispec, config, db, errors, logs, web
+from server.clock import devclock
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -37,6 +38,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)  # the default SQLite file's home
     logs.configure(app.config["LOG_LEVEL"])
     db.init_app(app)
+    devclock.init_app(app)
     apispec.init_app(app)
     errors.init_app(app)
     logs.init_app(app)

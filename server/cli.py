@@ -19,11 +19,13 @@ from typing import Annotated, BinaryIO
 import typer
 from flask import Flask
 from pydantic import ValidationError
+from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from server import accounts, auth, create_app, migrate, outbox
 from server.apispec import refusal
+from server.clock import devclock, timesource
 from server.config import ConfigError
 from server.db import get_engine
 from server.devserver import run_dev
@@ -31,7 +33,7 @@ from server.domain import DomainError
 from server.games import turns
 from server.mail import replies
 from server.mail.receiver import start_receiver
-from server.models import GameRecord, Player, utcnow
+from server.models import GameRecord, Player, iso, utcnow
 from server.schemas.accounts import PlayerCreate
 from server.worker import Worker, worker_engine
 
@@ -53,11 +55,17 @@ players_app = typer.Typer(help="Players.", no_args_is_help=True)
 tokens_app = typer.Typer(help="API tokens.", no_args_is_help=True)
 games_app = typer.Typer(help="Games.", no_args_is_help=True)
 mail_app = typer.Typer(help="The outbox.", no_args_is_help=True)
+clock_app = typer.Typer(
+    help="The development clock (with CAFE_DEV_CLOCK=1 only): shift the time every process "
+    "of the database sees.",
+    no_args_is_help=True,
+)
 app.add_typer(db_app, name="db")
 app.add_typer(players_app, name="players")
 app.add_typer(tokens_app, name="tokens")
 app.add_typer(games_app, name="games")
 app.add_typer(mail_app, name="mail")
+app.add_typer(clock_app, name="clock")
 
 
 def fail(message: str, code: Exit = Exit.FAILED) -> typer.Exit:
@@ -200,6 +208,56 @@ def games_check() -> None:
     typer.echo(f"{len(games)} games checked, {bad} inconsistent")
     if bad:
         raise typer.Exit(Exit.INTEGRITY)
+
+
+def dev_clock_engine() -> Engine:
+    """The engine of the development clock, or a refusal when it is off."""
+    flask_app = load_app()
+    engine = flask_app.extensions.get("cafe_dev_clock")
+    if engine is None:
+        raise fail(
+            "the development clock is off; set CAFE_DEV_CLOCK=1 (development and tests only)"
+        )
+    return engine
+
+
+def print_clock(engine: Engine) -> None:
+    """`time 2027-01-01T00:00:00Z (system time +3 days, 0:00:00)`."""
+    offset = devclock.read_offset(engine)
+    shifted = iso((timesource.system_now() + offset).replace(microsecond=0))
+    typer.echo(f"time {shifted} (system time {devclock.shift_text(offset)})")
+
+
+@clock_app.command("show")
+def clock_show() -> None:
+    """The time every process of this database sees, and its shift from the system's."""
+    print_clock(dev_clock_engine())
+
+
+@clock_app.command("advance")
+def clock_advance(
+    by: Annotated[str, typer.Argument(help="How far: 36h, 3d, 1d12h, 90m", metavar="DURATION")],
+) -> None:
+    """Move the development clock forward."""
+    engine = dev_clock_engine()
+    try:
+        devclock.advance(engine, devclock.parse_duration(by))
+    except devclock.ClockError as error:
+        raise fail(str(error)) from None
+    print_clock(engine)
+
+
+@clock_app.command("set")
+def clock_set(
+    moment: Annotated[str, typer.Argument(help="ISO 8601, e.g. 2027-01-01T00:00Z", metavar="TIME")],
+) -> None:
+    """Set the development clock to a later time."""
+    engine = dev_clock_engine()
+    try:
+        devclock.set_to(engine, devclock.parse_moment(moment))
+    except devclock.ClockError as error:
+        raise fail(str(error)) from None
+    print_clock(engine)
 
 
 @app.command("mail-in")

@@ -38,7 +38,7 @@ INT_KEYS = frozenset(
 )
 
 #: Settings that are switches; their environment values are `1`/`0`, `true`/`false`, ….
-BOOL_KEYS = frozenset({"DEV_MAIL", "SMTP_UTF8"})
+BOOL_KEYS = frozenset({"DEV_MAIL", "DEV_CLOCK", "SMTP_UTF8"})
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 #: Values `CAFE_SMTP_TLS` may take.
@@ -78,6 +78,7 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "DIGEST_HOURS": 24,  # hours between two digests for players who chose them
         "DEV_MAIL": False,  # serve the caught mail at /dev/mail (development only)
         "DEV_MAIL_DIR": "",  # where the mail catcher keeps messages; empty: instance/mail
+        "DEV_CLOCK": False,  # time shifted by `cafe-server clock` (development only)
         "SIGNIN_CODE_TTL": 900,  # seconds a sign-in code stays valid
         "SIGNIN_CODE_ATTEMPTS": 5,  # wrong guesses before a code is dead
         "SIGNIN_CODES_PER_HOUR": 5,  # codes one player may request per hour

@@ -2,8 +2,8 @@
 
 Upgrades the SQLite database under `instance/`, starts a mail catcher (aiosmtpd) that
 prints every email, a worker thread delivering the outbox to it, and the web app on
-Flask's development server with the caught mail at `/dev/mail` — then says where each
-listens.
+Flask's development server with the caught mail at `/dev/mail` and the development clock
+on (`cafe-server clock`) — then says where each listens.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         "SMTP_USER": "",
         "WORKER_POLL": 1,
         "DEV_MAIL": True,
+        "DEV_CLOCK": True,
     }
     if mail_dir is not None:
         overrides["DEV_MAIL_DIR"] = str(mail_dir)
@@ -58,6 +59,7 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         f"in {mail_folder})\n"
         f"  caught mail  http://{host}:{port}/dev/mail\n"
         "  worker       delivering the outbox every second\n"
+        "  clock        development clock: move it with `cafe-server clock advance 3d`\n"
         "Press Ctrl-C to stop."
     )
     try:

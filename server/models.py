@@ -12,8 +12,10 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint, false, func, text
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, false, func, text, true
 from sqlmodel import AutoString, Field, SQLModel
+
+from server.clock import timesource
 
 
 class TurnEmails(StrEnum):
@@ -34,8 +36,8 @@ class GameStatus(StrEnum):
 
 class OutboxStatus(StrEnum):
     """Where a message is: waiting to be sent (`pending`), claimed by a worker (`sending`),
-    `sent`, `failed` for good,
-    `superseded` (out of date when its turn came), or `skipped` (unwanted by its reader)."""
+    `sent`, `failed` for good, `superseded` (out of date when its turn came), or `skipped`
+    (unwanted by its reader)."""
 
     PENDING = "pending"
     SENDING = "sending"
@@ -43,6 +45,14 @@ class OutboxStatus(StrEnum):
     FAILED = "failed"
     SUPERSEDED = "superseded"
     SKIPPED = "skipped"
+
+
+class VacationKind(StrEnum):
+    """How a vacation came about: declared by the player, or taken automatically for a
+    day when a deadline passed (LEAGUE.md §1)."""
+
+    DECLARED = "declared"
+    AUTOMATIC = "automatic"
 
 
 class TurnKind(StrEnum):
@@ -57,8 +67,9 @@ NAME_LENGTH = 24
 
 
 def utcnow() -> datetime:
-    """The current time, aware, in UTC (SQLModel stores and returns aware UTC datetimes)."""
-    return datetime.now(UTC)
+    """The current time, aware, in UTC (SQLModel stores and returns aware UTC datetimes):
+    the service's one time source, `server.clock.timesource.now`."""
+    return timesource.now()
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -71,7 +82,10 @@ class Player(SQLModel, table=True):
 
     The email preferences: `turn_emails` (a `TurnEmails`) and `others_turns` (also
     hear of the other players' turns); `last_digest_at` is when the last digest period
-    closed, for players who chose the digest.
+    closed, for players who chose the digest; `reminders` of deadlines, and the `timezone`
+    (an IANA name) times are shown in. The vacation bank (`server.clock.bank.Bank`) is
+    `vacation_hours` at `vacation_as_of`, plus `vacation_carry` seconds off vacation not
+    yet credited.
     """
 
     __tablename__ = "players"
@@ -90,6 +104,11 @@ class Player(SQLModel, table=True):
     )
     others_turns: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     last_digest_at: datetime | None = None
+    reminders: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
+    timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
+    vacation_hours: int = Field(default=14 * 24, sa_column_kwargs={"server_default": "336"})
+    vacation_as_of: datetime = Field(default_factory=utcnow)
+    vacation_carry: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class ApiToken(SQLModel, table=True):
@@ -124,6 +143,14 @@ class GameRecord(SQLModel, table=True):
 
     `version` rises by one with every change (join, start, turn, resign); turns name the
     version they were made against, and the update is a compare-and-set on it.
+
+    `clock` is the time control (`server.schemas.games.ClockSettings` as a dict; None: no
+    clock). While it runs, `turn_started_at` is when the player to move began and
+    `deadline` (indexed, for the worker's sweep) when their time runs out. `clock_serial`
+    rises when the clock facts shown with the game change without a new version (a
+    player's vacation), so that the game's ETag changes too. `player_clocks` keeps those
+    facts by player name, so that showing a game reads no other table:
+    `{"ann": {"vacation": [start, end], "timeouts": 1}}` (ISO times; absent: none, 0).
     """
 
     __tablename__ = "games"
@@ -143,6 +170,13 @@ class GameRecord(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    clock: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    turn_started_at: datetime | None = None
+    deadline: datetime | None = Field(default=None, index=True)
+    clock_serial: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    player_clocks: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
 
 
 class GameSeat(SQLModel, table=True):
@@ -160,6 +194,34 @@ class GameSeat(SQLModel, table=True):
     join_order: int
     seat: int | None = None
     joined_at: datetime = Field(default_factory=utcnow)
+
+
+class Vacation(SQLModel, table=True):
+    """A player's vacation, `[start, end)`: declared (`days` paid from the bank when it
+    starts; `end` moves to the moment it is ended early) or an automatic day.
+
+    Past vacations stay: a deadline is computed over every pause since the turn began.
+    """
+
+    __tablename__ = "vacations"
+    __table_args__ = (Index("ix_vacations_player_end", "player_id", "end"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id")
+    kind: VacationKind = Field(default=VacationKind.DECLARED, sa_type=AutoString(length=9))
+    start: datetime
+    end: datetime
+    days: int
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class DevClock(SQLModel, table=True):
+    """The development clock's shift (`server.clock.devclock`): one row, id 1."""
+
+    __tablename__ = "dev_clock"
+
+    id: int | None = Field(default=None, primary_key=True)
+    offset_seconds: int = 0
 
 
 class TurnRecord(SQLModel, table=True):

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from client.errors import CliError, Unreachable
-from client.gameview import header, me_in, next_step, open_text
+from client.gameview import header, me_in, next_step, open_text, player_zone
 from client.output import color_wanted, note, say
 from client.session import Session
+from client.timeview import zone
 
 if TYPE_CHECKING:
     from client.api import ApiClient
@@ -35,14 +36,16 @@ Plain = Annotated[
 Look = tuple[dict[str, Any] | None, str]
 
 
-def print_game(state: dict[str, Any], *, color: bool) -> None:
-    """The game as `cafe show` prints it: the lobby view, or the board with header and footer."""
+def print_game(state: dict[str, Any], *, color: bool, api: "ApiClient | None" = None) -> None:
+    """The game as `cafe show` prints it: the lobby view, or the board with header and footer
+    (with a deadline, in the zone of the player `api` signs in as; else UTC)."""
     if state["status"] == "open":
         say(open_text(state))
         return
     from client import localgame
 
-    say(header(state))
+    where = player_zone(api) if api is not None and state.get("deadline") else zone(None)
+    say(header(state, where))
     say(localgame.picture(state, color=color), color=color)
     say(next_step(state))
 
@@ -73,7 +76,7 @@ def show(
     if as_json:
         say(json.dumps(state, indent=2, ensure_ascii=False))
     else:
-        print_game(state, color=color_wanted(plain))
+        print_game(state, color=color_wanted(plain), api=api)
 
 
 def watch(
@@ -136,7 +139,7 @@ def watch(
         note(f"Your turn in game {state['id']}: running {command}")
         env = {**os.environ, "CAFE_GAME": str(state["id"])}
         raise typer.Exit(subprocess.run(command, shell=True, env=env, check=False).returncode)
-    print_game(state, color=color_wanted(plain))
+    print_game(state, color=color_wanted(plain), api=api)
 
 
 def _wait(

@@ -1,17 +1,28 @@
 """The lobby: your games, and opening, joining and starting one."""
 
+from enum import StrEnum
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo
 
 import typer
 
+from client import timeview
 from client.errors import UsageError
-from client.gameview import me_in, options_text
+from client.gameview import clock_text, me_in, options_text, player_zone
 from client.output import say, shorten, table
 from client.session import Session
 
 GameId = Annotated[
     int, typer.Argument(help="The game's number (see `cafe games`).", min=1, metavar="ID")
 ]
+
+
+class Timeout(StrEnum):
+    """What happens to a player whose time runs out."""
+
+    AUTOPLAY = "autoplay"
+    RESIGN = "resign"
+
 
 #: How `cafe games` orders games after those waiting for you.
 ORDER = {"active": 0, "open": 1, "finished": 2}
@@ -49,7 +60,8 @@ def games(
         say("You are in no games: open one with `cafe new`, or find one with `cafe games --lobby`.")
         return
     mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
-    rows = [_row(g, me) for g in mine]
+    where = player_zone(api) if any(g.get("deadline") for g in mine) else ZoneInfo("UTC")
+    rows = [_row(g, me, where) for g in mine]
     say(table(("", "id", "status", "players", "to move", "score", "deadline"), rows, right={1, 5}))
     waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
     if len(waiting) == 1:
@@ -58,11 +70,12 @@ def games(
         say(f"▶ your turn in games {', '.join(waiting)}: cafe show ID")
 
 
-def _row(game: dict[str, Any], me: str) -> tuple[str, ...]:
-    """One line of `cafe games`, from the game's summary alone (it carries the scores)."""
+def _row(game: dict[str, Any], me: str, where: ZoneInfo) -> tuple[str, ...]:
+    """One line of `cafe games`, from the game's summary alone (it carries the scores and
+    the deadline, shown as the time left and the moment in the player's zone)."""
     scores = game.get("scores")
     score = str(scores[game["players"].index(me)]) if scores and me in game["players"] else "-"
-    deadline = game.get("deadline") or "-"
+    deadline = timeview.deadline_text(game["deadline"], where) if game.get("deadline") else "-"
     players = " ".join(game["players"])
     if game["status"] == "open":
         players += f" ({len(game['players'])} of {game['seats']})"
@@ -97,19 +110,51 @@ def new(
             show_default=False,
         ),
     ] = None,
+    days_per_turn: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=30,
+            metavar="N",
+            help="Days each player has for a turn, 1 to 30 [default: 3]",
+            show_default=False,
+        ),
+    ] = None,
+    timeout: Annotated[
+        Timeout | None,
+        typer.Option(
+            help="When a player runs out of time: the server plays for them (autoplay) or "
+            "they leave the game (resign) [default: autoplay]",
+            show_default=False,
+        ),
+    ] = None,
+    no_clock: Annotated[
+        bool, typer.Option("--no-clock", help="A casual game without deadlines.")
+    ] = False,
 ) -> None:
     """Open a new game with you seated.
 
-    Others join it with `cafe join ID`; you start it with `cafe start ID`.
+    Others join it with `cafe join ID`; you start it with `cafe start ID`. Each turn has a
+    deadline (3 days unless you choose) unless you open it with --no-clock.
     """
     invited = [name.strip() for value in invite or [] for name in value.split(",") if name.strip()]
     wanted = seats if seats is not None else max(2, len(invited) + 1)
     if len(invited) > wanted - 1:
         raise UsageError(f"{len(invited)} invited players do not fit into {wanted - 1} free seats")
+    if no_clock and (days_per_turn is not None or timeout is not None):
+        raise UsageError("--no-clock leaves no deadline: drop --days-per-turn and --timeout")
+    clock: dict[str, Any] = {}
+    if days_per_turn is not None:
+        clock["days_per_turn"] = days_per_turn
+    if timeout is not None:
+        clock["timeout"] = timeout.value
     options = {"birthday": birthday, "coffee_klatsch": coffee_klatsch}
-    state = ctx.obj.api().create_game(wanted, options, invited)
+    state = ctx.obj.api().create_game(wanted, options, invited, clock, timed=not no_clock)
     game_id = state["id"]
-    say(f"Game {game_id} is open: {wanted} seats, {options_text(state.get('options'))}.")
+    say(
+        f"Game {game_id} is open: {wanted} seats, {options_text(state.get('options'))}, "
+        f"{clock_text(state.get('clock'))}."
+    )
     if invited:
         say(f"Invited (by email): {', '.join(invited)}.")
     say(f"Others join with: cafe join {game_id}\nStart it when they are in: cafe start {game_id}")

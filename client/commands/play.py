@@ -102,7 +102,7 @@ def _refusal(api: "ApiClient", game_id: int, error: ApiError) -> CliError:
         return TurnRefused(error.message)
     fresh, _ = api.game(game_id)
     assert fresh is not None
-    print_game(fresh, color=color_wanted())
+    print_game(fresh, color=color_wanted(), api=api)
     now = (
         f"it is now {fresh['to_move']}'s turn"
         if fresh["status"] == "active"
@@ -125,7 +125,7 @@ def _print_played(api: "ApiClient", state: dict[str, Any], played: dict[str, Any
         final, _ = api.game(game_id)
         assert final is not None
         say("The game is over.")
-        print_game(final, color=color_wanted())
+        print_game(final, color=color_wanted(), api=api)
     elif played["to_move"] == me_in(state):
         say(f"Your turn again: cafe show {game_id}")
     else:

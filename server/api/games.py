@@ -7,10 +7,11 @@ from flask import Blueprint, Response, g, request
 from cafe import Options
 from server.apispec import validate
 from server.auth import login_required
+from server.clock.store import seat_clocks
 from server.db import get_session
 from server.games import store
 from server.games.views import etag, list_etag, public_state, summary
-from server.models import GameRecord, Player
+from server.models import GameRecord, Player, utcnow
 from server.schemas.games import CacheHeaders, GameCreate, GameList, GameListQuery, GamePublic
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
@@ -23,7 +24,9 @@ def state_of(game: GameRecord, viewer: Player, creator: str | None = None) -> Ga
         found = session.get(Player, game.creator_id)
         assert found is not None
         creator = found.name
-    return public_state(game, store.names_of(session, game), creator, viewer.name)
+    names = store.names_of(session, game)
+    clocks = seat_clocks(game, names, utcnow())
+    return public_state(game, names, creator, viewer.name, clocks)
 
 
 def with_etag(game: GameRecord, viewer: Player) -> dict[str, str]:
@@ -50,6 +53,7 @@ def create(json: GameCreate) -> tuple[GamePublic, int, dict[str, str]]:
         seats=json.seats,
         options=Options() if options is None else Options(**options.model_dump()),
         invite=json.invite or [],
+        clock=None if json.clock is None else json.clock.model_dump(),
     )
     headers = {**with_etag(game, g.player), "Location": f"/api/games/{game.id}"}
     return state_of(game, g.player, g.player.name), 201, headers
@@ -71,8 +75,10 @@ def list_games(query: GameListQuery) -> Response | tuple[GameList, int, dict[str
     tag = list_etag([game for game, _ in found], request.query_string.decode(), g.player.id)
     if request.if_none_match.contains(tag):
         return _not_modified(tag)
+    now = utcnow()
+    listed = [summary(game, names, seat_clocks(game, names, now)) for game, names in found]
     return (
-        GameList(games=[summary(game, names) for game, names in found]),
+        GameList(games=listed),
         200,
         {"ETag": f'"{tag}"'},
     )

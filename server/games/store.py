@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from cafe import Game, Options
+from server.clock.store import deadline_for
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.views import to_move_name
@@ -156,9 +157,16 @@ def standing_json(standing: Any) -> dict[str, Any]:
 
 
 def create_game(
-    session: Session, *, creator: Player, seats: int, options: Options, invite: list[str]
+    session: Session,
+    *,
+    creator: Player,
+    seats: int,
+    options: Options,
+    invite: list[str],
+    clock: dict[str, Any] | None,
 ) -> GameRecord:
-    """An open game with its creator in the first place; invitees are mailed."""
+    """An open game with its creator in the first place, with the time control `clock`
+    (None: no clock); invitees are mailed."""
     known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
     unknown = sorted(set(invite) - known)
     if unknown:
@@ -173,6 +181,7 @@ def create_game(
         seats=seats,
         options=dataclasses.asdict(options),
         invited=sorted(set(invite)),
+        clock=clock,
     )
     session.add(game)
     session.flush()
@@ -224,6 +233,12 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     seed = secrets.token_bytes(32)
     engine = Game.new(joined, seed=seed, options=Options(**game.options))
     state = engine.to_position()
+    now = utcnow()
+    mover_id = session.exec(
+        select(GameSeat.player_id).where(
+            GameSeat.game_id == game_id, GameSeat.join_order == joined.index(engine.player_to_move)
+        )
+    ).one()
     if not bump_version(
         session,
         game,
@@ -231,7 +246,9 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
         state=state,
         seed_hex=seed.hex(),
         commitment=engine.commitment,
-        started_at=utcnow(),
+        started_at=now,
+        turn_started_at=None if game.clock is None else now,
+        deadline=deadline_for(session, clock=game.clock, player_id=mover_id, turn_start=now),
     ):
         session.rollback()
         raise conflict(

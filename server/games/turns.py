@@ -15,6 +15,7 @@ from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TurnResult
 from server import idempotency
+from server.clock.store import next_deadline
 from server.db import writing
 from server.domain import Conflict
 from server.games import notify
@@ -66,6 +67,11 @@ def _commit_change(
     values: dict[str, Any] = {"state": state, "turn_count": entry.number}
     if finished:
         values.update(status="finished", finished_at=utcnow(), standings=standings)
+    values.update(
+        next_deadline(
+            session, game, state=state, finished=finished, new_turn=entry.kind != TurnKind.RESIGN
+        )
+    )
     with writing(session):
         try:
             applied = bump_version(session, game, **values)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from datetime import datetime
 
+from server.clock.store import SeatClocks
 from server.models import GameRecord, GameStatus, TurnRecord
+from server.schemas.clock import ClockSettings
 from server.schemas.games import GamePublic, GameSummary, Standing, TurnPublic
 
 
@@ -22,19 +25,30 @@ def to_move_name(game: GameRecord) -> str | None:
 
 
 def etag(game: GameRecord, viewer_id: int) -> str:
-    """The entity tag of `game` as `viewer_id` sees it (it changes with every version)."""
-    return f"g{game.id}-v{game.version}-p{viewer_id}"
+    """The entity tag of `game` as `viewer_id` sees it (it changes with every version, and
+    with the players' clock facts)."""
+    return f"g{game.id}-v{game.version}.{game.clock_serial}-p{viewer_id}"
 
 
 def list_etag(games: Sequence[GameRecord], query: str, viewer_id: int) -> str:
     """The entity tag of a list of games: it changes when any listed game changes, or the
     list's membership does."""
-    listed = ",".join(f"{game.id}.{game.version}" for game in games)
+    listed = ",".join(f"{game.id}.{game.version}.{game.clock_serial}" for game in games)
     digest = hashlib.sha256(f"{viewer_id}?{query}|{listed}".encode()).hexdigest()
     return f"l{digest[:32]}"
 
 
-def summary(game: GameRecord, names: list[str]) -> GameSummary:
+def clock_of(game: GameRecord) -> ClockSettings | None:
+    """The game's time control, or None for a game without a clock."""
+    return None if game.clock is None else ClockSettings.model_validate(game.clock)
+
+
+def deadline_of(game: GameRecord) -> datetime | None:
+    """The deadline of the running game's player to move (None when not running)."""
+    return game.deadline if game.status == GameStatus.ACTIVE else None
+
+
+def summary(game: GameRecord, names: list[str], clocks: SeatClocks) -> GameSummary:
     """A game in a list: enough to choose one to open or join."""
     assert game.id is not None
     return GameSummary(
@@ -46,14 +60,21 @@ def summary(game: GameRecord, names: list[str]) -> GameSummary:
         to_move=to_move_name(game),
         scores=None if game.state is None else game.state["scores"],
         options=game.options,
+        clock=clock_of(game),
+        deadline=deadline_of(game),
+        vacation_until=clocks.vacation_until,
+        timeouts=clocks.timeouts,
         created_at=game.created_at,
     )
 
 
-def public_state(game: GameRecord, names: list[str], creator: str, viewer: str) -> GamePublic:
+def public_state(
+    game: GameRecord, names: list[str], creator: str, viewer: str, clocks: SeatClocks
+) -> GamePublic:
     """The full public state of a game as `viewer` sees it.
 
-    `names` are the players in seat order once started, in join order before.
+    `names` are the players in seat order once started, in join order before; `clocks`
+    their clock facts in the same order.
     """
     assert game.id is not None
     view = GamePublic(
@@ -67,7 +88,10 @@ def public_state(game: GameRecord, names: list[str], creator: str, viewer: str) 
         players=names,
         your_seat=names.index(viewer) if viewer in names else None,
         to_move=to_move_name(game),
-        deadline=None,
+        clock=clock_of(game),
+        deadline=deadline_of(game),
+        vacation_until=clocks.vacation_until,
+        timeouts=clocks.timeouts,
         created_at=game.created_at,
         started_at=game.started_at,
         finished_at=game.finished_at,

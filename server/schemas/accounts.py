@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from server.models import TurnEmails
+from server.schemas.clock import TimeZoneName
 from server.schemas.fields import (
     Email,
     Label,
@@ -100,11 +101,14 @@ class TokenList(PublicModel):
 
 
 class Preferences(PublicModel):
-    """How a player hears of games: `turn_emails` each turn, a daily digest or none, and
-    whether also of the other players' turns."""
+    """How a player hears of games: `turn_emails` each turn, a daily digest or none,
+    whether also of the other players' turns, whether `reminders` of deadlines come, and
+    the `timezone` times are shown in."""
 
     turn_emails: TurnEmails
     others_turns: bool
+    reminders: bool
+    timezone: str
 
 
 class PreferencesUpdate(RequestModel):
@@ -114,3 +118,5 @@ class PreferencesUpdate(RequestModel):
 
     turn_emails: TurnEmails = Field(default=None, strict=False, description="each, digest or none")
     others_turns: bool = Field(default=None, description="true or false")
+    reminders: bool = Field(default=None, description="true or false")
+    timezone: TimeZoneName = Field(default=None)

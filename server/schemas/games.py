@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field
 
 from server.models import GameStatus, TurnKind
+from server.schemas.clock import ClockSettings
 from server.schemas.fields import (
     MAX_INT,
     PlayerName,
@@ -55,6 +56,11 @@ class GameCreate(RequestModel):
     invite: list[PlayerName] | None = Field(
         default=None, max_length=3, description="a list of player names"
     )
+    clock: ClockSettings | None = Field(
+        default_factory=ClockSettings,
+        description="null (no clock) or an object with `days_per_turn` (1 to 30), `timeout` "
+        "(autoplay or resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
+    )
 
 
 class Standing(PublicModel):
@@ -66,6 +72,16 @@ class Standing(PublicModel):
     penalty: int
     final: int
     eliminated: bool
+
+
+#: The clock fields every view of a game has (`GamePublic`, `GameSummary`).
+CLOCK_FIELDS = {
+    "clock": "the time control; null: the game has no clock",
+    "deadline": "when the player to move runs out of time; null without a clock or when "
+    "the game is not running",
+    "vacation_until": "in the order of `players`: the end of the vacation each is on, or null",
+    "timeouts": "in the order of `players`: each one's time-outs in a row",
+}
 
 
 class GamePublic(SparseModel):
@@ -82,7 +98,10 @@ class GamePublic(SparseModel):
     players: list[str]
     your_seat: int | None
     to_move: str | None
-    deadline: Timestamp | None
+    clock: ClockSettings | None = Field(description=CLOCK_FIELDS["clock"])
+    deadline: Timestamp | None = Field(description=CLOCK_FIELDS["deadline"])
+    vacation_until: list[Timestamp | None] = Field(description=CLOCK_FIELDS["vacation_until"])
+    timeouts: list[int] = Field(description=CLOCK_FIELDS["timeouts"])
     created_at: Timestamp
     started_at: Timestamp | None
     finished_at: Timestamp | None
@@ -117,6 +136,10 @@ class GameSummary(PublicModel):
     to_move: str | None
     scores: list[int] | None = Field(description="in the order of `players`; null until started")
     options: dict[str, Any]
+    clock: ClockSettings | None = Field(description=CLOCK_FIELDS["clock"])
+    deadline: Timestamp | None = Field(description=CLOCK_FIELDS["deadline"])
+    vacation_until: list[Timestamp | None] = Field(description=CLOCK_FIELDS["vacation_until"])
+    timeouts: list[int] = Field(description=CLOCK_FIELDS["timeouts"])
     created_at: Timestamp
 
 

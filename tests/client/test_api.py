@@ -142,4 +142,5 @@ def test_the_request_bodies_are_json(scripted: tuple[Script, str]) -> None:
         "seats": 3,
         "options": {"birthday": None, "coffee_klatsch": True},
         "invite": ["bob"],
+        "clock": {},  # the server's default time control
     }

@@ -12,15 +12,15 @@ from client.errors import EXIT_CODE_MEANINGS, ExitCode
 
 COMMANDS = [
     "register", "login", "logout", "whoami", "games", "new", "join", "start", "show", "move",
-    "hint", "watch", "history", "record", "verify", "resign", "prefs",
+    "hint", "watch", "history", "record", "verify", "resign", "vacation", "prefs",
 ]  # fmt: skip
 
 
 def test_help_lists_every_command_and_the_exit_codes(cafe: Cafe) -> None:
     result = cafe.run("--help")
     assert result.exit_code == ExitCode.OK
-    listed = [line.split()[0] for line in result.stdout.split("Commands:\n")[1].splitlines()[:17]]
-    assert listed == COMMANDS
+    commands = result.stdout.split("Commands:\n")[1].splitlines()[: len(COMMANDS)]
+    assert [line.split()[0] for line in commands] == COMMANDS
     assert (
         "Exit codes: 0 ok · 1 error · 2 usage · 3 server unreachable · 4 turn refused · "
         "5 not signed in"

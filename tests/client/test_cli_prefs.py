@@ -47,11 +47,20 @@ def test_prefs_shows_and_changes_them(ann: Player) -> None:
     assert shown.stdout.splitlines() == [
         "preference    value",
         "others_turns  off",
+        "reminders     on",
+        "timezone      UTC",
         "turn_emails   each",
     ]
-    changed = ann.run("prefs", "turn_emails=digest", "others_turns=on")
+    changed = ann.run(
+        "prefs", "turn_emails=digest", "others_turns=on", "reminders=off", "timezone=Europe/Prague"
+    )
     assert changed.exit_code == ExitCode.OK, changed.output
-    assert changed.stdout.splitlines()[1:] == ["others_turns  on", "turn_emails   digest"]
+    assert changed.stdout.splitlines()[1:] == [
+        "others_turns  on",
+        "reminders     off",
+        "timezone      Europe/Prague",
+        "turn_emails   digest",
+    ]
     assert ann.run("prefs").stdout == changed.stdout
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from zoneinfo import ZoneInfo
 
 import pytest
 from client_support import Cafe, Player, to_move
 
 from client import output
 from client.errors import ExitCode
+from client.timeview import local, parse
 
 ANSI = "\x1b["
 
@@ -19,11 +21,12 @@ def test_show_draws_the_board_with_header_and_next_step(players: list[Player], g
     result = ann.run("show", str(game))
     assert result.exit_code == ExitCode.OK, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == (
-        f"Game {game} · 0 turns played · version {state['version']} · deadline none · "
-        f"you are {ann.name}"
-    )
-    assert lines[1] == f"Café International · {state['to_move']} to move"
+    assert lines[:2] == [  # the header, wrapped at 100 columns
+        f"Game {game} · 0 turns played · version {state['version']} · deadline 3 days left "
+        f"({local(parse(state['deadline']), ZoneInfo('UTC'))})",
+        f"you are {ann.name}",
+    ]
+    assert lines[2] == f"Café International · {state['to_move']} to move"
     assert "╭────────────── BAR ──────────────╮" in result.stdout
     assert any(line.startswith(" ▶ ") and state["to_move"] in line for line in lines)
     if state["to_move"] == ann.name:

@@ -8,7 +8,7 @@ from mail_support import deliver, read_html
 
 from server.mail.addresses import unsubscribe_token
 
-DEFAULTS = {"turn_emails": "each", "others_turns": False}
+DEFAULTS = {"turn_emails": "each", "others_turns": False, "reminders": True, "timezone": "UTC"}
 
 
 def prefs(api, token):
@@ -28,6 +28,7 @@ def test_defaults_and_changes(api):
         "turn_emails": "digest",
     }
     assert change(api, token, {"others_turns": True}).json == {
+        **DEFAULTS,
         "turn_emails": "digest",
         "others_turns": True,
     }
@@ -130,7 +131,7 @@ def test_one_click_unsubscribe_works_without_signing_in(api, smtp_server):
     )
     assert done.status_code == 200 and "Unsubscribed" in done.text
     read_html(done.text)
-    assert prefs(api, tokens[second]).json == {"turn_emails": "none", "others_turns": False}
+    assert prefs(api, tokens[second]).json == {**DEFAULTS, "turn_emails": "none"}
     last = api.outbox()[-1].id
     play_best(api, game_id, tokens, state)
     assert kinds(api, second, last) == []  # no more "your turn"

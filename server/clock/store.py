@@ -1,0 +1,156 @@
+"""Game clocks in the database: deadlines computed from the stored turn start and the
+mover's vacations, and the players' clock facts kept with each game (`player_clocks`).
+
+Every function works inside the caller's transaction and never commits: a deadline is
+written in the same transaction as the event that moves it (a game starting, a turn, a
+vacation declared or ended).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from server.clock import deadlines
+from server.clock.deadlines import Interval
+from server.models import GameRecord, GameSeat, GameStatus, Player, Vacation, iso, utcnow
+
+
+@dataclass(frozen=True)
+class SeatClocks:
+    """The clock facts of a game's players, in the order of its `players`."""
+
+    vacation_until: list[datetime | None]
+    timeouts: list[int]
+
+
+def pauses(session: Session, player_id: int, since: datetime) -> list[Interval]:
+    """The player's vacations (declared and automatic) that end after `since`."""
+    rows = session.exec(
+        select(Vacation.start, Vacation.end).where(
+            Vacation.player_id == player_id, col(Vacation.end) > since
+        )
+    ).all()
+    return [Interval(start, end) for start, end in rows]
+
+
+def deadline_for(
+    session: Session, *, clock: dict[str, Any] | None, player_id: int, turn_start: datetime
+) -> datetime | None:
+    """The deadline of a turn of `player_id` begun at `turn_start` (None without a clock)."""
+    if clock is None:
+        return None
+    return deadlines.deadline(
+        turn_start,
+        clock["days_per_turn"],
+        pauses(session, player_id, turn_start),
+        vacation_allowed=clock["vacation"],
+    )
+
+
+def _player_id(session: Session, name: str) -> int:
+    found = session.exec(select(Player.id).where(Player.name == name)).one()
+    assert found is not None
+    return found
+
+
+def next_deadline(
+    session: Session,
+    game: GameRecord,
+    *,
+    state: dict[str, Any],
+    finished: bool,
+    new_turn: bool,
+    by_the_player: bool = True,
+) -> dict[str, Any]:
+    """The clock columns of `game` after a change, to write with its compare-and-set:
+    `bump_version(session, game, **values, **next_deadline(...))`.
+
+    `state` is the position after the change, `game` the row before it. A new turn (a turn
+    played, or the player to move changed) starts the mover's clock now; a change that
+    leaves the same turn running (another player resigning) keeps its start. A finished
+    game, or one without a clock, has no deadline. A turn made `by_the_player` (not played
+    for them on time-out) sets their time-outs in a row back to zero.
+    """
+    assert game.state is not None
+    values: dict[str, Any] = {}
+    mover_before = game.state["players"][game.state["to_move"]]
+    if new_turn and by_the_player and game.player_clocks.get(mover_before, {}).get("timeouts"):
+        clocks = {name: dict(facts) for name, facts in game.player_clocks.items()}
+        del clocks[mover_before]["timeouts"]
+        values["player_clocks"] = {name: facts for name, facts in clocks.items() if facts}
+    if finished or game.clock is None:
+        return {**values, "deadline": None, "turn_started_at": None}
+    mover = state["players"][state["to_move"]]
+    same_turn = not new_turn and mover == mover_before
+    turn_start = game.turn_started_at if same_turn and game.turn_started_at else utcnow()
+    due = deadline_for(
+        session, clock=game.clock, player_id=_player_id(session, mover), turn_start=turn_start
+    )
+    return {**values, "deadline": due, "turn_started_at": turn_start}
+
+
+def recompute_for_player(session: Session, player: Player, vacation: Interval | None) -> int:
+    """After the player's vacations changed (`vacation`: the declared one under way or to
+    come, if any): every open or running game they sit in shows it (its `player_clocks`,
+    and its `clock_serial` rises so that its ETag changes), and the deadline of every
+    running game where they are to move is recomputed if the game allows vacation. Each
+    update is a compare-and-set on the game's version, retried on a game that a turn
+    changed meanwhile; the number of games touched."""
+    assert player.id is not None
+    games = session.exec(
+        select(GameRecord)
+        .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
+        .where(GameSeat.player_id == player.id, GameRecord.status != GameStatus.FINISHED)
+        .execution_options(populate_existing=True)
+    ).all()
+    for game in games:
+        while not _touch(session, game, player, vacation):
+            session.refresh(game)
+    return len(games)
+
+
+def _touch(session: Session, game: GameRecord, player: Player, vacation: Interval | None) -> bool:
+    clocks = {name: dict(facts) for name, facts in game.player_clocks.items()}
+    facts = clocks.setdefault(player.name, {})
+    facts.pop("vacation", None)
+    if vacation is not None:
+        facts["vacation"] = [iso(vacation.start), iso(vacation.end)]
+    values: dict[str, Any] = {
+        "clock_serial": GameRecord.clock_serial + 1,
+        "player_clocks": {name: facts for name, facts in clocks.items() if facts},
+    }
+    state, clock = game.state, game.clock
+    moving = (
+        game.status == GameStatus.ACTIVE
+        and state is not None
+        and state["players"][state["to_move"]] == player.name
+    )
+    if moving and clock is not None and clock["vacation"] and game.turn_started_at is not None:
+        assert player.id is not None
+        values["deadline"] = deadline_for(
+            session, clock=clock, player_id=player.id, turn_start=game.turn_started_at
+        )
+    result = session.execute(
+        update(GameRecord)
+        .where(col(GameRecord.id) == game.id, col(GameRecord.version) == game.version)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def seat_clocks(game: GameRecord, names: list[str], now: datetime) -> SeatClocks:
+    """The clock facts of the game's players `names`, from the game's row alone: the end of
+    the vacation each is on at `now` (or None), and their time-outs in a row."""
+    until: list[datetime | None] = []
+    for name in names:
+        away = game.player_clocks.get(name, {}).get("vacation")
+        start, end = (None, None) if away is None else map(datetime.fromisoformat, away)
+        until.append(end if start is not None and end is not None and start <= now < end else None)
+    timeouts = [game.player_clocks.get(name, {}).get("timeouts", 0) for name in names]
+    return SeatClocks(until, timeouts)

@@ -1,0 +1,118 @@
+"""A player's vacations: show the bank, declare one, end it (LEAGUE.md §2).
+
+The bank's arithmetic is `server.clock.bank`; this module stores it in the player's row,
+keeps the vacations in their table, and recomputes the player's deadlines in the same
+transaction as the change (`server.clock.store.recompute_for_player`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from server.clock import bank, store
+from server.clock.bank import Bank, BankRefusal
+from server.domain import Conflict, Refused
+from server.models import Player, Vacation, VacationKind, iso, utcnow
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the player is shown: the bank now, the declared vacation under way or to come,
+    and when the bank next earns an hour."""
+
+    bank_days: float
+    current: Vacation | None
+    next_accrual: datetime | None
+
+
+def stored_bank(player: Player) -> Bank:
+    """The bank as the player's row keeps it."""
+    return Bank(
+        player.vacation_hours, player.vacation_as_of, timedelta(seconds=player.vacation_carry)
+    )
+
+
+def _store(player: Player, balance: Bank) -> None:
+    player.vacation_hours = balance.hours
+    player.vacation_as_of = balance.as_of
+    player.vacation_carry = int(balance.carry.total_seconds())
+
+
+def _as_bank_vacation(row: Vacation) -> bank.Vacation:
+    return bank.Vacation(start=row.start, end=row.end, days=row.days)
+
+
+def _unsettled(session: Session, player: Player) -> Vacation | None:
+    """The declared vacation the stored bank may not have paid yet: the one that ends after
+    the bank's moment (there is at most one: one vacation at a time)."""
+    return session.exec(
+        select(Vacation).where(
+            Vacation.player_id == player.id,
+            Vacation.kind == VacationKind.DECLARED,
+            col(Vacation.end) > player.vacation_as_of,
+        )
+    ).first()
+
+
+def status(session: Session, player: Player) -> Status:
+    """The player's bank and vacation now."""
+    now = utcnow()
+    declared = _unsettled(session, player)
+    taken = None if declared is None else _as_bank_vacation(declared)
+    balance = bank.settle(stored_bank(player), now, taken)
+    current = declared if declared is not None and declared.end > now else None
+    return Status(
+        balance.days, current, bank.next_accrual(stored_bank(player), now=now, vacation=taken)
+    )
+
+
+def declare(session: Session, player: Player, *, days: int, start: datetime | None) -> Status:
+    """Declare a vacation of `days` from `start` (default now) and commit; 409 if one is
+    declared already, 422 if the bank cannot pay it or it would start in the past."""
+    now = utcnow()
+    declared = _unsettled(session, player)
+    if declared is not None and declared.end > now:
+        raise Conflict(
+            "vacation_declared",
+            f"you have declared a vacation from {iso(declared.start)} to {iso(declared.end)}; "
+            "end it first (DELETE /api/me/vacation)",
+        )
+    taken = None if declared is None else _as_bank_vacation(declared)
+    try:
+        balance, vacation = bank.declare(
+            bank.settle(stored_bank(player), now, taken), now=now, days=days, start=start
+        )
+    except BankRefusal as refusal:
+        raise Refused("vacation_refused", str(refusal)) from None
+    assert player.id is not None
+    _store(player, balance)
+    session.add(player)
+    session.add(Vacation(player_id=player.id, start=vacation.start, end=vacation.end, days=days))
+    session.flush()
+    store.recompute_for_player(session, player, vacation.pause)
+    session.commit()
+    return status(session, player)
+
+
+def end(session: Session, player: Player) -> Status:
+    """End the declared vacation now (cancel it if it has not started), give back the
+    unused whole hours, and commit; 409 if there is none."""
+    now = utcnow()
+    declared = _unsettled(session, player)
+    if declared is None or declared.end <= now:
+        raise Conflict("no_vacation", "you have declared no vacation; see GET /api/me/vacation")
+    balance, taken = bank.end_early(stored_bank(player), _as_bank_vacation(declared), now=now)
+    _store(player, balance)
+    session.add(player)
+    if taken is None:
+        session.delete(declared)
+    else:
+        declared.end = taken.end
+        session.add(declared)
+    session.flush()
+    store.recompute_for_player(session, player, None)
+    session.commit()
+    return status(session, player)
