@@ -35,7 +35,6 @@ UNREADABLE_JSON = (
     "with Content-Type: application/json"
 )
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
-STRING = {"type": "string"}
 #: Statuses that answer with no body, described without a schema.
 _EMPTY = frozenset({204, 304})
 
@@ -208,23 +207,22 @@ def validate(
     )
 
 
-def page(*statuses: int, text: tuple[int, ...] = ()) -> Callable[[F], F]:
-    """Describe a web page (which spectree cannot): the statuses it answers, each with an
-    HTML page (refusals on the web side are pages too, see `server.errors`), except those
-    in `text`, which answer plain text (a download)."""
+def page(*statuses: int, media: dict[int, str] | None = None) -> Callable[[F], F]:
+    """Describe a web route (which spectree cannot): the statuses it answers, each with an
+    HTML page (refusals on the web side are pages too, see `server.errors`) unless `media`
+    names another type for it (a text download, a script, a JSON answer to a script)."""
 
     def describe(view: F) -> F:
-        view.page_statuses = (statuses, text)  # type: ignore[attr-defined]
+        view.page_statuses = (statuses, media or {})  # type: ignore[attr-defined]
         return view
 
     return describe
 
 
-def _page_responses(statuses: tuple[int, ...], text: tuple[int, ...]) -> dict[str, Any]:
+def _page_responses(statuses: tuple[int, ...], media: dict[int, str]) -> dict[str, Any]:
     def body(status: int) -> dict[str, Any]:
-        if status in text:
-            return {"description": "Plain text", "content": {"text/plain": {"schema": STRING}}}
-        return {"description": "An HTML page", "content": {"text/html": {"schema": STRING}}}
+        kind = media.get(status, "text/html")
+        return {"description": kind, "content": {kind: {"schema": {}}}}
 
     return {str(status): body(status) for status in statuses}
 

@@ -52,12 +52,6 @@ def deadline_for(
     )
 
 
-def _player_id(session: Session, name: str) -> int:
-    found = session.exec(select(Player.id).where(Player.name == name)).one()
-    assert found is not None
-    return found
-
-
 def next_deadline(
     session: Session,
     game: GameRecord,
@@ -88,10 +82,23 @@ def next_deadline(
     mover = state["players"][state["to_move"]]
     same_turn = not new_turn and mover == mover_before
     turn_start = game.turn_started_at if same_turn and game.turn_started_at else utcnow()
-    due = deadline_for(
-        session, clock=game.clock, player_id=_player_id(session, mover), turn_start=turn_start
+    due = deadlines.deadline(
+        turn_start,
+        game.clock["days_per_turn"],
+        _known_pauses(game, mover),
+        vacation_allowed=game.clock["vacation"],
     )
     return {**values, "deadline": due, "turn_started_at": turn_start}
+
+
+def _known_pauses(game: GameRecord, name: str) -> list[Interval]:
+    """The player's vacation as the game's row knows it (`player_clocks`, which every
+    vacation change updates in all of the player's games), so that a turn needs no query."""
+    away = game.player_clocks.get(name, {}).get("vacation")
+    if away is None:
+        return []
+    start, end = (datetime.fromisoformat(moment) for moment in away)
+    return [Interval(start, end)]
 
 
 def recompute_for_player(session: Session, player: Player, vacation: Interval | None) -> int:

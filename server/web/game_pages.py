@@ -8,6 +8,8 @@ game moved on" with the fresh page, and nothing is played twice.
 
 from __future__ import annotations
 
+from importlib import resources
+
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
 from cafe import CafeError
@@ -16,11 +18,15 @@ from server.db import get_session
 from server.domain import DomainError, Forbidden, from_engine
 from server.errors import domain_status
 from server.games import store, turns
+from server.games.preview import preview_turn
 from server.models import GameStatus
 from server.web import game_view
 from server.web.sessions import check_csrf, signed_in
 
 bp = Blueprint("game_pages", __name__)
+
+#: `play.js`, shipped beside the page templates.
+PLAY_SCRIPT = (resources.files("server") / "templates" / "web" / "play.js").read_text("utf-8")
 
 
 def _page(
@@ -79,8 +85,42 @@ def play(game_id: int) -> Response | tuple[str, int]:
     return redirect(url_for("game_pages.show", game_id=game_id), code=303)
 
 
+@bp.post("/games/<int:game_id>/preview")
+@page(200, 400, 403, 409, 422, media=dict.fromkeys((200, 400, 403, 409, 422), "application/json"))
+def preview(game_id: int) -> tuple[dict[str, object], int]:
+    """What the turn being composed would score (for `play.js`): the API's preview, for the
+    signed-in page, answered in JSON whatever happens."""
+    try:
+        check_csrf()
+        player = signed_in()
+        if player is None:
+            raise Forbidden("not_signed_in", "sign in to play")
+        seen = request.form.get("version", "")
+        found = preview_turn(
+            get_session(),
+            game_id=game_id,
+            player=player,
+            notation=request.form.get("turn", "").strip(),
+            version=int(seen) if seen.isdigit() else -1,
+        )
+    except (DomainError, CafeError) as error:
+        refusal = from_engine(error) if isinstance(error, CafeError) else error
+        return {"error": refusal.code, "message": refusal.message}, domain_status(refusal)
+    return found, 200
+
+
+@bp.get("/play.js")
+@page(200, media={200: "text/javascript"})
+def script() -> Response:
+    """The script that composes a turn by clicking (the pages work without it)."""
+    response = Response(PLAY_SCRIPT, mimetype="text/javascript")
+    response.cache_control.max_age = 3600
+    response.cache_control.public = True
+    return response
+
+
 @bp.get("/games/<int:game_id>/record")
-@page(200, 403, 404, 409, text=(200,))
+@page(200, 403, 404, 409, media={200: "text/plain"})
 def record(game_id: int) -> Response:
     """The game record as a text download: anyone's once the game is over, its players' before."""
     session = get_session()

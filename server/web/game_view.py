@@ -65,6 +65,12 @@ class GameView:
     hints: list[dict[str, Any]] = field(default_factory=list)
     headline: str = ""
     bag_size: int = 0
+    nations: dict[str, str] = field(default_factory=lambda: dict(NATIONS))
+
+    @property
+    def my_hand(self) -> list[str]:
+        """The viewer's own tiles (none when they do not play here)."""
+        return next((row.hand for row in self.rows if row.you), [])
 
     @property
     def your_turn(self) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlmodel import Session, col, select
 
 from server.models import OutboxMessage
@@ -191,12 +191,12 @@ def test_any_turn_in_the_text_box_and_a_refusal_that_keeps_it(browser, client):
     page.goto(f"{client.server.base}/games/{game_id}")
     page.get_by_label("Any turn, in notation").fill("XXm@DE1")
     page.get_by_role("button", name="Play this turn").click()
-    assert page.get_by_role("alert").is_visible()
+    expect(page.get_by_role("alert")).to_be_visible()
     assert page.get_by_label("Any turn, in notation").input_value() == "XXm@DE1"
     [turn] = client.hints(game_id, mover, 1)
     page.get_by_label("Any turn, in notation").fill(turn)
     page.get_by_role("button", name="Play this turn").click()
-    assert "You played" in page.content()
+    expect(page.get_by_role("status").filter(has_text="You played")).to_be_visible()
     assert client.state(game_id)["version"] == state["version"] + 1
     context.close()
 
@@ -216,3 +216,37 @@ def test_pages_are_secured(client):
     assert forged.status_code == 403
     assert "did not come from this site" in forged.text
     assert client.state(game_id)["version"] == version
+
+
+def test_compose_a_two_placement_turn_by_clicking(browser, axe_source, client):
+    game_id = client.new_game("gus", "hal")
+    state = client.state(game_id)
+    mover = state["to_move"]
+    response = client.call("GET", f"/api/games/{game_id}/hints?n=50", mover)
+    two = [
+        h for h in response.json()["hints"] if h["turn"].count("@") == 2 and "J" not in h["turn"]
+    ]
+    assert two, "no two-placement hint without a joker in this deal"
+    hint = two[0]
+    body = {"turn": hint["turn"], "version": state["version"]}
+    scored = client.call("POST", f"/api/games/{game_id}/preview", mover, json=body).json()
+    placements = list(dict.fromkeys((t["tile"], t["chair"]) for t in scored["tables"]))
+    assert len(placements) == 2
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+    page = context.new_page()
+    sign_in(page, client, mover)
+    page.goto(f"{client.server.base}/games/{game_id}")
+    composer = page.locator("#composer")
+    assert composer.is_visible()
+    for tile, chair in placements:
+        composer.locator(f'button[data-tile="{tile}"]:not([disabled])').first.click()
+        page.locator(f"#chair-{chair}").click()
+    page.wait_for_function("document.getElementById('preview').dataset.points !== undefined")
+    previewed = int(page.locator("#preview").get_attribute("data-points"))
+    assert previewed == hint["points"]
+    check_page(page, axe_source, "game-composing")
+    page.get_by_role("button", name="Play this turn").click()
+    expect(page.get_by_role("status").filter(has_text="You played")).to_be_visible()
+    log = client.call("GET", f"/api/games/{game_id}/turns", mover).json()["turns"]
+    assert log[-1]["points"] == previewed
+    context.close()

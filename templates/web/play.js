@@ -1,0 +1,92 @@
+// Composing a turn on a game page by clicking: a guest from your hand, then a free chair on
+// the board (one or two placements), or the bar. The turn is written into the page's turn
+// box and its points are previewed by the server before you press "Play this turn".
+// Everything here is an enhancement: without it the page's buttons and box still play.
+"use strict";
+(function () {
+  const composer = document.getElementById("composer");
+  const box = document.getElementById("turn");
+  if (!composer || !box) return;
+  composer.hidden = false;
+  const form = box.form;
+  const preview = document.getElementById("preview");
+  const jokerNation = document.getElementById("joker-nation");
+  const tiles = Array.from(composer.querySelectorAll("button[data-tile]"));
+  const chairs = Array.from(document.querySelectorAll("svg g.chair.free"));
+  let chosen = null;
+  let placements = [];
+  // The board holds buttons now: a group of controls, no longer one picture.
+  const board = document.querySelector(".board svg");
+  if (board) board.setAttribute("role", "group");
+
+  function choose(button) {
+    tiles.forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
+    chosen = button;
+  }
+
+  function write(text) {
+    box.value = text;
+    ask(text);
+  }
+
+  function ask(text) {
+    if (!text) { preview.textContent = ""; return; }
+    const body = new FormData();
+    body.set("csrf", form.querySelector("input[name=csrf]").value);
+    body.set("version", form.querySelector("input[name=version]").value);
+    body.set("turn", text);
+    preview.textContent = "Scoring " + text + " …";
+    fetch(composer.dataset.preview, { method: "POST", body: body, credentials: "same-origin" })
+      .then((response) => response.json())
+      .then((answer) => {
+        if (answer.error) {
+          preview.textContent = text + ": " + answer.message;
+        } else {
+          const tables = answer.tables.map((t) => t.table + " " + (t.points >= 0 ? "+" : "") + t.points);
+          preview.textContent = answer.turn + " scores " + answer.points + " points" +
+            (tables.length ? " (" + tables.join(", ") + ")" : "") + ". Press “Play this turn” to play it.";
+          preview.dataset.points = String(answer.points);
+        }
+      })
+      .catch(() => { preview.textContent = "The preview could not be fetched; you can still play."; });
+  }
+
+  function seat(chair) {
+    if (!chosen || placements.length >= 2 || chair.classList.contains("pending")) return;
+    let tile = chosen.dataset.tile;
+    if (tile.startsWith("J") && jokerNation.value) tile += "=" + jokerNation.value;
+    placements.push(tile + "@#" + chair.id.replace("chair-", ""));
+    chair.classList.add("pending");
+    chosen.disabled = true;
+    choose(null);
+    write(placements.join(" "));
+  }
+
+  function reset() {
+    placements = [];
+    chairs.forEach((c) => c.classList.remove("pending"));
+    tiles.forEach((b) => { b.disabled = false; });
+    choose(null);
+    write("");
+  }
+
+  tiles.forEach((button) => button.addEventListener("click", () => choose(button)));
+  chairs.forEach((chair) => {
+    const title = chair.querySelector("title");
+    chair.setAttribute("tabindex", "0");
+    chair.setAttribute("role", "button");
+    chair.setAttribute("aria-label", title ? title.textContent : chair.id);
+    chair.addEventListener("click", () => seat(chair));
+    chair.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); seat(chair); }
+    });
+  });
+  document.getElementById("to-bar").addEventListener("click", () => {
+    if (!chosen) return;
+    const tile = chosen.dataset.tile;
+    reset();
+    write("bar " + tile);
+  });
+  document.getElementById("start-again").addEventListener("click", reset);
+  box.addEventListener("change", () => ask(box.value.trim()));
+})();
