@@ -15,7 +15,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from cafe import CafeError
 from server.apispec import page
 from server.db import get_session
-from server.domain import DomainError, Forbidden, from_engine
+from server.domain import DomainError, Forbidden, NotFound, from_engine
 from server.errors import domain_status
 from server.games import store, turns
 from server.games.preview import preview_turn
@@ -86,7 +86,10 @@ def play(game_id: int) -> Response | tuple[str, int]:
 
 
 @bp.post("/games/<int:game_id>/preview")
-@page(200, 400, 403, 409, 422, media=dict.fromkeys((200, 400, 403, 409, 422), "application/json"))
+@page(
+    200, 400, 403, 404, 409, 413, 422,
+    media=dict.fromkeys((200, 400, 403, 409, 422), "application/json"),
+)  # fmt: skip
 def preview(game_id: int) -> tuple[dict[str, object], int]:
     """What the turn being composed would score (for `play.js`): the API's preview, for the
     signed-in page, answered in JSON whatever happens."""
@@ -103,6 +106,8 @@ def preview(game_id: int) -> tuple[dict[str, object], int]:
             notation=request.form.get("turn", "").strip(),
             version=int(seen) if seen.isdigit() else -1,
         )
+    except NotFound:
+        raise  # a page, like every missing game's
     except (DomainError, CafeError) as error:
         refusal = from_engine(error) if isinstance(error, CafeError) else error
         return {"error": refusal.code, "message": refusal.message}, domain_status(refusal)
