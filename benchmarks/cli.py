@@ -19,6 +19,7 @@ import argparse
 import os
 import re
 import resource
+import secrets
 import socket
 import sqlite3
 import statistics
@@ -46,7 +47,12 @@ def free_port() -> int:
 def service(workdir: Path) -> Iterator[tuple[str, Path]]:
     """A migrated SQLite database and gunicorn serving it; yields (base URL, database)."""
     database = workdir / "bench.db"
-    env = {**os.environ, "CAFE_DATABASE_URL": f"sqlite:///{database}", "CAFE_LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "CAFE_DATABASE_URL": f"sqlite:///{database}",
+        "CAFE_LOG_LEVEL": "WARNING",
+        "CAFE_SECRET_KEY": secrets.token_urlsafe(48),
+    }
     subprocess.run([BIN / "cafe-server", "db", "upgrade"], env=env, check=True, capture_output=True)
     port = free_port()
     process = subprocess.Popen(

@@ -33,6 +33,7 @@ INT_KEYS = frozenset(
         "MAIL_PER_MINUTE",
         "MAIL_IN_MAX_BYTES",
         "DIGEST_HOURS",
+        "UNSUBSCRIBE_LINK_DAYS",
     }
 )
 
@@ -45,6 +46,16 @@ SMTP_TLS_MODES = ("none", "starttls", "ssl")
 
 #: Names the instance folder; read before the settings, whose defaults depend on it.
 INSTANCE_DIR_VARIABLE = "CAFE_INSTANCE_DIR"
+
+#: The key `cafe-server dev` and the tests run with; refused anywhere else, since anyone who
+#: knows it can forge reply addresses (turns by email) and unsubscribe links.
+DEV_SECRET_KEY = "dev-only-secret-change-me"
+
+#: The shortest secret key (in UTF-8 bytes) a production service starts with.
+MIN_SECRET_BYTES = 32
+
+#: Settings only code may give (`cafe-server dev`, the tests), never the environment.
+CODE_ONLY_KEYS = frozenset({"DEVELOPMENT"})
 
 
 class ConfigError(ValueError):
@@ -62,7 +73,10 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
     """The embedded defaults; `instance_path` holds the SQLite file."""
     return {
         "DATABASE_URL": f"sqlite:///{Path(instance_path) / 'cafe.db'}",
-        "SECRET_KEY": "dev-only-secret-change-me",
+        "SECRET_KEY": DEV_SECRET_KEY,
+        "SECRET_KEY_OLD": "",  # earlier keys, comma-separated: they verify, never sign
+        "DEVELOPMENT": False,  # `cafe-server dev`: the development key is allowed
+        "UNSUBSCRIBE_LINK_DAYS": 90,  # days an emailed unsubscribe link works
         "BASE_URL": "http://127.0.0.1:5000",
         "SMTP_HOST": "127.0.0.1",
         "SMTP_PORT": 8025,
@@ -98,6 +112,8 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
         if name == INSTANCE_DIR_VARIABLE:  # not a setting: `instance_path()` reads it
             continue
         key = name.removeprefix("CAFE_")
+        if key in CODE_ONLY_KEYS:
+            raise ConfigError(f"{name} cannot be set; `cafe-server dev` runs the development mode")
         if key in INT_KEYS:
             try:
                 found[key] = int(raw)
@@ -129,8 +145,35 @@ def load(
     return config
 
 
+def old_secret_keys(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The earlier secret keys of `SECRET_KEY_OLD` (comma-separated), which still verify."""
+    return tuple(key.strip() for key in str(config["SECRET_KEY_OLD"]).split(",") if key.strip())
+
+
+def verifying_keys(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys a signature may be made with: the current one first, then the old ones."""
+    return (config["SECRET_KEY"], *old_secret_keys(config))
+
+
+def check_secret_keys(config: Mapping[str, Any]) -> None:
+    """Outside development, refuse a missing, default or short key (old keys included):
+    whoever knows the key can play anyone's turns by email."""
+    if config["DEVELOPMENT"]:
+        return
+    for name, key in [("CAFE_SECRET_KEY", config["SECRET_KEY"])] + [
+        ("CAFE_SECRET_KEY_OLD", old) for old in old_secret_keys(config)
+    ]:
+        if not key or key == DEV_SECRET_KEY or len(str(key).encode()) < MIN_SECRET_BYTES:
+            raise ConfigError(
+                f"{name} must be a secret of at least {MIN_SECRET_BYTES} bytes (not the "
+                "development default); make one with `python -c 'import secrets; "
+                "print(secrets.token_urlsafe(48))'` (`cafe-server dev` needs none)"
+            )
+
+
 def check(config: Mapping[str, Any]) -> None:
     """Refuse settings that would only fail later, far from their cause."""
+    check_secret_keys(config)
     if config["SMTP_TLS"] not in SMTP_TLS_MODES:
         raise ConfigError(
             f"CAFE_SMTP_TLS={config['SMTP_TLS']!r}: use one of {', '.join(SMTP_TLS_MODES)}"

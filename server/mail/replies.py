@@ -27,6 +27,7 @@ from sqlmodel import Session, select
 
 from cafe import CafeError
 from server.accounts import find_player
+from server.config import verifying_keys
 from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, turns
@@ -87,7 +88,7 @@ def _handle(session: Session, config: Any, reply: reading.Reply) -> Outcome:
     domain = config["MAIL_DOMAIN"]
     ours = [a for a in reply.recipients if is_reply_address(a, domain)]
     signed = next(
-        (r for a in ours if (r := read_reply_address(config["SECRET_KEY"], domain, a))), None
+        (r for a in ours if (r := read_reply_address(verifying_keys(config), domain, a))), None
     )
     if reply.automatic:
         _record(session, reply, None, "ignored")

@@ -3,13 +3,20 @@ viewer (`/dev/mail`, only with `DEV_MAIL`). Their templates are in `templates/we
 
 from __future__ import annotations
 
+import logging
+
 from flask import Flask
 
 from server.web import devmail, unsubscribe
 
+log = logging.getLogger(__name__)
+
 
 def init_app(app: Flask) -> None:
-    """Register the pages (the mail viewer only when `DEV_MAIL` is on)."""
+    """Register the pages (the mail viewer only when `DEV_MAIL` is on under the
+    development key)."""
     app.register_blueprint(unsubscribe.bp)
-    if app.config["DEV_MAIL"]:
+    if devmail.may_serve(app.config):
         app.register_blueprint(devmail.bp)
+    elif app.config["DEV_MAIL"]:
+        log.warning("CAFE_DEV_MAIL is ignored: /dev/mail is served only by `cafe-server dev`")

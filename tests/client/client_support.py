@@ -32,7 +32,7 @@ from server.db import get_engine
 from server.models import GameRecord, OutboxMessage
 
 TEST_CONFIG = {
-    "SECRET_KEY": "client-test-secret",
+    "SECRET_KEY": "client-test-secret-of-at-least-32-bytes",
     "BASE_URL": "http://cafe.test",
     "MAIL_FROM": "Cafe <cafe@cafe.test>",
     "LOG_LEVEL": "WARNING",

@@ -66,7 +66,7 @@ class Server:
         env = {
             **os.environ,
             "CAFE_DATABASE_URL": self.database_url,
-            "CAFE_SECRET_KEY": "e2e-secret",
+            "CAFE_SECRET_KEY": "e2e-secret-of-at-least-thirty-two-bytes",
             "CAFE_LOG_LEVEL": "WARNING",
         }
         with self.log_path.open("ab") as log:

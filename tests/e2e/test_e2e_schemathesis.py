@@ -44,7 +44,7 @@ CHECKS = [
     response_schema_conformance,
 ]
 CONFIG = {
-    "SECRET_KEY": "schemathesis-secret",
+    "SECRET_KEY": "schemathesis-secret-of-at-least-32-bytes",
     "LOG_LEVEL": "WARNING",
     "SIGNIN_CODES_PER_HOUR": 10_000,  # generated registrations and code requests are many
 }

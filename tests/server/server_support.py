@@ -14,7 +14,7 @@ from server.db import get_engine
 from server.models import OutboxMessage
 
 TEST_CONFIG = {
-    "SECRET_KEY": "test-secret",
+    "SECRET_KEY": "test-secret-of-at-least-thirty-two-bytes",
     "BASE_URL": "http://cafe.test",
     "MAIL_FROM": "Cafe <cafe@cafe.test>",
     "LOG_LEVEL": "WARNING",
