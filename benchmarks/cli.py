@@ -85,7 +85,7 @@ def sign_in(base: str, database: Path, name: str) -> str:
         (body,) = db.execute(
             "SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC", (email,)
         ).fetchone()
-    code = re.search(r"^\s+(\d{6})$", body, re.MULTILINE)
+    code = re.search(r"^\s+(\d{10})$", body, re.MULTILINE)
     assert code, body
     answer = requests.post(
         f"{base}/api/tokens", json={"email": email, "code": code.group(1)}, timeout=10

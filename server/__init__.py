@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cafe.render.palette import PALETTE
 from server import api, apispec, config, db, errors, logs, web
@@ -42,4 +43,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     logs.init_app(app)
     api.init_app(app)
     web.init_app(app)
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:  # believe X-Forwarded-For/-Proto only from that many proxies in front
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     return app

@@ -174,6 +174,10 @@ def mail_in(
         list[str] | None,
         typer.Option("--to", help="The envelope recipient, if the mail server passes it"),
     ] = None,
+    sender: Annotated[
+        str,
+        typer.Option("--sender", help="The envelope sender (MAIL FROM), the only address answered"),
+    ] = "",
 ) -> None:
     """Play the turn in one emailed reply read from stdin (or, with --listen, receive
     replies over SMTP until stopped). Exit 75 asks the mail server to retry later."""
@@ -184,7 +188,9 @@ def mail_in(
     limit = flask_app.config["MAIL_IN_MAX_BYTES"]
     raw, size = read_capped(sys.stdin.buffer, keep=2 * limit)
     try:
-        outcome = replies.handle(flask_app, raw, envelope_to=tuple(to or ()), size=size)
+        outcome = replies.handle(
+            flask_app, raw, envelope_to=tuple(to or ()), envelope_from=sender, size=size
+        )
     except OperationalError as error:
         raise fail(
             f"the database is unavailable ({error.orig}); try again", Exit.TEMPFAIL

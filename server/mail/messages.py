@@ -92,9 +92,13 @@ def _hints(game_id: int, hints: Sequence[OfferedTurn]) -> list[dict[str, Any]]:
     ]
 
 
-def signin_code(recipient: Recipient, *, code: str, minutes: int, links: Links) -> Rendered:
-    """The one-time sign-in code (sent whatever the player's preferences say)."""
-    context = _base(recipient.name, links, email=recipient.email, code=code, minutes=minutes)
+def signin_code(
+    recipient: Recipient, *, code: str, minutes: int, links: Links, again: bool = False
+) -> Rendered:
+    """The one-time sign-in code (sent whatever the player's preferences say); `again`: an
+    answer to a registration of an address that already has an account. The greeting names
+    no one: the name was typed by whoever registered, perhaps to look like a link."""
+    context = _base(None, links, email=recipient.email, code=code, minutes=minutes, again=again)
     return render_pair("signin_code", context)
 
 

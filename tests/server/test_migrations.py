@@ -24,7 +24,7 @@ def differences(url: str) -> list:
         found = compare_metadata(MigrationContext.configure(connection), SQLModel.metadata)
         version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     engine.dispose()
-    assert version == "0003"
+    assert version == "0004"
     return found
 
 
