@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
-from server import accounts, auth, create_app, migrate
+from server import accounts, auth, create_app, migrate, retention
 from server.apispec import refusal
 from server.config import ConfigError
 from server.db import get_engine
@@ -29,7 +29,7 @@ from server.domain import DomainError
 from server.games import turns
 from server.mail import replies
 from server.mail.receiver import start_receiver
-from server.models import GameRecord, Player
+from server.models import GameRecord, Player, utcnow
 from server.schemas.accounts import PlayerCreate
 from server.worker import Worker, worker_engine
 
@@ -162,6 +162,23 @@ def games_check() -> None:
     typer.echo(f"{len(games)} games checked, {bad} inconsistent")
     if bad:
         raise typer.Exit(Exit.INTEGRITY)
+
+
+@app.command()
+def purge(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Count what would go, change nothing")
+    ] = False,
+) -> None:
+    """Apply the retention rules (README: Security): clear old mail bodies, delete expired
+    codes, keys and records, expire open games nobody joined. Prints a count per rule."""
+    flask_app = load_app()
+    with flask_app.app_context(), Session(get_engine(flask_app)) as session:
+        counts = retention.purge(session, flask_app.config, utcnow(), dry_run=dry_run)
+    for rule, count in counts.items():
+        typer.echo(f"{rule}: {count}")
+    if dry_run:
+        typer.echo("dry run: nothing was changed")
 
 
 @app.command("mail-in")

@@ -40,6 +40,12 @@ INT_KEYS = frozenset(
         "MAIL_IN_MAX_BYTES",
         "DIGEST_HOURS",
         "UNSUBSCRIBE_LINK_DAYS",
+        "IDEMPOTENCY_HOURS",
+        "MAIL_BODY_DAYS",
+        "MAIL_KEEP_DAYS",
+        "STRANGER_MAIL_HOURS",
+        "INBOUND_MAIL_DAYS",
+        "OPEN_GAME_DAYS",
     }
 )
 
@@ -112,6 +118,13 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "WORKER_POLL": 2,  # seconds the worker sleeps when the outbox is empty
         "SQLITE_BUSY_TIMEOUT": 30_000,  # milliseconds a SQLite writer waits for the lock
         "LOG_LEVEL": "INFO",
+        # retention (`server.retention`, `cafe-server purge`)
+        "IDEMPOTENCY_HOURS": 24,  # idempotency keys are kept this long after use
+        "MAIL_BODY_DAYS": 7,  # sent mail keeps its body this long
+        "MAIL_KEEP_DAYS": 30,  # and its row (address, subject, status) this much longer
+        "STRANGER_MAIL_HOURS": 24,  # records of mail from no known player
+        "INBOUND_MAIL_DAYS": 30,  # records of handled replies (duplicates are recognised)
+        "OPEN_GAME_DAYS": 30,  # an open game nobody joined expires
     }
 
 

@@ -212,6 +212,12 @@ def reply_unrecognised(*, address: str, links: Links) -> Rendered:
     return render_pair("reply_unrecognised", _base(None, links, address=address))
 
 
+def game_expired(*, game_id: int, seats: int, days: int, links: Links) -> Rendered:
+    """To the creator of an open game that expired because nobody joined it."""
+    context = _base(None, links, expired_id=game_id, seats=seats, days=days)
+    return render_pair("game_expired", context)
+
+
 def _scores(game: GameFacts) -> str:
     state = game.state
     return " · ".join(f"{p} {s}" for p, s in zip(state["players"], state["scores"], strict=True))
