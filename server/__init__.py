@@ -14,7 +14,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cafe.render.palette import PALETTE
-from server import api, apispec, config, db, errors, logs, web
+from server import api, apispec, bodies, config, db, errors, logs, web
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -41,6 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     apispec.init_app(app)
     errors.init_app(app)
     logs.init_app(app)
+    bodies.init_app(app)
     api.init_app(app)
     web.init_app(app)
     proxies = app.config["TRUSTED_PROXIES"]
