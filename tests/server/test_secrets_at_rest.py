@@ -14,6 +14,7 @@ from sqlmodel import Session, SQLModel
 
 from server import retention
 from server.db import get_engine
+from server.mail.addresses import unsubscribe_token
 from server.models import utcnow
 
 
@@ -69,3 +70,12 @@ def test_no_file_holds_the_code_or_the_token(api, smtp_server, tmp_path):
         content = path.read_bytes()
         assert code.encode() not in content, path
         assert token.encode() not in content, path
+
+
+def test_the_request_log_shows_no_unsubscribe_token(api, caplog):
+    api.register("ann")
+    token = unsubscribe_token(api.app.config["SECRET_KEY"], 1)
+    with caplog.at_level(logging.INFO, logger="server.request"):
+        assert api.client.get(f"/unsubscribe/{token}").status_code == 200
+    [line] = [r.getMessage() for r in caplog.records if r.name == "server.request"]
+    assert line.startswith("GET /unsubscribe/<token> 200") and token not in line
