@@ -181,6 +181,8 @@ def _expire_open_games(session: Session, config: Mapping[str, Any], now: datetim
             GameRecord.created_at < now - timedelta(days=age),
             seated <= 1,
         )
+        # two purges at once (several workers) must not tell a creator twice
+        .with_for_update(skip_locked=True)
     ).all()
     links = outgoing.links(config)
     for game in games:
