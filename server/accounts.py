@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server import auth, throttle
+from server.config import verifying_keys
 from server.domain import Conflict, NotFound, Unauthenticated
 from server.mail import messages, outgoing
 from server.mail.facts import Recipient
@@ -132,13 +133,14 @@ def redeem_signin_code(
     against the player: wrong guesses by others cannot lock the owner out. Any of the
     player's live codes is accepted; a right one is forgiven.
     """
+    config = current_app.config
     guess = throttle.attempt(session, guesses_limit(), client)
     player = find_player(session, email=email)
     row = None
     now = utcnow()
     if player is not None:
         assert player.id is not None
-        offered = auth.hash_code(code, player.id)
+        offered = [auth.hash_code(code, player.id, key) for key in verifying_keys(config)]
         live = session.exec(
             select(SignInCode).where(
                 SignInCode.player_id == player.id,
@@ -146,8 +148,9 @@ def redeem_signin_code(
                 SignInCode.expires_at > now,
             )
         ).all()
-        # compare with every live code, so the time taken does not tell which matched
-        matches = [hmac.compare_digest(r.code_hash, offered) for r in live]
+        # compare every live code under every key (sum, not any: no early exit), so the time
+        # taken does not tell which matched
+        matches = [sum(hmac.compare_digest(r.code_hash, h) for h in offered) > 0 for r in live]
         row = next((r for r, match in zip(live, matches, strict=True) if match), None)
     if player is None or row is None:
         raise Unauthenticated("invalid_code", WRONG_CODE)

@@ -61,9 +61,10 @@ def new_signin_code() -> str:
     return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
 
 
-def hash_code(code: str, player_id: int) -> str:
-    """The stored form of a sign-in code, bound to its player."""
-    key = current_app.config["SECRET_KEY"].encode()
+def hash_code(code: str, player_id: int, secret: str | None = None) -> str:
+    """The stored form of a sign-in code, bound to its player, under `secret` (the current
+    key unless given: an old one still checks a code mailed before a rotation)."""
+    key = (secret or current_app.config["SECRET_KEY"]).encode()
     return hmac.new(key, f"{player_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 

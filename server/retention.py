@@ -176,7 +176,8 @@ def _expire_open_games(session: Session, config: Mapping[str, Any], now: datetim
         .scalar_subquery()
     )
     games = session.exec(
-        select(GameRecord).where(
+        select(GameRecord)
+        .where(
             GameRecord.status == GameStatus.OPEN,
             GameRecord.created_at < now - timedelta(days=age),
             seated <= 1,

@@ -129,3 +129,12 @@ def test_unsubscribe_links_expire(api, monkeypatch):
     assert api.client.post(link).status_code == 400
     preferences = api.call("GET", "/api/me/preferences", token).json
     assert preferences["turn_emails"] == "each"
+
+
+def test_a_code_mailed_before_a_rotation_still_signs_in(api):
+    api.app.config["SECRET_KEY"] = OLD
+    api.client.post("/api/players", json={"name": "ann", "email": "ann@example.com"})
+    code = api.last_code("ann@example.com")
+    api.app.config.update(SECRET_KEY=NEW, SECRET_KEY_OLD=OLD)
+    body = {"email": "ann@example.com", "code": code}
+    assert api.client.post("/api/tokens", json=body).status_code == 201
