@@ -52,6 +52,7 @@ def test_guesses_are_limited_per_client_with_backoff(api, code):
     backed_off = guess(api, wrong(code))
     assert backed_off.status_code == 429 and backed_off.json["error"] == "too_many_guesses"
     assert backed_off.json["retry_after"] >= 1
+    assert backed_off.headers["Retry-After"] == str(backed_off.json["retry_after"])
     for _ in range(3):  # each further mistake doubles the wait
         earlier(api, 60)
         assert guess(api, wrong(code)).status_code == 401
