@@ -19,6 +19,7 @@ import argparse
 import os
 import re
 import resource
+import secrets
 import socket
 import sqlite3
 import statistics
@@ -46,7 +47,12 @@ def free_port() -> int:
 def service(workdir: Path) -> Iterator[tuple[str, Path]]:
     """A migrated SQLite database and gunicorn serving it; yields (base URL, database)."""
     database = workdir / "bench.db"
-    env = {**os.environ, "CAFE_DATABASE_URL": f"sqlite:///{database}", "CAFE_LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "CAFE_DATABASE_URL": f"sqlite:///{database}",
+        "CAFE_LOG_LEVEL": "WARNING",
+        "CAFE_SECRET_KEY": secrets.token_urlsafe(48),
+    }
     subprocess.run([BIN / "cafe-server", "db", "upgrade"], env=env, check=True, capture_output=True)
     port = free_port()
     process = subprocess.Popen(
@@ -79,7 +85,7 @@ def sign_in(base: str, database: Path, name: str) -> str:
         (body,) = db.execute(
             "SELECT body FROM outbox WHERE to_addr = ? ORDER BY id DESC", (email,)
         ).fetchone()
-    code = re.search(r"^\s+(\d{6})$", body, re.MULTILINE)
+    code = re.search(r"^\s+(\d{10})$", body, re.MULTILINE)
     assert code, body
     answer = requests.post(
         f"{base}/api/tokens", json={"email": email, "code": code.group(1)}, timeout=10

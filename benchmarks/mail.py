@@ -187,7 +187,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, sink() as port:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
         migrate.upgrade(url)
-        settings = {"DATABASE_URL": url, "SMTP_PORT": port, "MAIL_FROM": MAIL_FROM}
+        settings = {
+            "DATABASE_URL": url,
+            "SMTP_PORT": port,
+            "MAIL_FROM": MAIL_FROM,
+            "DEVELOPMENT": True,
+        }
         app = create_app(
             {**settings, "LOG_LEVEL": "WARNING", "BASE_URL": "https://cafe.example",
              "MAIL_PER_MINUTE": 10}

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cafe.render.palette import PALETTE
-from server import api, apispec, config, db, errors, logs, web
+from server import api, apispec, bodies, config, db, errors, logs, web
 from server.clock import devclock
 
 
@@ -42,6 +43,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     apispec.init_app(app)
     errors.init_app(app)
     logs.init_app(app)
+    bodies.init_app(app)
     api.init_app(app)
     web.init_app(app)
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:  # believe X-Forwarded-For/-Proto only from that many proxies in front
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     return app

@@ -1,8 +1,9 @@
 """Identity: bearer tokens and one-time sign-in codes, both kept only as hashes.
 
 A token is 32 random bytes (so a plain SHA-256 is enough to store it); a sign-in code is
-six digits (so it is stored as an HMAC under the secret key, which a leaked database alone
-cannot brute-force) and dies after a few wrong guesses, on use, or when it expires.
+`CODE_DIGITS` digits (so it is stored as an HMAC under the secret key, which a leaked
+database alone cannot brute-force) and dies on use or when it expires. Guessing is bounded
+per client and overall by `server.throttle` (the arithmetic is in the README's Security).
 """
 
 from __future__ import annotations
@@ -50,14 +51,20 @@ def issue_token(session: Session, *, player: Player, label: str) -> tuple[ApiTok
     return row, secret
 
 
+#: Digits of a sign-in code: 10¹⁰ codes, so that the overall guessing limit keeps the
+#: expected takeovers far below one a year (README: Security).
+CODE_DIGITS = 10
+
+
 def new_signin_code() -> str:
-    """Six random digits."""
-    return f"{secrets.randbelow(10**6):06d}"
+    """`CODE_DIGITS` random digits."""
+    return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
 
 
-def hash_code(code: str, player_id: int) -> str:
-    """The stored form of a sign-in code, bound to its player."""
-    key = current_app.config["SECRET_KEY"].encode()
+def hash_code(code: str, player_id: int, secret: str | None = None) -> str:
+    """The stored form of a sign-in code, bound to its player, under `secret` (the current
+    key unless given: an old one still checks a code mailed before a rotation)."""
+    key = (secret or current_app.config["SECRET_KEY"]).encode()
     return hmac.new(key, f"{player_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 

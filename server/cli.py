@@ -23,7 +23,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
-from server import accounts, auth, create_app, migrate, outbox
+from server import accounts, auth, create_app, migrate, outbox, retention
 from server.apispec import refusal
 from server.clock import devclock, timesource
 from server.config import ConfigError
@@ -260,6 +260,23 @@ def clock_set(
     print_clock(engine)
 
 
+@app.command()
+def purge(
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Count what would go, change nothing")
+    ] = False,
+) -> None:
+    """Apply the retention rules (README: Security): clear old mail bodies, delete expired
+    codes, keys and records, expire open games nobody joined. Prints a count per rule."""
+    flask_app = load_app()
+    with flask_app.app_context(), Session(get_engine(flask_app)) as session:
+        counts = retention.purge(session, flask_app.config, utcnow(), dry_run=dry_run)
+    for rule, count in counts.items():
+        typer.echo(f"{rule}: {count}")
+    if dry_run:
+        typer.echo("dry run: nothing was changed")
+
+
 @app.command("mail-in")
 def mail_in(
     listen: Annotated[
@@ -270,6 +287,10 @@ def mail_in(
         list[str] | None,
         typer.Option("--to", help="The envelope recipient, if the mail server passes it"),
     ] = None,
+    sender: Annotated[
+        str,
+        typer.Option("--sender", help="The envelope sender (MAIL FROM), the only address answered"),
+    ] = "",
 ) -> None:
     """Play the turn in one emailed reply read from stdin (or, with --listen, receive
     replies over SMTP until stopped). Exit 75 asks the mail server to retry later."""
@@ -280,7 +301,9 @@ def mail_in(
     limit = flask_app.config["MAIL_IN_MAX_BYTES"]
     raw, size = read_capped(sys.stdin.buffer, keep=2 * limit)
     try:
-        outcome = replies.handle(flask_app, raw, envelope_to=tuple(to or ()), size=size)
+        outcome = replies.handle(
+            flask_app, raw, envelope_to=tuple(to or ()), envelope_from=sender, size=size
+        )
     except OperationalError as error:
         raise fail(
             f"the database is unavailable ({error.orig}); try again", Exit.TEMPFAIL

@@ -22,8 +22,14 @@ INT_KEYS = frozenset(
     {
         "SMTP_PORT",
         "SIGNIN_CODE_TTL",
-        "SIGNIN_CODE_ATTEMPTS",
         "SIGNIN_CODES_PER_HOUR",
+        "SIGNIN_GUESSES_PER_CLIENT",
+        "SIGNIN_GUESSES_PER_HOUR",
+        "SIGNUPS_PER_CLIENT",
+        "SIGNUPS_PER_HOUR",
+        "CODE_REQUESTS_PER_CLIENT",
+        "CODE_REQUESTS_PER_HOUR",
+        "TRUSTED_PROXIES",
         "MAX_CONTENT_LENGTH",
         "OUTBOX_MAX_ATTEMPTS",
         "OUTBOX_BACKOFF",
@@ -34,6 +40,13 @@ INT_KEYS = frozenset(
         "MAIL_PER_MINUTE",
         "MAIL_IN_MAX_BYTES",
         "DIGEST_HOURS",
+        "UNSUBSCRIBE_LINK_DAYS",
+        "IDEMPOTENCY_HOURS",
+        "MAIL_BODY_DAYS",
+        "MAIL_KEEP_DAYS",
+        "STRANGER_MAIL_HOURS",
+        "INBOUND_MAIL_DAYS",
+        "OPEN_GAME_DAYS",
     }
 )
 
@@ -46,6 +59,16 @@ SMTP_TLS_MODES = ("none", "starttls", "ssl")
 
 #: Names the instance folder; read before the settings, whose defaults depend on it.
 INSTANCE_DIR_VARIABLE = "CAFE_INSTANCE_DIR"
+
+#: The key `cafe-server dev` and the tests run with; refused anywhere else, since anyone who
+#: knows it can forge reply addresses (turns by email) and unsubscribe links.
+DEV_SECRET_KEY = "dev-only-secret-change-me"
+
+#: The shortest secret key (in UTF-8 bytes) a production service starts with.
+MIN_SECRET_BYTES = 32
+
+#: Settings only code may give (`cafe-server dev`, the tests), never the environment.
+CODE_ONLY_KEYS = frozenset({"DEVELOPMENT"})
 
 
 class ConfigError(ValueError):
@@ -63,7 +86,10 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
     """The embedded defaults; `instance_path` holds the SQLite file."""
     return {
         "DATABASE_URL": f"sqlite:///{Path(instance_path) / 'cafe.db'}",
-        "SECRET_KEY": "dev-only-secret-change-me",
+        "SECRET_KEY": DEV_SECRET_KEY,
+        "SECRET_KEY_OLD": "",  # earlier keys, comma-separated: they verify, never sign
+        "DEVELOPMENT": False,  # `cafe-server dev`: the development key is allowed
+        "UNSUBSCRIBE_LINK_DAYS": 90,  # days an emailed unsubscribe link works
         "BASE_URL": "http://127.0.0.1:5000",
         "SMTP_HOST": "127.0.0.1",
         "SMTP_PORT": 8025,
@@ -80,8 +106,14 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "DEV_MAIL_DIR": "",  # where the mail catcher keeps messages; empty: instance/mail
         "DEV_CLOCK": False,  # time shifted by `cafe-server clock` (development only)
         "SIGNIN_CODE_TTL": 900,  # seconds a sign-in code stays valid
-        "SIGNIN_CODE_ATTEMPTS": 5,  # wrong guesses before a code is dead
-        "SIGNIN_CODES_PER_HOUR": 5,  # codes one player may request per hour
+        "SIGNIN_CODES_PER_HOUR": 5,  # codes one player is sent per hour (more: none sent)
+        "SIGNIN_GUESSES_PER_CLIENT": 20,  # sign-in tries per client address per hour
+        "SIGNIN_GUESSES_PER_HOUR": 1000,  # sign-in tries from everyone per hour
+        "SIGNUPS_PER_CLIENT": 5,  # registrations per client address per hour
+        "SIGNUPS_PER_HOUR": 200,  # registrations from everyone per hour
+        "CODE_REQUESTS_PER_CLIENT": 10,  # sign-in code requests per client address per hour
+        "CODE_REQUESTS_PER_HOUR": 1000,  # sign-in code requests from everyone per hour
+        "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-For is believed
         "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes; larger request bodies get 413
         "OUTBOX_MAX_ATTEMPTS": 8,  # delivery attempts before a message is marked failed
         "OUTBOX_BACKOFF": 30,  # seconds before the first retry, doubled each time
@@ -90,6 +122,13 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "WORKER_OUTAGE_MAX": 60,  # longest wait (s) between tries of an unreachable SMTP server
         "SQLITE_BUSY_TIMEOUT": 30_000,  # milliseconds a SQLite writer waits for the lock
         "LOG_LEVEL": "INFO",
+        # retention (`server.retention`, `cafe-server purge`)
+        "IDEMPOTENCY_HOURS": 24,  # idempotency keys are kept this long after use
+        "MAIL_BODY_DAYS": 7,  # sent mail keeps its body this long
+        "MAIL_KEEP_DAYS": 30,  # and its row (address, subject, status) this much longer
+        "STRANGER_MAIL_HOURS": 24,  # records of mail from no known player
+        "INBOUND_MAIL_DAYS": 30,  # records of handled replies (duplicates are recognised)
+        "OPEN_GAME_DAYS": 30,  # an open game nobody joined expires
     }
 
 
@@ -102,6 +141,8 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
         if name == INSTANCE_DIR_VARIABLE:  # not a setting: `instance_path()` reads it
             continue
         key = name.removeprefix("CAFE_")
+        if key in CODE_ONLY_KEYS:
+            raise ConfigError(f"{name} cannot be set; `cafe-server dev` runs the development mode")
         if key in INT_KEYS:
             try:
                 found[key] = int(raw)
@@ -133,8 +174,35 @@ def load(
     return config
 
 
+def old_secret_keys(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The earlier secret keys of `SECRET_KEY_OLD` (comma-separated), which still verify."""
+    return tuple(key.strip() for key in str(config["SECRET_KEY_OLD"]).split(",") if key.strip())
+
+
+def verifying_keys(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys a signature may be made with: the current one first, then the old ones."""
+    return (config["SECRET_KEY"], *old_secret_keys(config))
+
+
+def check_secret_keys(config: Mapping[str, Any]) -> None:
+    """Outside development, refuse a missing, default or short key (old keys included):
+    whoever knows the key can play anyone's turns by email."""
+    if config["DEVELOPMENT"]:
+        return
+    for name, key in [("CAFE_SECRET_KEY", config["SECRET_KEY"])] + [
+        ("CAFE_SECRET_KEY_OLD", old) for old in old_secret_keys(config)
+    ]:
+        if not key or key == DEV_SECRET_KEY or len(str(key).encode()) < MIN_SECRET_BYTES:
+            raise ConfigError(
+                f"{name} must be a secret of at least {MIN_SECRET_BYTES} bytes (not the "
+                "development default); make one with `python -c 'import secrets; "
+                "print(secrets.token_urlsafe(48))'` (`cafe-server dev` needs none)"
+            )
+
+
 def check(config: Mapping[str, Any]) -> None:
     """Refuse settings that would only fail later, far from their cause."""
+    check_secret_keys(config)
     if config["SMTP_TLS"] not in SMTP_TLS_MODES:
         raise ConfigError(
             f"CAFE_SMTP_TLS={config['SMTP_TLS']!r}: use one of {', '.join(SMTP_TLS_MODES)}"

@@ -90,6 +90,9 @@ def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True
                 cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA foreign_keys=ON")
+        # what is deleted or overwritten (a cleared sign-in code) is zeroed in the file, not
+        # left in a free page for a copy of the file to show
+        cursor.execute("PRAGMA secure_delete=ON")
         cursor.close()
 
     _WRITER_LOCKS[engine] = _WriterLock(None if in_memory else engine.url.database)

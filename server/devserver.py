@@ -8,6 +8,7 @@ on (`cafe-server clock`) — then says where each listens.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import threading
 from pathlib import Path
@@ -18,6 +19,23 @@ from server import create_app, migrate
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
 from server.worker import Worker
+
+NETWORK_WARNING = (
+    "WARNING: --host {host} puts the development service on the network. It runs with the "
+    "public development key (anyone can forge reply addresses and play turns for any "
+    "player) and Flask's development server. Use 127.0.0.1 unless this network is yours "
+    "alone; /dev/mail still answers only this machine."
+)
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether `host` names this machine only (`localhost`, 127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> None:
@@ -32,9 +50,12 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         "WORKER_POLL": 1,
         "DEV_MAIL": True,
         "DEV_CLOCK": True,
+        "DEVELOPMENT": True,  # the development key, refused anywhere else
     }
     if mail_dir is not None:
         overrides["DEV_MAIL_DIR"] = str(mail_dir)
+    if not _is_loopback(host):
+        typer.secho(NETWORK_WARNING.format(host=host), err=True, fg="red", bold=True)
     app = create_app(overrides)
     url = app.config["DATABASE_URL"]
     migrate.upgrade(url)

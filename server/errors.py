@@ -86,7 +86,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(DomainError)
     def _refusal(exc: DomainError) -> Response:
-        return error_response(domain_status(exc), exc.code, exc.message, **exc.facts)
+        response = error_response(domain_status(exc), exc.code, exc.message, **exc.facts)
+        if "retry_after" in exc.facts:  # a rate limit that knows the wait
+            response.headers["Retry-After"] = str(exc.facts["retry_after"])
+        return response
 
     @app.errorhandler(CafeError)
     def _engine_error(exc: CafeError) -> Response:

@@ -1,7 +1,8 @@
 """Request logging: one line per request with a request id, echoed as `X-Request-Id`.
 
 The line holds the method, path, status, duration and player id; never a body, a header
-value or a query string, so no token, code or secret state can reach the log.
+value or a query string, and a path that carries a secret (the unsubscribe link's token) is
+logged as its route, so no token, code or secret state can reach the log.
 """
 
 from __future__ import annotations
@@ -40,6 +41,17 @@ def configure(level: str) -> None:
     root.setLevel(level)
 
 
+#: Path parts that are credentials: the route is logged instead of the path.
+_SECRET_VIEW_ARGS = frozenset({"token"})
+
+
+def _loggable_path() -> str:
+    """The request's path, or its route where the path holds a secret."""
+    if request.url_rule is not None and _SECRET_VIEW_ARGS & set(request.view_args or ()):
+        return request.url_rule.rule
+    return request.path
+
+
 def init_app(app: Flask) -> None:
     """Give each request an id (the client's `X-Request-Id` if sane) and log it when done."""
 
@@ -57,7 +69,7 @@ def init_app(app: Flask) -> None:
         log.info(
             "%s %s %s %.1fms player=%s",
             request.method,
-            request.path,
+            _loggable_path(),
             response.status_code,
             elapsed_ms,
             player.id if player is not None else "-",

@@ -138,6 +138,22 @@ class SignInCode(SQLModel, table=True):
     used_at: datetime | None = None
 
 
+class ThrottleEvent(SQLModel, table=True):
+    """One counted attempt (a sign-in guess, a registration, a code request) by a client
+    address, for the limits of `server.throttle`; kept a day at most (`server.retention`)."""
+
+    __tablename__ = "throttle_events"
+    __table_args__ = (
+        Index("ix_throttle_client", "kind", "client", "created_at"),
+        Index("ix_throttle_kind", "kind", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=16)
+    client: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 class GameRecord(SQLModel, table=True):
     """A game: its lobby data, and once started the engine snapshot, secret seed and version.
 

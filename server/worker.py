@@ -31,12 +31,13 @@ from email.utils import parseaddr
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlmodel import Session
 
-from server import outbox
+from server import outbox, retention
 from server.db import make_engine
 from server.mail import digest, events, quota
 from server.mail.compose import compose
-from server.models import OutboxMessage
+from server.models import OutboxMessage, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ BATCH = 100
 CHUNK = 20  # messages rendered, then sent while the next ones are rendered
 SMTP_TIMEOUT = 30
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
+PURGE_EVERY = 3600  # seconds between two applications of the retention rules
 PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
 
@@ -182,6 +184,7 @@ class Worker:
             lease_seconds=config["OUTBOX_LEASE"],
         )
         self._next_digests = 0.0
+        self._next_purge = 0.0
         self._outage_wait = 0.0  # the current wait while the SMTP server is unreachable
         self._resume_at = 0.0  # monotonic time before which no batch is claimed
         # one connection for as long as there is mail to send (TLS and login are costly),
@@ -195,12 +198,18 @@ class Worker:
         return max(0.0, self._resume_at - time.monotonic())
 
     def run_once(self) -> int:
-        """Queue the digests that are due (at most once a minute), then claim and process
-        one batch of messages; the number of messages handled (0: nothing due, or the SMTP
-        server cannot be reached)."""
+        """Queue the digests that are due (at most once a minute), apply the retention rules
+        (once an hour), then claim and process one batch of messages and clear the codes
+        out of the sign-in mail it sent; the number of messages handled (0: nothing due, or
+        the SMTP server cannot be reached)."""
         if time.monotonic() >= self._next_digests:
             self._next_digests = time.monotonic() + DIGEST_CHECK
             digest.queue_due(self.engine, self.config)
+        if time.monotonic() >= self._next_purge:
+            self._next_purge = time.monotonic() + PURGE_EVERY
+            with Session(self.engine) as session:
+                counts = retention.purge(session, self.config, utcnow())
+            log.info("retention: %s", ", ".join(f"{rule} {n}" for rule, n in counts.items()))
         if self.waiting:
             return 0
         claimer = uuid.uuid4().hex
@@ -211,10 +220,14 @@ class Worker:
             self._mailer.close()  # idle: do not hold a connection the server would drop
             return 0
         try:
-            return self._process(claimed, claimer)
+            handled = self._process(claimed, claimer)
         except BaseException:
             self._mailer.close()
             raise
+        with Session(self.engine) as session:  # no sign-in code stays at rest once sent
+            retention.clear_signin_bodies(session, self.config, utcnow())
+            session.commit()
+        return handled
 
     def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:
         """Render, drop, hold back, send and mark one claimed batch, `CHUNK` messages at a

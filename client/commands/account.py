@@ -54,7 +54,7 @@ def login(
     email: Annotated[str, typer.Argument(help="The email you registered with.")],
     code: Annotated[
         str | None,
-        typer.Option(help="The 6-digit code from the email; asked for when not given."),
+        typer.Option(help="The 10-digit code from the email; asked for when not given."),
     ] = None,
     server: ServerOption = None,
 ) -> None:

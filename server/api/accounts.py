@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, g
 
-from server import accounts
+from server import accounts, throttle
 from server.apispec import validate
 from server.auth import login_required
 from server.db import get_session
@@ -15,6 +15,7 @@ from server.schemas.accounts import (
     Me,
     PlayerCreate,
     PlayerPublic,
+    Registration,
     SignInCodeCreate,
     SignInCodeSent,
     TokenCreate,
@@ -28,28 +29,38 @@ bp = Blueprint("accounts", __name__, url_prefix="/api")
 
 
 @bp.post("/players")
-@validate(201, PlayerPublic, 409, 429, json=PlayerCreate, public=True)
-def register(json: PlayerCreate) -> tuple[PlayerPublic, int]:
-    """Register a player and mail them a sign-in code."""
+@validate(202, Registration, 409, 429, json=PlayerCreate, public=True)
+def register(json: PlayerCreate) -> tuple[Registration, int]:
+    """Register a player and mail them a sign-in code. The answer is the same whether or
+    not the email was registered (its owner is mailed a code and told so); only a taken
+    name is refused."""
     session = get_session()
-    player = accounts.create_player(session, name=json.name, email=json.email)
-    accounts.send_signin_code(session, player=player)
-    return PlayerPublic.model_validate(player), 201
+    throttle.attempt(session, accounts.signups_limit(), throttle.client_address())
+    email = json.email.lower()
+    accounts.register(session, name=json.name, email=email)
+    message = (
+        f"a sign-in code is on its way to {email} (if the address already has an account, "
+        "the email says so); sign in with POST /api/tokens"
+    )
+    return Registration(name=json.name, email=email, message=message), 202
 
 
 @bp.post("/signin-codes")
-@validate(202, SignInCodeSent, 404, 429, json=SignInCodeCreate, public=True)
+@validate(202, SignInCodeSent, 429, json=SignInCodeCreate, public=True)
 def request_code(json: SignInCodeCreate) -> tuple[SignInCodeSent, int]:
-    """Mail a registered player a new sign-in code."""
+    """Mail a registered player a new sign-in code. The answer does not tell whether the
+    address is registered; codes sent earlier stay valid."""
     session = get_session()
+    throttle.attempt(session, accounts.codes_limit(), throttle.client_address())
     player = accounts.find_player(session, email=json.email)
-    if player is None:
-        raise NotFound(
-            "player_not_found",
-            f"no player has the email {json.email}; register with POST /api/players",
-        )
-    accounts.send_signin_code(session, player=player)
-    return SignInCodeSent(sent_to=player.email), 202
+    if player is not None:
+        accounts.send_signin_code(session, player=player)
+    email = json.email.lower()
+    message = (
+        f"if {email} is registered, a sign-in code is on its way (codes sent before stay "
+        "valid); if not, register with POST /api/players"
+    )
+    return SignInCodeSent(sent_to=email, message=message), 202
 
 
 @bp.post("/tokens")
@@ -57,7 +68,11 @@ def request_code(json: SignInCodeCreate) -> tuple[SignInCodeSent, int]:
 def create_token(json: TokenCreate) -> tuple[TokenIssued, int]:
     """Exchange an email and its sign-in code for a new API token, shown only this once."""
     token, secret = accounts.redeem_signin_code(
-        get_session(), email=json.email, code=json.code, label=json.label
+        get_session(),
+        email=json.email,
+        code=json.code,
+        label=json.label,
+        client=throttle.client_address(),
     )
     assert token.id is not None
     return TokenIssued(

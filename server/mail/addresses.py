@@ -13,11 +13,19 @@ which game at which version. It is the only way an emailed turn is tied to a pla
 `From` of a reply can be anything. The signature is an HMAC of the three numbers under a key
 derived from `SECRET_KEY`, in lower-case base32, because mail systems may change the case
 of an address's local part; 80 bits cannot be guessed, and the whole local part stays well
-under the 64 characters RFC 5321 allows.
+under the 64 characters RFC 5321 allows. A reply address is good for the one version it
+names: once the game has moved on, a reply to it is refused (`server.mail.replies`).
 
-An **unsubscribe token** (`itsdangerous`) names a player for the one-click unsubscribe link,
-which must work without signing in. A game's **thread root** is a stable Message-ID that
-every message about the game refers to, so mail programs show one thread per game.
+An **unsubscribe token** (`itsdangerous`, timestamped) names a player for the one-click
+unsubscribe link, which must work without signing in; it expires after
+`UNSUBSCRIBE_LINK_DAYS`.
+
+Signing always uses the current `SECRET_KEY`; reading accepts the earlier keys of
+`SECRET_KEY_OLD` too (`config.verifying_keys`), so that rotating the key does not break
+the links and reply addresses in mail already sent.
+
+A game's **thread root** is a stable Message-ID that every message about the game refers
+to, so mail programs show one thread per game.
 """
 
 from __future__ import annotations
@@ -28,10 +36,11 @@ import hmac
 import re
 import unicodedata
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 #: Characters of an unquoted local part (RFC 5322 `atext`); beyond ASCII, RFC 6531 allows
 #: any character that is not a control or a space.
@@ -141,34 +150,47 @@ def is_reply_address(address: str, domain: str) -> bool:
     return at.lower() == domain.lower() and local.lower().startswith(f"{REPLY_LOCAL}+")
 
 
-def read_reply_address(secret: str, domain: str, address: str) -> ReplyAddress | None:
-    """What a reply address names, or None unless it is ours and its signature is right."""
+def read_reply_address(
+    secrets: str | Sequence[str], domain: str, address: str
+) -> ReplyAddress | None:
+    """What a reply address names, or None unless it is ours and signed with one of
+    `secrets` (the current key and the old ones)."""
     local, _, at = address.strip().rpartition("@")
     found = _REPLY.fullmatch(local)
     if found is None or at.lower() != domain.lower():
         return None
     game, version, player, signature = found.groups()
     numbers = f"g{int(game)}-v{int(version)}-p{int(player)}"
-    if not hmac.compare_digest(signature.lower(), _signature(secret, "reply", numbers)):
+    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
+    # every key is tried, so that the time taken does not tell which one matched
+    matches = [
+        hmac.compare_digest(signature.lower(), _signature(key, "reply", numbers)) for key in keys
+    ]
+    if not any(matches):
         return None
     return ReplyAddress(int(game), int(version), int(player))
 
 
 @cache
-def _unsubscribe_serializer(secret: str) -> URLSafeSerializer:
-    return URLSafeSerializer(secret, salt="cafe-unsubscribe")
+def _unsubscribe_serializer(secrets: tuple[str, ...]) -> URLSafeTimedSerializer:
+    # itsdangerous signs with the last key and verifies with any of them
+    return URLSafeTimedSerializer(list(reversed(secrets)), salt="cafe-unsubscribe")
 
 
 def unsubscribe_token(secret: str, player_id: int) -> str:
-    """The token of a player's one-click unsubscribe link (it does not expire)."""
-    return str(_unsubscribe_serializer(secret).dumps({"p": player_id}))
+    """The token of a player's one-click unsubscribe link, signed with `secret` now."""
+    return str(_unsubscribe_serializer((secret,)).dumps({"p": player_id}))
 
 
-def read_unsubscribe_token(secret: str, token: str) -> int | None:
-    """The player an unsubscribe token names, or None if it was not signed by us."""
+def read_unsubscribe_token(
+    secrets: str | Sequence[str], token: str, *, max_age_days: int
+) -> int | None:
+    """The player an unsubscribe token names, or None if it was not signed with one of
+    `secrets` or is older than `max_age_days`."""
+    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
     try:
-        data = _unsubscribe_serializer(secret).loads(token)
-    except BadSignature:
+        data = _unsubscribe_serializer(keys).loads(token, max_age=max_age_days * 86400)
+    except BadSignature:  # SignatureExpired is one
         return None
     player = data.get("p") if isinstance(data, dict) else None
     return player if isinstance(player, int) and not isinstance(player, bool) else None

@@ -92,9 +92,13 @@ def _hints(game_id: int, hints: Sequence[OfferedTurn]) -> list[dict[str, Any]]:
     ]
 
 
-def signin_code(recipient: Recipient, *, code: str, minutes: int, links: Links) -> Rendered:
-    """The one-time sign-in code (sent whatever the player's preferences say)."""
-    context = _base(recipient.name, links, email=recipient.email, code=code, minutes=minutes)
+def signin_code(
+    recipient: Recipient, *, code: str, minutes: int, links: Links, again: bool = False
+) -> Rendered:
+    """The one-time sign-in code (sent whatever the player's preferences say); `again`: an
+    answer to a registration of an address that already has an account. The greeting names
+    no one: the name was typed by whoever registered, perhaps to look like a link."""
+    context = _base(None, links, email=recipient.email, code=code, minutes=minutes, again=again)
     return render_pair("signin_code", context)
 
 
@@ -206,6 +210,12 @@ def digest(recipient: Recipient, games: Sequence[DigestGame], links: Links) -> R
 def reply_unrecognised(*, address: str, links: Links) -> Rendered:
     """The answer to a reply that names no game we can trust: it says nothing of any game."""
     return render_pair("reply_unrecognised", _base(None, links, address=address))
+
+
+def game_expired(*, game_id: int, seats: int, days: int, links: Links) -> Rendered:
+    """To the creator of an open game that expired because nobody joined it."""
+    context = _base(None, links, expired_id=game_id, seats=seats, days=days)
+    return render_pair("game_expired", context)
 
 
 def _scores(game: GameFacts) -> str:

@@ -55,7 +55,6 @@ class Reply:
     message_key: str  # handles the message once: its Message-ID, or a digest of its bytes
     message_id: str | None  # to answer it (only if well-formed)
     recipients: tuple[str, ...]  # envelope recipients first, then To, Cc, Delivered-To…
-    sender: str | None  # From, only ever used to answer a reply we could not match
     automatic: bool  # an auto-responder, a bounce or a list: never answered
     lines: tuple[str, ...]  # the reply's own lines
     too_large: bool
@@ -96,7 +95,6 @@ def read(
         message_key=key,
         message_id=well_formed,
         recipients=(*envelope_to, *_addresses(parsed)),
-        sender=parseaddr(_header(parsed, "From"))[1] or None,
         automatic=bounce or _automatic(parsed),
         lines=tuple(own_lines(text)),
         too_large=too_large,

@@ -4,8 +4,9 @@ It accepts mail for reply addresses of the service's mail domain only (`play+…
 anything else is refused at RCPT with 550: this is not a relay) and hands each message to
 `server.mail.replies` in a worker thread. A message is acknowledged with 250 once it has
 been handled (applied, or answered); if the database fails, the answer is 451 so that the
-sending server tries again later. Messages over twice `MAIL_IN_MAX_BYTES` are refused by
-SMTP itself (552); smaller ones over the limit get a polite answer instead.
+sending server tries again later. A message over `MAIL_IN_MAX_BYTES` is refused during DATA
+(552): aiosmtpd stops keeping its bytes once it passes the limit, so a huge message never
+sits in memory.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class ReplyHandler:
                     self.app,
                     raw,
                     envelope_to=tuple(envelope.rcpt_tos),
+                    envelope_from=envelope.mail_from or "",
                     bounce=not envelope.mail_from,
                 ),
             )
@@ -64,7 +66,7 @@ def start_receiver(app: Flask, *, host: str, port: int) -> Controller:
         ReplyHandler(app),
         hostname=host,
         port=port,
-        data_size_limit=2 * app.config["MAIL_IN_MAX_BYTES"],
+        data_size_limit=app.config["MAIL_IN_MAX_BYTES"],
         enable_SMTPUTF8=True,
     )
     controller.start()

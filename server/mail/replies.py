@@ -10,15 +10,17 @@ is the player's turn, the best turns again.
 
 Every message is handled once, by its Message-ID: a second delivery changes nothing and
 is not answered again. Auto-responders, bounces and list mail are never answered. A reply
-whose address we did not sign is answered, without a word about any game, only if its
-`From` is a registered player's address (and then at that address): forged mail must not
-make the service write to strangers.
+whose address we did not sign gets at most a short refusal, without a word about any game,
+sent to its *envelope* sender (never to `From`), only if that is a registered player's
+address, and at most once an hour per address: forged mail must not make the service
+write to strangers, nor to a player again and again.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask, current_app
@@ -27,12 +29,13 @@ from sqlmodel import Session, select
 
 from cafe import CafeError
 from server.accounts import find_player
+from server.config import verifying_keys
 from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, turns
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
-from server.models import GameRecord, InboundMail, Player
+from server.models import GameRecord, InboundMail, OutboxMessage, Player, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +63,13 @@ def handle(
     raw: bytes,
     *,
     envelope_to: tuple[str, ...] = (),
+    envelope_from: str = "",
     bounce: bool = False,
     size: int | None = None,
 ) -> Outcome:
     """Handle one incoming message of `size` bytes (`raw` may be cut short if it is too
-    large). Database failures propagate, so that the mail server tries again later."""
+    large) from `envelope_from` (`MAIL FROM`; empty for a bounce or when unknown). Database
+    failures propagate, so that the mail server tries again later."""
     with app.app_context():
         config = current_app.config
         reply = reading.read(
@@ -75,19 +80,19 @@ def handle(
             limit=config["MAIL_IN_MAX_BYTES"],
         )
         with Session(get_engine(app), expire_on_commit=False) as session:
-            outcome = _handle(session, config, reply)
+            outcome = _handle(session, config, reply, envelope_from.strip().lower())
         log.info("mail-in %s: %s: %s", reply.message_key, outcome.kind, outcome.note)
         return outcome
 
 
-def _handle(session: Session, config: Any, reply: reading.Reply) -> Outcome:
+def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: str) -> Outcome:
     """Identify the reply by its signed address, then refuse it or play its turn."""
     if _handled(session, reply.message_key):
         return Outcome("duplicate", "this message was handled before")
     domain = config["MAIL_DOMAIN"]
     ours = [a for a in reply.recipients if is_reply_address(a, domain)]
     signed = next(
-        (r for a in ours if (r := read_reply_address(config["SECRET_KEY"], domain, a))), None
+        (r for a in ours if (r := read_reply_address(verifying_keys(config), domain, a))), None
     )
     if reply.automatic:
         _record(session, reply, None, "ignored")
@@ -95,8 +100,9 @@ def _handle(session: Session, config: Any, reply: reading.Reply) -> Outcome:
     found = _load(session, signed)
     if found is None:
         address = ours[0] if ours else (reply.recipients[0] if reply.recipients else "")
-        answered = _answer_stranger(session, config, reply, address)
-        return Outcome("unrecognised", f"no valid reply address in {address!r}; {answered}")
+        answered = _answer_stranger(session, config, reply, address, envelope_from)
+        # the log gets no address: a reply address is a credential for one turn
+        return Outcome("unrecognised", f"no valid reply address; {answered}")
     player, game = found
     assert signed is not None and game.id is not None
     if reply.too_large:
@@ -208,10 +214,19 @@ def _refuse(
     return Outcome("duplicate", "answered by another process meanwhile")
 
 
-def _answer_stranger(session: Session, config: Any, reply: reading.Reply, address: str) -> str:
-    """Tell a registered player whose reply we could not match; a stranger gets nothing, so
-    that forged mail cannot make the service write to anyone it likes."""
-    player = find_player(session, email=reply.sender) if reply.sender else None
+#: How often one address may be told that its reply was not recognised.
+STRANGER_ANSWER_EVERY = timedelta(hours=1)
+
+
+def _answer_stranger(
+    session: Session, config: Any, reply: reading.Reply, address: str, envelope_from: str
+) -> str:
+    """Tell the envelope sender, if a registered player, that their reply matched nothing;
+    once an hour at most. `From` is never used: it is whatever the sender typed."""
+    player = find_player(session, email=envelope_from) if envelope_from else None
+    if player is not None and _answered_lately(session, player.email):
+        _record(session, reply, player, "unrecognised")
+        return "not answered: answered within the hour"
     if player is not None:
         links = outgoing.links(config)
         rendered = messages.reply_unrecognised(address=address, links=links)
@@ -226,6 +241,19 @@ def _answer_stranger(session: Session, config: Any, reply: reading.Reply, addres
         )
     _record(session, reply, player, "unrecognised")
     return "answered" if player is not None else "not answered: the sender is not a player"
+
+
+def _answered_lately(session: Session, email: str) -> bool:
+    """Whether `email` was sent a "not recognised" answer within `STRANGER_ANSWER_EVERY`."""
+    since = utcnow() - STRANGER_ANSWER_EVERY
+    found = session.exec(
+        select(OutboxMessage.id).where(
+            OutboxMessage.kind == "reply_unrecognised",
+            OutboxMessage.to_addr == email,
+            OutboxMessage.created_at > since,
+        )
+    ).first()
+    return found is not None
 
 
 def _record(

@@ -20,7 +20,7 @@ from server.schemas.fields import (
 
 SignInCode = Annotated[
     str,
-    Field(pattern=r"^[0-9]{6}$", description="the 6 digits mailed to you"),
+    Field(pattern=r"^[0-9]{10}$", description="the 10 digits mailed to you"),
     AfterValidator(_storable_line),
 ]
 
@@ -30,6 +30,14 @@ class PlayerCreate(RequestModel):
 
     name: PlayerName
     email: Email
+
+
+class Registration(PublicModel):
+    """A registration received: the same answer whether or not the email had an account."""
+
+    name: str
+    email: str
+    message: str
 
 
 class PlayerPublic(PublicModel):
@@ -62,9 +70,10 @@ class SignInCodeCreate(RequestModel):
 
 
 class SignInCodeSent(PublicModel):
-    """Where the code went."""
+    """Where a code goes if the address is registered (the answer does not say whether)."""
 
     sent_to: str
+    message: str
 
 
 class TokenCreate(RequestModel):

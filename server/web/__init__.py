@@ -4,16 +4,23 @@ one-click unsubscribe, and the development mail viewer (`/dev/mail`, only with
 
 from __future__ import annotations
 
+import logging
+
 from flask import Flask
 
 from server.web import account_pages, devmail, game_pages, sessions, unsubscribe
 
+log = logging.getLogger(__name__)
+
 
 def init_app(app: Flask) -> None:
-    """Register the pages (the mail viewer only when `DEV_MAIL` is on)."""
+    """Register the pages (the mail viewer only when `DEV_MAIL` is on under the
+    development key)."""
     sessions.init_app(app)
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(unsubscribe.bp)
-    if app.config["DEV_MAIL"]:
+    if devmail.may_serve(app.config):
         app.register_blueprint(devmail.bp)
+    elif app.config["DEV_MAIL"]:
+        log.warning("CAFE_DEV_MAIL is ignored: /dev/mail is served only by `cafe-server dev`")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from pydantic import ValidationError
 
-from server import accounts, preferences
+from server import accounts, preferences, throttle
 from server.apispec import page, refusal
 from server.db import get_session
 from server.domain import DomainError
@@ -66,6 +66,11 @@ def home() -> str:
     )
 
 
+def _signin_page(step: str, status: int = 200, **context: object) -> tuple[str, int]:
+    """The sign-in page at `step` ("email": ask for the address, "code": for the code)."""
+    return render_template("web/signin.html", step=step, **context), status
+
+
 @bp.get("/signin")
 @page(200)
 def form() -> str:
@@ -77,34 +82,31 @@ def form() -> str:
 
 @bp.post("/signin")
 @page(200, 400, 403, 413)
-def send_code() -> tuple[str, int] | str:
-    """Mail a sign-in code (registering first when a name is given), then ask for it."""
+def send_code() -> tuple[str, int]:
+    """Mail a sign-in code (registering first when a name is given), then ask for it. The
+    answer is the same whether or not the address has an account."""
     check_csrf()
     target = _safe_next(request.form.get("next"))
     session = get_session()
     name = request.form.get("name", "").strip()
+    typed = request.form.get("email", "")
     try:
         if name:
-            new = PlayerCreate.model_validate(
-                {"name": name, "email": request.form.get("email", "")}
-            )
-            player = accounts.create_player(session, name=new.name, email=new.email)
+            new = PlayerCreate.model_validate({"name": name, "email": typed})
+            throttle.attempt(session, accounts.signups_limit(), throttle.client_address())
+            accounts.register(session, name=new.name, email=new.email)
             email = new.email
         else:
-            email = SignInCodeCreate.model_validate({"email": request.form.get("email", "")}).email
+            email = SignInCodeCreate.model_validate({"email": typed}).email
+            throttle.attempt(session, accounts.codes_limit(), throttle.client_address())
             player = accounts.find_player(session, email=email)
-        if player is not None:
-            accounts.send_signin_code(session, player=player)
-    except ValidationError as error:
-        return render_template(
-            "web/signin.html", step="email", next=target, problem=refusal(error).message, name=name
-        ), 400
-    except DomainError as error:
+            if player is not None:
+                accounts.send_signin_code(session, player=player)
+    except (ValidationError, DomainError) as error:
         session.rollback()
-        return render_template(
-            "web/signin.html", step="email", next=target, problem=error.message, name=name
-        ), 400
-    return render_template("web/signin.html", step="code", email=email, next=target)
+        problem = refusal(error).message if isinstance(error, ValidationError) else error.message
+        return _signin_page("email", 400, next=target, problem=problem, name=name)
+    return _signin_page("code", email=email, next=target)
 
 
 @bp.post("/signin/code")
@@ -115,23 +117,21 @@ def redeem() -> Response | tuple[str, int]:
     target = _safe_next(request.form.get("next"))
     email = request.form.get("email", "")
     session = get_session()
+    code = request.form.get("code", "")
     try:
-        data = TokenCreate.model_validate(
-            {"email": email, "code": request.form.get("code", ""), "label": WEB_LABEL}
+        data = TokenCreate.model_validate({"email": email, "code": code, "label": WEB_LABEL})
+        _, secret = accounts.redeem_signin_code(
+            session,
+            email=data.email,
+            code=data.code,
+            label=WEB_LABEL,
+            client=throttle.client_address(),
         )
-        token, secret = accounts.redeem_signin_code(
-            session, email=data.email, code=data.code, label=WEB_LABEL
-        )
-    except ValidationError as error:
-        return render_template(
-            "web/signin.html", step="code", email=email, next=target, problem=refusal(error).message
-        ), 400
-    except DomainError as error:
-        return render_template(
-            "web/signin.html", step="code", email=email, next=target, problem=error.message
-        ), 400
+    except (ValidationError, DomainError) as error:
+        problem = refusal(error).message if isinstance(error, ValidationError) else error.message
+        return _signin_page("code", 400, email=email, next=target, problem=problem)
     player = accounts.find_player(session, email=data.email)
-    assert player is not None and token.id is not None
+    assert player is not None
     sign_in(session, player, secret)
     flash(f"Signed in as {player.name}.")
     return redirect(target, code=303)

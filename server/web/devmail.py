@@ -1,7 +1,10 @@
 """`/dev/mail`: the messages the development mail catcher caught, listed and shown.
 
-Registered only when `DEV_MAIL` is on (`cafe-server dev` turns it on; it is off by default
-and must stay off in production: it shows everyone's mail, sign-in codes included). The
+Registered only when `DEV_MAIL` is on *and* the app runs with the development key
+(`cafe-server dev`; outside it the service refuses that key, so these pages cannot be
+served in production: they show everyone's mail, sign-in codes included). Even then they
+answer only requests from loopback that no proxy forwarded, and the answer form carries a
+signed per-page token, so another web site cannot post through a developer's browser. The
 catcher (`server.devmail`) saves each message as `<number>.eml` in `DEV_MAIL_DIR`; these
 pages read that folder, so they work from any web process on the machine. A game email can
 be answered from its page, to try playing by email without a mail server.
@@ -9,6 +12,8 @@ be answered from its page, to try playing by email without a mail server.
 
 from __future__ import annotations
 
+import ipaddress
+from collections.abc import Mapping
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -16,11 +21,57 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from server.apispec import page
+from server.config import DEV_SECRET_KEY
 from server.mail import replies
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
+
+#: Headers a proxy adds: a forwarded request may come from anywhere.
+_PROXY_HEADERS = ("X-Forwarded-For", "X-Real-Ip", "Forwarded")
+
+#: Seconds a reply form's token stays good.
+FORM_TOKEN_AGE = 3600
+
+
+def may_serve(config: Mapping[str, Any]) -> bool:
+    """Whether the pages may exist at all: `DEV_MAIL` with the development key."""
+    return bool(config["DEV_MAIL"]) and config["SECRET_KEY"] == DEV_SECRET_KEY
+
+
+def _from_loopback() -> bool:
+    try:
+        local = ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+    return local and not any(name in request.headers for name in _PROXY_HEADERS)
+
+
+@bp.before_request
+def _only_this_machine() -> None:
+    """Answer 404, as if the pages did not exist, to anyone but this machine."""
+    if not _from_loopback():
+        abort(404)
+
+
+def _form_tokens() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="cafe-devmail-form")
+
+
+def form_token(number: int) -> str:
+    """The token the answer form of message `number` must send back."""
+    return str(_form_tokens().dumps(number))
+
+
+def _form_token_ok(number: int) -> bool:
+    try:
+        return bool(
+            _form_tokens().loads(request.form.get("token", ""), max_age=FORM_TOKEN_AGE) == number
+        )
+    except BadSignature:
+        return False
 
 
 def _folder() -> Path:
@@ -76,6 +127,7 @@ def show(number: int) -> str:
         text=_part(message, "plain"),
         html=_part(message, "html"),
         reply_to=message["Reply-To"],
+        token=form_token(number),
     )
 
 
@@ -85,6 +137,8 @@ def reply(number: int) -> tuple[str, int]:
     """Answer a caught game email as a mail program would (the text on top, the email
     quoted below), through the same path as `cafe-server mail-in`."""
     original = _caught(number)
+    if not _form_token_ok(number):
+        return render_template("web/devmail_reply.html", number=number, stale=True), 400
     if original["Reply-To"] is None:
         return render_template("web/devmail_reply.html", number=number, outcome=None), 400
     answer = EmailMessage()

@@ -4,7 +4,8 @@ The token in every game email's unsubscribe link is signed (`server.mail.address
 it is the only credential needed. `GET` shows a confirmation page with a button (link
 checkers and mail scanners only ever GET); `POST` unsubscribes — it is also what mail
 programs send for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). A token
-that was not signed by this service is refused with 400 and changes nothing.
+that was not signed by this service, or has expired, is refused with 400 and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from flask import Blueprint, current_app, render_template
 
 from server import preferences
 from server.apispec import page
+from server.config import verifying_keys
 from server.db import get_session
 from server.mail.addresses import read_unsubscribe_token
 from server.models import Player
@@ -21,7 +23,10 @@ bp = Blueprint("unsubscribe", __name__)
 
 
 def _player(token: str) -> Player | None:
-    player_id = read_unsubscribe_token(current_app.config["SECRET_KEY"], token)
+    config = current_app.config
+    player_id = read_unsubscribe_token(
+        verifying_keys(config), token, max_age_days=config["UNSUBSCRIBE_LINK_DAYS"]
+    )
     return None if player_id is None else get_session().get(Player, player_id)
 
 

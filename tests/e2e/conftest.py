@@ -66,8 +66,10 @@ class Server:
         env = {
             **os.environ,
             "CAFE_DATABASE_URL": self.database_url,
-            "CAFE_SECRET_KEY": "e2e-secret",
+            "CAFE_SECRET_KEY": "e2e-secret-of-at-least-thirty-two-bytes",
             "CAFE_LOG_LEVEL": "WARNING",
+            "CAFE_SIGNUPS_PER_CLIENT": "1000",  # every player of the tests is 127.0.0.1
+            "CAFE_CODE_REQUESTS_PER_CLIENT": "1000",
         }
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
@@ -147,7 +149,7 @@ class Client:
                 .where(OutboxMessage.to_addr == email)
                 .order_by(col(OutboxMessage.id).desc())
             ).first()
-        code = re.search(r"^\s+(\d{6})$", body or "", re.MULTILINE)
+        code = re.search(r"^\s+(\d{10})$", body or "", re.MULTILINE)
         assert code, body
         response = self.call("POST", "/api/tokens", json={"email": email, "code": code.group(1)})
         assert response.status_code == 201

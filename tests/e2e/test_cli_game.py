@@ -85,7 +85,7 @@ class Cafe:
                 .where(OutboxMessage.to_addr == email)
                 .order_by(col(OutboxMessage.id).desc())
             ).first()
-        found = re.search(r"^\s+(\d{6})$", body or "", re.MULTILINE)
+        found = re.search(r"^\s+(\d{10})$", body or "", re.MULTILINE)
         assert found, body
         return found.group(1)
 

@@ -50,7 +50,7 @@ def test_dev_runs_everything_and_prints_the_mail(tmp_path):
         email = "newcomer@example.com"
         assert requests.post(f"{base}/api/players", json={"name": "newcomer", "email": email}).ok
         code = wait_for(
-            lambda: re.search(r"^\s+(\d{6})$", output.read_text(), re.MULTILINE),
+            lambda: re.search(r"^\s+(\d{10})$", output.read_text(), re.MULTILINE),
             "the sign-in email on screen",
         ).group(1)
         token = requests.post(f"{base}/api/tokens", json={"email": email, "code": code})

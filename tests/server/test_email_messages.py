@@ -35,6 +35,7 @@ KINDS = [
     "game_over",
     "digest",
     "reply_unrecognised",
+    "game_expired",
 ]
 
 
@@ -103,6 +104,7 @@ def every_message() -> dict[str, messages.Rendered]:
             me, [DigestGame(running, True, hints_of(game)[0], log[-3:])], LINKS
         ),
         "reply_unrecognised": messages.reply_unrecognised(address="x" * 300, links=LINKS),
+        "game_expired": messages.game_expired(game_id=17, seats=4, days=30, links=LINKS),
     }
 
 

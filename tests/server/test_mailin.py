@@ -201,7 +201,8 @@ def test_addresses_we_did_not_sign_play_nothing_and_tell_no_secrets(api, game, r
     game_id, _, first = game
     version = game_row(api.app, game_id).version
     address = tamper(api, latest(api, "your_turn", first).headers["Reply-To"])
-    send(receiver, reply_message(address, "1", sender=f"Player <{first}@example.com>"))
+    message = reply_message(address, "1", sender=f"Player <{first}@example.com>")
+    send(receiver, message, sender=f"{first}@example.com")
     assert unchanged(api, game_id, version)
     [answer] = answers(api)
     assert (answer.kind, answer.to_addr) == ("reply_unrecognised", f"{first}@example.com")

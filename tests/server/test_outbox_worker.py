@@ -57,7 +57,7 @@ def test_worker_delivers_the_signin_code(api, smtp_server):
     assert mail["To"] == "ann@example.com"
     assert mail["From"] == "Cafe <cafe@cafe.test>"
     assert mail["Message-ID"] == row.message_id
-    assert code in mail["Subject"]
+    assert code not in mail["Subject"]
     assert code in mail.get_body().get_content()
     assert (row.status, row.attempts, row.claimed_by) == ("sent", 1, None)
     assert row.sent_at is not None
@@ -197,3 +197,13 @@ def test_run_stops_when_told(app, smtp_server):
     thread.join(timeout=5)
     assert not thread.is_alive()
     assert len(handler.messages) == 2
+
+
+def test_the_worker_leaves_no_sign_in_code_at_rest_once_it_is_sent(api, smtp_server):
+    handler, port = smtp_server
+    api.client.post("/api/players", json={"name": "ann", "email": "ann@example.com"})
+    code = api.last_code("ann@example.com")
+    assert worker_for(api.app, port).run_once() == 1
+    assert code in handler.messages[0].get_body().get_content()
+    [row] = rows(api.app)
+    assert row.status == "sent" and code not in row.body + (row.html or "") + row.subject

@@ -18,7 +18,11 @@ from server.models import GameRecord, OutboxMessage, utcnow
 @pytest.fixture
 def env(tmp_path):
     """The environment of the commands: a SQLite file, migrated."""
-    environ = {"CAFE_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}", "CAFE_LOG_LEVEL": "WARNING"}
+    environ = {
+        "CAFE_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",
+        "CAFE_LOG_LEVEL": "WARNING",
+        "CAFE_SECRET_KEY": TEST_CONFIG["SECRET_KEY"],
+    }
     result = CliRunner().invoke(cli, ["db", "upgrade"], env=environ)
     assert result.exit_code == 0, result.output
     assert "database is up to date: sqlite" in result.output

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from server_support import TEST_CONFIG
 from sqlalchemy import text
 
 from server import config, create_app
 from server.db import get_engine
 
+#: A production-worthy key, as the environment gives it.
+KEY = {"CAFE_SECRET_KEY": TEST_CONFIG["SECRET_KEY"]}
+
 
 def test_defaults_run_locally(tmp_path):
-    settings = config.load(tmp_path, environ={})
+    settings = config.load(tmp_path, environ={}, overrides={"DEVELOPMENT": True})
     assert settings["DATABASE_URL"] == f"sqlite:///{tmp_path / 'cafe.db'}"
     assert (settings["SMTP_HOST"], settings["SMTP_PORT"], settings["SMTP_TLS"]) == (
         "127.0.0.1",
@@ -23,6 +27,7 @@ def test_environment_overrides_defaults_and_is_typed(tmp_path):
     settings = config.load(
         tmp_path,
         environ={
+            **KEY,
             "CAFE_SMTP_PORT": "2525",
             "CAFE_SMTP_TLS": "starttls",
             "CAFE_BASE_URL": "https://cafe.example",
@@ -37,7 +42,9 @@ def test_environment_overrides_defaults_and_is_typed(tmp_path):
 
 
 def test_overrides_win_over_the_environment(tmp_path):
-    settings = config.load(tmp_path, environ={"CAFE_SMTP_PORT": "2525"}, overrides={"SMTP_PORT": 1})
+    settings = config.load(
+        tmp_path, environ={**KEY, "CAFE_SMTP_PORT": "2525"}, overrides={"SMTP_PORT": 1}
+    )
     assert settings["SMTP_PORT"] == 1
 
 
@@ -51,12 +58,13 @@ def test_overrides_win_over_the_environment(tmp_path):
 )
 def test_bad_settings_are_refused_by_name(tmp_path, environ, named):
     with pytest.raises(config.ConfigError, match=named):
-        config.load(tmp_path, environ=environ)
+        config.load(tmp_path, environ={**KEY, **environ})
 
 
 def test_create_app_reads_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("CAFE_DATABASE_URL", f"sqlite:///{tmp_path / 'env.db'}")
     monkeypatch.setenv("CAFE_MAIL_FROM", "Cafe <x@example.com>")
+    monkeypatch.setenv("CAFE_SECRET_KEY", TEST_CONFIG["SECRET_KEY"])
     app = create_app()
     assert app.config["DATABASE_URL"].endswith("env.db")
     assert app.config["MAIL_FROM"] == "Cafe <x@example.com>"
@@ -64,7 +72,11 @@ def test_create_app_reads_the_environment(monkeypatch, tmp_path):
 
 def test_sqlite_files_use_wal_and_a_busy_timeout(tmp_path):
     app = create_app(
-        {"DATABASE_URL": f"sqlite:///{tmp_path / 'wal.db'}", "SQLITE_BUSY_TIMEOUT": 1234}
+        {
+            **TEST_CONFIG,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'wal.db'}",
+            "SQLITE_BUSY_TIMEOUT": 1234,
+        }
     )
     with get_engine(app).connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
@@ -79,6 +91,7 @@ def elsewhere(monkeypatch, tmp_path):
     """A current directory away from the checkout, with no instance or database setting."""
     for name in ("CAFE_INSTANCE_DIR", "CAFE_DATABASE_URL", "CAFE_DEV_MAIL_DIR"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CAFE_SECRET_KEY", TEST_CONFIG["SECRET_KEY"])
     monkeypatch.chdir(tmp_path)
     return tmp_path.resolve()
 

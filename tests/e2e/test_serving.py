@@ -1,0 +1,189 @@
+"""The documented deployment survives slow clients: gunicorn as the Procfile starts it, on
+loopback, behind nginx with `deploy/nginx.conf`. Ten connections dribbling a body a byte at
+a time hold gunicorn's threads when they reach it directly (the audit: `/healthz` timed
+out); through nginx, `/healthz` keeps answering. Oversized bodies get the JSON 413 either
+way, chunked ones included.
+
+nginx is required (CI installs it: `.ci/run`); without it this test fails, saying so.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from e2e_support import free_port
+
+from server import migrate
+
+ROOT = Path(__file__).resolve().parents[2]
+SLOW_CLIENTS = 10
+
+
+def procfile_web() -> str:
+    """The Procfile's `web` command."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith("web:"):
+            return line.removeprefix("web:").strip()
+    raise AssertionError("the Procfile has no web process")
+
+
+def wait_healthy(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text(errors="replace")
+        try:
+            if requests.get(f"{base}/healthz", timeout=2).ok:
+                return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise AssertionError(f"{base} did not come up; see {log}")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def gunicorn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """gunicorn started by the Procfile's own `web` line (on loopback, as documented)."""
+    folder = tmp_path_factory.mktemp("serving")
+    url = f"sqlite:///{folder / 'cafe.db'}"
+    migrate.upgrade(url)
+    port = free_port()
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PORT": str(port),
+        "CAFE_DATABASE_URL": url,
+        "CAFE_SECRET_KEY": "serving-test-secret-of-at-least-32-bytes",
+        "CAFE_TRUSTED_PROXIES": "1",
+        "CAFE_LOG_LEVEL": "WARNING",
+    }
+    env.pop("CAFE_BIND", None)
+    log = folder / "gunicorn.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            ["sh", "-c", f"exec {procfile_web()}"],
+            env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, process, log)
+        yield base
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="module")
+def nginx(gunicorn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """nginx with `deploy/nginx.conf`, its listening port and upstream moved to the test's."""
+    binary = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
+    )
+    if binary is None:
+        pytest.fail("nginx is not installed: apt-get install -y nginx (CI does, in .ci/run)")
+    folder = tmp_path_factory.mktemp("nginx")
+    port = free_port()
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "listen 80;" in site and "server 127.0.0.1:8000;" in site
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    site = site.replace("server 127.0.0.1:8000;", f"server {gunicorn.removeprefix('http://')};")
+    (folder / "cafe.conf").write_text(site)
+    temp = folder / "temp"
+    temp.mkdir()
+    (folder / "nginx.conf").write_text(
+        # workers as this user (nginx would switch root's to `nobody`, shut out of tmp_path)
+        f"daemon off;\nuser {getpass.getuser()};\npid {folder / 'nginx.pid'};\n"
+        f"error_log {folder / 'error.log'};\n"
+        "events { worker_connections 256; }\n"
+        f"http {{\n  access_log off;\n  client_body_temp_path {temp};\n"
+        f"  proxy_temp_path {temp};\n  include {folder / 'cafe.conf'};\n}}\n"
+    )
+    log = folder / "nginx.out"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+            stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, process, log)
+        yield base
+    finally:
+        stop(process)
+
+
+def dribble(base: str, stop: threading.Event) -> None:
+    """A client that announces a body and sends it a byte every 0.2 s until `stop`."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(
+            b"POST /api/players HTTP/1.1\r\nHost: cafe\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000\r\n\r\n{"
+        )
+        while not stop.wait(0.2):
+            try:
+                connection.sendall(b" ")
+            except OSError:
+                return
+
+
+def healthz_while_dribbling(base: str, target: str) -> bool:
+    """Whether `/healthz` at `base` answers within 2 s while slow clients hold `target`."""
+    stop = threading.Event()
+    clients = [
+        threading.Thread(target=dribble, args=(target, stop), daemon=True)
+        for _ in range(SLOW_CLIENTS)
+    ]
+    for client in clients:
+        client.start()
+    try:
+        time.sleep(1)  # let them all connect and start
+        try:
+            return all(requests.get(f"{base}/healthz", timeout=2).ok for _ in range(3))
+        except requests.Timeout:
+            return False
+    finally:
+        stop.set()
+        for client in clients:
+            client.join(timeout=5)
+
+
+def test_slow_clients_starve_bare_gunicorn_but_not_the_proxied_setup(gunicorn, nginx):
+    assert "--bind ${CAFE_BIND:-127.0.0.1}:" in procfile_web()
+    assert not healthz_while_dribbling(gunicorn, gunicorn)  # the audit's finding, as it was
+    assert healthz_while_dribbling(nginx, nginx)  # the documented deployment
+
+
+@pytest.mark.parametrize("via", ["gunicorn", "nginx"])
+def test_an_oversized_body_is_413_json_even_when_chunked(request, via):
+    base = request.getfixturevalue(via)
+    big = b'{"name": "ann", "email": "ann@example.com", "pad": "' + b"x" * 100_000 + b'"}'
+    chunks = (big[i : i + 8192] for i in range(0, len(big), 8192))  # no Content-Length
+    for body in (big, chunks):
+        response = requests.post(
+            f"{base}/api/players",
+            data=body,
+            headers={"Content-Type": "application/json"},
+            timeout=10,
+        )
+        assert response.status_code == 413, (via, response.text)
+        assert response.json()["error"] == "too_large"
