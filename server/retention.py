@@ -40,13 +40,14 @@ from server.models import (
     InboundMail,
     OfferedHints,
     OutboxMessage,
+    OutboxStatus,
     Player,
     SignInCode,
     ThrottleEvent,
 )
 
 #: Outbox states in which a message will not be sent (again).
-DONE = ("sent", "failed")
+DONE = (OutboxStatus.SENT, OutboxStatus.FAILED, OutboxStatus.SUPERSEDED, OutboxStatus.SKIPPED)
 
 #: How long a throttle event is kept (the limits look back one hour).
 THROTTLE_KEEP = timedelta(days=1)
@@ -64,7 +65,9 @@ def clear_signin_bodies(session: Session, config: Mapping[str, Any], now: dateti
     given_up = session.execute(
         update(OutboxMessage)
         .where(signin, col(OutboxMessage.status).not_in(DONE), OutboxMessage.created_at < expired)
-        .values(status="failed", last_error="the code expired before it could be delivered")
+        .values(
+            status=OutboxStatus.FAILED, last_error="the code expired before it could be delivered"
+        )
     )
     cleared = session.execute(
         update(OutboxMessage)

@@ -70,6 +70,7 @@ class Server:
             "CAFE_LOG_LEVEL": "WARNING",
             "CAFE_SIGNUPS_PER_CLIENT": "1000",  # every player of the tests is 127.0.0.1
             "CAFE_CODE_REQUESTS_PER_CLIENT": "1000",
+            "CAFE_SIGNIN_GUESSES_PER_CLIENT": "1000",
         }
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(

@@ -62,7 +62,7 @@ def mailed_code(client, email: str) -> str:
             .where(OutboxMessage.to_addr == email)
             .order_by(col(OutboxMessage.id).desc())
         ).first()
-    found = re.search(r"^\s+(\d{6})$", body or "", re.MULTILINE)
+    found = re.search(r"^\s+(\d{10})$", body or "", re.MULTILINE)
     assert found, body
     return found.group(1)
 

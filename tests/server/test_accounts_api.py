@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import Session, select
 
 from server.db import get_engine
-from server.models import ApiToken, SignInCode, utcnow
+from server.models import ApiToken, Player, SignInCode, utcnow
 
 
 def register(api, name="ann", email="ann@example.com"):
@@ -280,6 +280,10 @@ def test_only_one_bare_deliverable_address_registers(api, email):
 def test_one_mailbox_is_one_player_however_it_is_typed(api):
     api.register("ann")
     again = api.client.post("/api/players", json={"name": "ann2", "email": "ANN@Example.COM"})
-    assert again.status_code == 409
+    assert again.status_code == 202  # answered alike; the mailbox's owner is told instead
+    with Session(get_engine(api.app)) as session:
+        assert [p.name for p in session.exec(select(Player)).all()] == ["ann"]
+    before = len(api.outbox("ann@example.com"))
     code = api.client.post("/api/signin-codes", json={"email": " Ann@EXAMPLE.com "})
     assert code.status_code == 202
+    assert len(api.outbox("ann@example.com")) == before + 1

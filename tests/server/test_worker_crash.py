@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
+from server_support import TEST_CONFIG
 from sqlmodel import Session
 
 from server import outbox
@@ -48,7 +49,7 @@ def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "PYTHONPATH": str(ROOT),
         "CAFE_DATABASE_URL": url,
         "CAFE_SMTP_PORT": str(port),
-        "CAFE_SECRET_KEY": "test-secret",
+        "CAFE_SECRET_KEY": TEST_CONFIG["SECRET_KEY"],
         "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
         "CAFE_MAIL_PER_MINUTE": "0",
         "CAFE_OUTBOX_LEASE": "3",
