@@ -5,10 +5,13 @@ with nothing rendered. The worker calls `prepare` on the rows it claimed, right 
 sends them, so every email shows the game at send time and only mail that still means
 something goes out:
 
-- a "your turn" or "another player's turn" whose version is no longer the game's version,
-  or whose game has finished, is **superseded**: a newer event (or "game over") says more;
-- an email the recipient's preferences do not want (`server.games.notify`) is **skipped**;
-- "game started", "game over" and the answer to an emailed turn are always sent.
+- a "your turn", "another player's turn" or a reminder whose version is no longer the
+  game's version, or whose game has finished, is **superseded**: a newer event (or "game
+  over") says more, and a reminder of a turn already played means nothing;
+- an email the recipient's preferences do not want (`server.games.notify`; reminders:
+  the `reminders` preference alone) is **skipped**;
+- "game started", "game over", the answer to an emailed turn and the notices of a
+  time-out (`timed_out`, `removed`, `auto_vacation`) are always sent.
 
 Rows rendered when they were queued (sign-in codes, invitations, digests, refusals) pass
 through unchanged. An error while rendering one event is that event's failure only.
