@@ -44,6 +44,8 @@ class Game:
         self._history: list[TurnResult] = []
         self._deal: list[list[str]] | None = None
         self._resignations: list[tuple[int, str]] = []
+        self._timeout_turns: set[int] = set()
+        self._timed_out: set[str] = set()
         self._legal: list[Found] | None = None
 
     # --- making games ----------------------------------------------------------------
@@ -130,27 +132,36 @@ class Game:
         other = Game(self._state.copy())
         other._history = list(self._history)
         other._resignations = list(self._resignations)
+        other._timeout_turns = set(self._timeout_turns)
+        other._timed_out = set(self._timed_out)
         other._deal = self._deal
         return other
 
     # --- playing ---------------------------------------------------------------------
 
-    def play(self, turn: str | Turn) -> TurnResult:
-        """Play a turn for the player to move; a refused turn raises and changes nothing."""
+    def play(self, turn: str | Turn, *, timeout: bool = False) -> TurnResult:
+        """Play a turn for the player to move; a refused turn raises and changes nothing.
+        ``timeout``: played for the player when their time ran out (records mark it)."""
         if isinstance(turn, str):
             turn = Turn.parse(turn)
         elif not isinstance(turn, Turn):
             raise CafeError(f"a turn is text or a Turn, not {type(turn).__name__}")
         result = apply_turn(self._state, turn)
         self._history.append(result)
+        if timeout:
+            self._timeout_turns.add(len(self._history))
         self._legal = None
         return result
 
-    def resign(self, player: int | str) -> None:
-        """Take a player (seat or name) out of the game for good (see ``cafe.rules``)."""
+    def resign(self, player: int | str, *, timeout: bool = False) -> None:
+        """Take a player (seat or name) out of the game for good (see ``cafe.rules``);
+        ``timeout``: removed because their time ran out (records mark it)."""
         seat = self._seat_of(player)
         apply_resignation(self._state, seat)
-        self._resignations.append((len(self._history), self._state.players[seat]))
+        name = self._state.players[seat]
+        self._resignations.append((len(self._history), name))
+        if timeout:
+            self._timed_out.add(name)
         self._legal = None
 
     def _seat_of(self, player: int | str) -> int:
@@ -280,6 +291,16 @@ class Game:
     def resignations(self) -> list[tuple[int, str]]:
         """Who resigned, each with the number of turns played before."""
         return list(self._resignations)
+
+    @property
+    def timeout_turns(self) -> frozenset[int]:
+        """The numbers of the turns (counted from 1) played for a player on time-out."""
+        return frozenset(self._timeout_turns)
+
+    @property
+    def timed_out(self) -> frozenset[str]:
+        """The players among ``resignations`` who were removed on time-out."""
+        return frozenset(self._timed_out)
 
     @property
     def deal(self) -> list[list[str]] | None:

@@ -108,11 +108,16 @@ def serve(
 
 @app.command()
 def worker(
-    once: Annotated[bool, typer.Option(help="Deliver what is due, then exit")] = False,
+    once: Annotated[
+        bool, typer.Option(help="Sweep the clocks once and deliver what is due, then exit")
+    ] = False,
 ) -> None:
-    """Deliver the outbox over SMTP until stopped (SIGTERM or Ctrl-C)."""
+    """Enforce the games' deadlines and reminders, and deliver the outbox over SMTP, until
+    stopped (SIGTERM or Ctrl-C)."""
     flask_app = load_app()
-    delivery = Worker(worker_engine(flask_app.config), flask_app.config)
+    delivery = Worker(
+        worker_engine(flask_app.config), flask_app.config, clock_engine=get_engine(flask_app)
+    )
     if once:
         while delivery.run_once():
             pass

@@ -56,10 +56,13 @@ class VacationKind(StrEnum):
 
 
 class TurnKind(StrEnum):
-    """What an entry of a game's log is: a played turn or a resignation."""
+    """What an entry of a game's log is: a played turn, a resignation, or what the service
+    did when the player's time ran out (LEAGUE.md §1): the best turn played for them, or
+    their removal (an entry without a notation, `detail` `{"removed": true}`)."""
 
     TURN = "turn"
     RESIGN = "resign"
+    TIMEOUT = "timeout"
 
 
 #: The longest player name (the rule itself is `server.schemas.fields.PlayerName`).
@@ -167,6 +170,9 @@ class GameRecord(SQLModel, table=True):
     player's vacation), so that the game's ETag changes too. `player_clocks` keeps those
     facts by player name, so that showing a game reads no other table:
     `{"ann": {"vacation": [start, end], "timeouts": 1}}` (ISO times; absent: none, 0).
+    `reminder_due` (indexed, for the sweep) is when the next reminder of the running turn
+    is due (None: none to come), `reminded` the reminders of this turn already sent
+    (`half`, `last`), so that none is sent twice in one turn.
     """
 
     __tablename__ = "games"
@@ -192,6 +198,10 @@ class GameRecord(SQLModel, table=True):
     clock_serial: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     player_clocks: dict[str, Any] = Field(
         default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
+    reminder_due: datetime | None = Field(default=None, index=True)
+    reminded: list[str] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
     )
 
 

@@ -1,4 +1,9 @@
-"""`cafe-server worker`: render and deliver the outbox over SMTP, with retries and backoff.
+"""`cafe-server worker`: sweep the clocks, and render and deliver the outbox over SMTP,
+with retries and backoff.
+
+Every `SWEEP_EVERY` seconds a round first sweeps the due deadlines and reminders
+(`server.clock.sweep`: time-outs, automatic vacation days, reminders, each exactly once
+however many workers run); their emails are then delivered like any other.
 
 Each round claims a batch (`server.outbox.claim`), renders its events from the games as
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
@@ -34,6 +39,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from server import outbox, retention
+from server.clock import sweep
 from server.db import make_engine
 from server.mail import digest, events, quota
 from server.mail.compose import compose
@@ -46,6 +52,7 @@ CHUNK = 20  # messages rendered, then sent while the next ones are rendered
 SMTP_TIMEOUT = 30
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PURGE_EVERY = 3600  # seconds between two applications of the retention rules
+SWEEP_EVERY = 10  # seconds between two sweeps of the clocks
 PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
 
@@ -173,11 +180,18 @@ def worker_engine(config: Mapping[str, Any]) -> Engine:
 
 
 class Worker:
-    """Renders and delivers the outbox of one database."""
+    """Sweeps the clocks of one database, and renders and delivers its outbox.
 
-    def __init__(self, engine: Engine, config: Mapping[str, Any]) -> None:
+    `clock_engine` is the engine the sweep writes with (default `engine`): time-outs are
+    game changes, so the command gives it one whose commits wait for the disk."""
+
+    def __init__(
+        self, engine: Engine, config: Mapping[str, Any], clock_engine: Engine | None = None
+    ) -> None:
         self.engine = engine
+        self.clock_engine = engine if clock_engine is None else clock_engine
         self.config = config
+        self._next_sweep = 0.0
         self.policy = outbox.RetryPolicy(
             max_attempts=config["OUTBOX_MAX_ATTEMPTS"],
             backoff_seconds=config["OUTBOX_BACKOFF"],
@@ -198,27 +212,35 @@ class Worker:
         return max(0.0, self._resume_at - time.monotonic())
 
     def run_once(self) -> int:
-        """Queue the digests that are due (at most once a minute), apply the retention rules
-        (once an hour), then claim and process one batch of messages and clear the codes
-        out of the sign-in mail it sent; the number of messages handled (0: nothing due, or
-        the SMTP server cannot be reached)."""
+        """Sweep the clocks (at most every `SWEEP_EVERY` seconds), queue the digests that
+        are due (at most once a minute), apply the retention rules (once an hour), then claim
+        and process one batch of messages and clear the codes out of the sign-in mail it
+        sent; the number of games and messages handled (0: nothing due, or the SMTP server
+        cannot be reached)."""
+        swept = 0
+        if time.monotonic() >= self._next_sweep:
+            self._next_sweep = time.monotonic() + SWEEP_EVERY
+            done = sweep.sweep(self.clock_engine, self.config)
+            swept = done.total
+            if swept:
+                log.info("sweep: %s, %d reminders", dict(done.timeouts), done.reminders)
         if time.monotonic() >= self._next_digests:
             self._next_digests = time.monotonic() + DIGEST_CHECK
             digest.queue_due(self.engine, self.config)
         if time.monotonic() >= self._next_purge:
             self._next_purge = time.monotonic() + PURGE_EVERY
-            with Session(self.engine) as session:
+            with Session(self.clock_engine) as session:  # durable: it deletes and tells
                 counts = retention.purge(session, self.config, utcnow())
             log.info("retention: %s", ", ".join(f"{rule} {n}" for rule, n in counts.items()))
         if self.waiting:
-            return 0
+            return swept
         claimer = uuid.uuid4().hex
         claimed = outbox.claim(
             self.engine, claimer=claimer, limit=BATCH, lease_seconds=self.policy.lease_seconds
         )
         if not claimed:
             self._mailer.close()  # idle: do not hold a connection the server would drop
-            return 0
+            return swept
         try:
             handled = self._process(claimed, claimer)
         except BaseException:
@@ -227,7 +249,7 @@ class Worker:
         with Session(self.engine) as session:  # no sign-in code stays at rest once sent
             retention.clear_signin_bodies(session, self.config, utcnow())
             session.commit()
-        return handled
+        return swept + handled
 
     def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:
         """Render, drop, hold back, send and mark one claimed batch, `CHUNK` messages at a

@@ -25,7 +25,7 @@ this order, then one blank line:
 
 The *turns* follow, one line per turn, numbered from 1 in the order played::
 
-    N. PLAYER: TURN | POINTS [| drew TILE TILE …] [| eliminated]
+    N. PLAYER: TURN | POINTS [| drew TILE TILE …] [| eliminated] [| timeout]
 
 * ``TURN`` is the turn in RULES.md §13 notation, canonical (``str(turn)``), with one
   exception: a guest placed on a private chair other than the one its table id would name
@@ -37,9 +37,12 @@ The *turns* follow, one line per turn, numbered from 1 in the order played::
 * ``drew …`` lists the tiles drawn into the hand after the turn, in the order drawn;
   the field is left out when no tile was drawn.
 * ``eliminated`` marks the bar turn that put the player out of the game.
+* ``timeout`` marks a turn the correspondence service played for the player because their
+  time ran out (the best turn it could find); it is replayed like any other.
 
 A player who resigns (not a turn: the correspondence service allows it at any time) is
-written ``-- PLAYER resigns`` where it happened among the turns.
+written ``-- PLAYER resigns`` where it happened among the turns; a player the service
+removed because their time ran out, ``-- PLAYER times out`` (out in the same way).
 
 For example::
 

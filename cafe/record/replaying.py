@@ -75,7 +75,7 @@ def _replay(record: ParsedRecord) -> Game:
     for entry in record.turns:
         if isinstance(entry, Resignation):
             try:
-                game.resign(entry.player)
+                game.resign(entry.player, timeout=entry.timeout)
             except CafeError as error:
                 raise RecordError(entry.line, f"{entry.player} resigns: {error}") from None
         else:
@@ -223,7 +223,7 @@ def _play(game: Game, turn_line: TurnLine) -> None:
             line, f"turn {number} is {game.player_to_move}'s, not {turn_line.player}'s"
         )
     try:
-        result = game.play(turn_line.text)
+        result = game.play(turn_line.text, timeout=turn_line.timeout)
     except CafeError as error:
         raise RecordError(line, f"{who}: {error}") from None
     if result.points != turn_line.points:

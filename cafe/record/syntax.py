@@ -16,6 +16,10 @@ DREW = "drew"
 ELIMINATED = "eliminated"
 RESIGNS_PREFIX = "--"
 RESIGNS = "resigns"
+#: A turn played for its player on time-out (a field of the turn line), and a player removed
+#: on time-out (``-- PLAYER times out``).
+TIMEOUT = "timeout"
+TIMES_OUT = "times out"
 
 _TAG = re.compile(r'\[([A-Za-z]+) "(.*)"\]')
 _TURN = re.compile(r"(\d+)\.\s+([^\s:]+):\s*(.*)")
@@ -47,12 +51,14 @@ class TurnLine:
     points: int
     drawn: tuple[str, ...]
     eliminated: bool
+    timeout: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Resignation:
     line: int
     player: str
+    timeout: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +112,12 @@ def _parse_tag(number: int, line: str) -> tuple[str, str]:
 
 def _parse_resignation(number: int, line: str) -> Resignation:
     words = line.split()
-    if len(words) != 3 or words[2] != RESIGNS:
-        raise RecordError(number, f"cannot read {line!r}: write '-- PLAYER resigns'")
-    return Resignation(number, words[1])
+    what = " ".join(words[2:])
+    if len(words) < 3 or words[0] != RESIGNS_PREFIX or what not in (RESIGNS, TIMES_OUT):
+        raise RecordError(
+            number, f"cannot read {line!r}: write '-- PLAYER resigns' or '-- PLAYER times out'"
+        )
+    return Resignation(number, words[1], timeout=what == TIMES_OUT)
 
 
 def _parse_turn_line(number: int, line: str) -> TurnLine:
@@ -121,18 +130,20 @@ def _parse_turn_line(number: int, line: str) -> TurnLine:
     if not _POINTS.fullmatch(fields[1]):
         raise RecordError(number, f"cannot read points {fields[1]!r}: write +17, -4 or +0")
     drawn: tuple[str, ...] | None = None
-    eliminated = False
+    eliminated = timeout = False
     for field in fields[2:]:
         word, _, rest = field.partition(" ")
         if word == DREW and drawn is None and rest:
             drawn = read_tiles(number, rest)
         elif field == ELIMINATED and not eliminated:
             eliminated = True
+        elif field == TIMEOUT and not timeout:
+            timeout = True
         else:
             raise RecordError(
                 number,
-                f"cannot read {field!r}: after the points come 'drew TILE …' and "
-                "'eliminated', each at most once",
+                f"cannot read {field!r}: after the points come 'drew TILE …', "
+                f"'{ELIMINATED}' and '{TIMEOUT}', each at most once",
             )
     return TurnLine(
         line=number,
@@ -142,6 +153,7 @@ def _parse_turn_line(number: int, line: str) -> TurnLine:
         points=int(fields[1]),
         drawn=drawn or (),
         eliminated=eliminated,
+        timeout=timeout,
     )
 
 

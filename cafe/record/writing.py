@@ -6,7 +6,16 @@ from collections.abc import Iterable
 
 from cafe.errors import CafeError
 from cafe.game import Game
-from cafe.record.syntax import DREW, ELIMINATED, KLATSCH, NO_OPTIONS, RESIGNS, RESIGNS_PREFIX
+from cafe.record.syntax import (
+    DREW,
+    ELIMINATED,
+    KLATSCH,
+    NO_OPTIONS,
+    RESIGNS,
+    RESIGNS_PREFIX,
+    TIMEOUT,
+    TIMES_OUT,
+)
 from cafe.results import TurnResult
 from cafe.standings import Standing
 from cafe.state import Options
@@ -55,22 +64,27 @@ def _standing_text(standing: Standing) -> str:
     return f"{head} (score {standing.score}, penalty {standing.penalty})"
 
 
-def _turn_line(number: int, result: TurnResult, text: str) -> str:
-    fields = [f"{number}. {result.player}: {text}", f"{result.points:+d}"]
+def _turn_line(number: int, result: TurnResult, *, timeout: bool) -> str:
+    fields = [f"{number}. {result.player}: {result.notation}", f"{result.points:+d}"]
     if result.drawn:
         fields.append(f"{DREW} {' '.join(result.drawn)}")
     if result.eliminated:
         fields.append(ELIMINATED)
+    if timeout:
+        fields.append(TIMEOUT)
     return " | ".join(fields)
 
 
 def _turn_lines(game: Game) -> list[str]:
-    """The turn lines, with each resignation after the turns played before it."""
+    """The turn lines, with each resignation (or removal on time-out) after the turns played
+    before it."""
     resigned: dict[int, list[str]] = {}
     for played, player in game.resignations:
-        resigned.setdefault(played, []).append(f"{RESIGNS_PREFIX} {player} {RESIGNS}")
+        how = TIMES_OUT if player in game.timed_out else RESIGNS
+        resigned.setdefault(played, []).append(f"{RESIGNS_PREFIX} {player} {how}")
     lines = resigned.get(0, [])
+    timeouts = game.timeout_turns
     for number, result in enumerate(game.history, 1):
-        lines.append(_turn_line(number, result, result.notation))
+        lines.append(_turn_line(number, result, timeout=number in timeouts))
         lines += resigned.get(number, [])
     return lines

@@ -96,3 +96,23 @@ def reminders(
     marks = [("half", allowance / 2)] if days_per_turn >= 3 else []
     marks.append(("last", allowance - last_call(days_per_turn)))
     return [Reminder(kind, when_run(turn_start, running, pauses)) for kind, running in marks]
+
+
+def next_reminder(
+    turn_start: datetime,
+    days_per_turn: int,
+    vacations: Iterable[Interval] = (),
+    *,
+    vacation_allowed: bool = True,
+    sent: Iterable[str] = (),
+) -> datetime | None:
+    """When the next reminder of the turn not yet `sent` is due (None: all were sent)."""
+    done = set(sent)
+    due = [
+        reminder.due
+        for reminder in reminders(
+            turn_start, days_per_turn, vacations, vacation_allowed=vacation_allowed
+        )
+        if reminder.kind not in done
+    ]
+    return due[0] if due else None

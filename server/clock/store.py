@@ -38,18 +38,25 @@ def pauses(session: Session, player_id: int, since: datetime) -> list[Interval]:
     return [Interval(start, end) for start, end in rows]
 
 
-def deadline_for(
-    session: Session, *, clock: dict[str, Any] | None, player_id: int, turn_start: datetime
-) -> datetime | None:
-    """The deadline of a turn of `player_id` begun at `turn_start` (None without a clock)."""
+def alarms(
+    clock: dict[str, Any] | None,
+    turn_start: datetime,
+    paused: list[Interval],
+    *,
+    sent: list[str] | tuple[str, ...],
+) -> dict[str, Any]:
+    """The deadline and the next reminder due (`reminder_due`) of a turn begun at
+    `turn_start`, the mover's clock `paused` as given, with the reminders `sent` this turn
+    already; all None without a clock."""
     if clock is None:
-        return None
-    return deadlines.deadline(
-        turn_start,
-        clock["days_per_turn"],
-        pauses(session, player_id, turn_start),
-        vacation_allowed=clock["vacation"],
-    )
+        return {"deadline": None, "reminder_due": None}
+    days, allowed = clock["days_per_turn"], clock["vacation"]
+    return {
+        "deadline": deadlines.deadline(turn_start, days, paused, vacation_allowed=allowed),
+        "reminder_due": deadlines.next_reminder(
+            turn_start, days, paused, vacation_allowed=allowed, sent=sent
+        ),
+    }
 
 
 def next_deadline(
@@ -68,7 +75,8 @@ def next_deadline(
     played, or the player to move changed) starts the mover's clock now; a change that
     leaves the same turn running (another player resigning) keeps its start. A finished
     game, or one without a clock, has no deadline. A turn made `by_the_player` (not played
-    for them on time-out) sets their time-outs in a row back to zero.
+    for them on time-out) sets their time-outs in a row back to zero. The reminders are
+    armed for the turn: a new turn (or a new mover) has sent none yet.
     """
     assert game.state is not None
     values: dict[str, Any] = {}
@@ -78,17 +86,13 @@ def next_deadline(
         del clocks[mover_before]["timeouts"]
         values["player_clocks"] = {name: facts for name, facts in clocks.items() if facts}
     if finished or game.clock is None:
-        return {**values, "deadline": None, "turn_started_at": None}
+        return {**values, "deadline": None, "turn_started_at": None, "reminder_due": None}
     mover = state["players"][state["to_move"]]
     same_turn = not new_turn and mover == mover_before
     turn_start = game.turn_started_at if same_turn and game.turn_started_at else utcnow()
-    due = deadlines.deadline(
-        turn_start,
-        game.clock["days_per_turn"],
-        _known_pauses(game, mover),
-        vacation_allowed=game.clock["vacation"],
-    )
-    return {**values, "deadline": due, "turn_started_at": turn_start}
+    sent = game.reminded if same_turn else []
+    due = alarms(game.clock, turn_start, _known_pauses(game, mover), sent=sent)
+    return {**values, **due, "turn_started_at": turn_start, "reminded": sent}
 
 
 def _known_pauses(game: GameRecord, name: str) -> list[Interval]:
@@ -139,8 +143,9 @@ def _touch(session: Session, game: GameRecord, player: Player, vacation: Interva
     )
     if moving and clock is not None and clock["vacation"] and game.turn_started_at is not None:
         assert player.id is not None
-        values["deadline"] = deadline_for(
-            session, clock=clock, player_id=player.id, turn_start=game.turn_started_at
+        turn_start = game.turn_started_at
+        values.update(
+            alarms(clock, turn_start, pauses(session, player.id, turn_start), sent=game.reminded)
         )
     result = session.execute(
         update(GameRecord)

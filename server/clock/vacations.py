@@ -35,17 +35,19 @@ def stored_bank(player: Player) -> Bank:
     )
 
 
-def _store(player: Player, balance: Bank) -> None:
+def store_bank(player: Player, balance: Bank) -> None:
+    """Keep `balance` in the player's row (the caller adds and commits it)."""
     player.vacation_hours = balance.hours
     player.vacation_as_of = balance.as_of
     player.vacation_carry = int(balance.carry.total_seconds())
 
 
-def _as_bank_vacation(row: Vacation) -> bank.Vacation:
+def as_bank_vacation(row: Vacation) -> bank.Vacation:
+    """A declared vacation's row as the bank's arithmetic takes it."""
     return bank.Vacation(start=row.start, end=row.end, days=row.days)
 
 
-def _unsettled(session: Session, player: Player) -> Vacation | None:
+def unsettled(session: Session, player: Player) -> Vacation | None:
     """The declared vacation the stored bank may not have paid yet: the one that ends after
     the bank's moment (there is at most one: one vacation at a time)."""
     return session.exec(
@@ -60,8 +62,8 @@ def _unsettled(session: Session, player: Player) -> Vacation | None:
 def status(session: Session, player: Player) -> Status:
     """The player's bank and vacation now."""
     now = utcnow()
-    declared = _unsettled(session, player)
-    taken = None if declared is None else _as_bank_vacation(declared)
+    declared = unsettled(session, player)
+    taken = None if declared is None else as_bank_vacation(declared)
     balance = bank.settle(stored_bank(player), now, taken)
     current = declared if declared is not None and declared.end > now else None
     return Status(
@@ -73,14 +75,14 @@ def declare(session: Session, player: Player, *, days: int, start: datetime | No
     """Declare a vacation of `days` from `start` (default now) and commit; 409 if one is
     declared already, 422 if the bank cannot pay it or it would start in the past."""
     now = utcnow()
-    declared = _unsettled(session, player)
+    declared = unsettled(session, player)
     if declared is not None and declared.end > now:
         raise Conflict(
             "vacation_declared",
             f"you have declared a vacation from {iso(declared.start)} to {iso(declared.end)}; "
             "end it first (DELETE /api/me/vacation)",
         )
-    taken = None if declared is None else _as_bank_vacation(declared)
+    taken = None if declared is None else as_bank_vacation(declared)
     try:
         balance, vacation = bank.declare(
             bank.settle(stored_bank(player), now, taken), now=now, days=days, start=start
@@ -88,7 +90,7 @@ def declare(session: Session, player: Player, *, days: int, start: datetime | No
     except BankRefusal as refusal:
         raise Refused("vacation_refused", str(refusal)) from None
     assert player.id is not None
-    _store(player, balance)
+    store_bank(player, balance)
     session.add(player)
     session.add(Vacation(player_id=player.id, start=vacation.start, end=vacation.end, days=days))
     session.flush()
@@ -101,11 +103,11 @@ def end(session: Session, player: Player) -> Status:
     """End the declared vacation now (cancel it if it has not started), give back the
     unused whole hours, and commit; 409 if there is none."""
     now = utcnow()
-    declared = _unsettled(session, player)
+    declared = unsettled(session, player)
     if declared is None or declared.end <= now:
         raise Conflict("no_vacation", "you have declared no vacation; see GET /api/me/vacation")
-    balance, taken = bank.end_early(stored_bank(player), _as_bank_vacation(declared), now=now)
-    _store(player, balance)
+    balance, taken = bank.end_early(stored_bank(player), as_bank_vacation(declared), now=now)
+    store_bank(player, balance)
     session.add(player)
     if taken is None:
         session.delete(declared)

@@ -18,7 +18,7 @@ very transaction of the turn, so an emailed turn is applied and answered exactly
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from flask import current_app
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
+from server.clock.store import seat_clocks
 from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn, Recipient
@@ -38,6 +39,7 @@ from server.models import (
     Player,
     TurnEmails,
     TurnRecord,
+    utcnow,
 )
 
 #: The key in `Session.info` under which an emailed turn waits for its confirmation.
@@ -51,6 +53,10 @@ GAME_EMAILS: dict[str, Callable[..., Rendered]] = {
     "turn_confirmed": messages.turn_confirmed,
     "turn_refused": messages.turn_refused,
     "game_over": messages.game_over,
+    "reminder": messages.reminder,
+    "timed_out": messages.timed_out,
+    "removed": messages.removed,
+    "auto_vacation": messages.auto_vacation,
 }
 
 
@@ -66,7 +72,9 @@ class EmailTurn:
 def recipient(player: Player) -> Recipient:
     """The player as an email recipient."""
     assert player.id is not None
-    return Recipient(player_id=player.id, name=player.name, email=player.email)
+    return Recipient(
+        player_id=player.id, name=player.name, email=player.email, timezone=player.timezone
+    )
 
 
 def players_named(session: Session, names: list[str]) -> dict[str, Player]:
@@ -113,15 +121,29 @@ def game_facts(session: Session, game_id: int) -> GameFacts:
     """The facts of a started game as it is stored now (for emails outside a change)."""
     game = session.get(GameRecord, game_id, populate_existing=True)
     assert game is not None and game.state is not None
+    return facts_of(game, recent_turns(session, game_id, game.state["players"]))
+
+
+def facts_of(game: GameRecord, recent: list[LoggedTurn]) -> GameFacts:
+    """The facts of the started `game` as its row has them, with the end of its log."""
+    assert game.id is not None and game.state is not None
     finished = game.status == GameStatus.FINISHED
+    names = list(game.state["players"])
+    clocks = seat_clocks(game, names, utcnow())
     return GameFacts(
-        id=game_id,
+        id=game.id,
         version=game.version,
         state=game.state,
         commitment=game.commitment,
         seed_hex=game.seed_hex if finished else None,
         standings=game.standings or (),
-        recent=recent_turns(session, game_id, game.state["players"]),
+        recent=recent,
+        deadline=None if finished else game.deadline,
+        away={
+            name: until for name, until in zip(names, clocks.vacation_until, strict=True) if until
+        },
+        clock=game.clock,
+        timeouts=dict(zip(names, clocks.timeouts, strict=True)),
     )
 
 
@@ -221,9 +243,14 @@ def after_change(
     mover: int | None,
     turn: int | None,
     by_email: EmailTurn | None = None,
+    timed_out: str | None = None,
+    config: Mapping[str, Any] | None = None,
 ) -> None:
     """Queue the events of a game's start (`mover` is None) or of a turn or resignation by
     seat `mover` that wrote log entry `turn`: one small row per recipient, in one statement.
+    `timed_out` is the kind of the dedicated notice to `mover` when the service acted for
+    them on time-out (`timed_out`: a turn played for them, `removed`); the others hear of
+    it in their usual emails. `config`: the app's, when there is no app context (the sweep).
 
     Nothing is rendered or read here: the worker renders each event from the game as it is
     when it sends it, and applies the recipient's preferences then (`server.mail.events`).
@@ -250,17 +277,20 @@ def after_change(
         events.append(("your_turn", to_move))
         if mover is not None:
             events += [("turn_played", s) for s in seats if s not in (mover, to_move)]
+    if timed_out is not None and mover is not None:
+        events.append((timed_out, mover))
     answering = email_turn.message_id if email_turn is not None else None
+    noticed = ("turn_confirmed", "timed_out", "removed")
     outgoing.queue_events(
         session,
-        current_app.config,
+        current_app.config if config is None else config,
         [
             outgoing.Event(
                 kind=kind,
                 game_id=game_id,
                 version=version,
                 seat=seat,
-                turn=turn if kind == "turn_confirmed" else None,
+                turn=turn if kind in noticed else None,
                 answering=answering if kind == "turn_confirmed" else None,
             )
             for kind, seat in events

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from cafe import Game, Options
-from server.clock.store import deadline_for
+from server.clock.store import alarms, pauses
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.views import to_move_name
@@ -248,7 +248,8 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
         commitment=engine.commitment,
         started_at=now,
         turn_started_at=None if game.clock is None else now,
-        deadline=deadline_for(session, clock=game.clock, player_id=mover_id, turn_start=now),
+        reminded=[],
+        **alarms(game.clock, now, pauses(session, mover_id, now) if game.clock else [], sent=()),
     ):
         session.rollback()
         raise conflict(

@@ -8,6 +8,7 @@ snapshot, append to the log, queue the emails and remember the idempotency key.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -44,6 +45,63 @@ def result_detail(result: TurnResult) -> dict[str, Any]:
     }
 
 
+def change_values(
+    session: Session, *, game: GameRecord, engine: Game, entry: TurnRecord, by_the_player: bool
+) -> dict[str, Any]:
+    """The columns a turn, resignation or time-out (`entry`, played on `engine`) writes with
+    the game's compare-and-set: the snapshot, the log's length, the end of a finished game,
+    and the next deadline."""
+    state = engine.to_position()
+    finished = engine.is_over
+    values: dict[str, Any] = {"state": state, "turn_count": entry.number}
+    if finished:
+        standings = [standing_json(s) for s in engine.standings()]
+        values.update(status="finished", finished_at=utcnow(), standings=standings)
+    new_turn = entry.kind != TurnKind.RESIGN and not entry.detail.get("removed")
+    values.update(
+        next_deadline(
+            session,
+            game,
+            state=state,
+            finished=finished,
+            new_turn=new_turn,
+            by_the_player=by_the_player,
+        )
+    )
+    return values
+
+
+def write_change(
+    session: Session,
+    *,
+    game: GameRecord,
+    values: dict[str, Any],
+    entry: TurnRecord,
+    by_email: notify.EmailTurn | None = None,
+    timed_out: str | None = None,
+    config: Mapping[str, Any] | None = None,
+) -> bool:
+    """In the caller's transaction: compare-and-set the game with `values`, append `entry`
+    to the log and queue the events; False (nothing written) if the game moved on."""
+    assert game.id is not None
+    if not bump_version(session, game, **values):
+        return False
+    session.add(entry)
+    notify.after_change(
+        session,
+        game_id=game.id,
+        version=game.version + 1,
+        state=values["state"],
+        finished=values.get("status") == "finished",
+        mover=entry.seat,
+        turn=entry.number,
+        by_email=by_email,
+        timed_out=timed_out,
+        config=config,
+    )
+    return True
+
+
 def _commit_change(
     session: Session,
     *,
@@ -61,32 +119,13 @@ def _commit_change(
     idempotency record, holding the write lock for as short a time as it can.
     """
     assert game.id is not None
-    state = engine.to_position()
-    finished = engine.is_over
-    standings = [standing_json(s) for s in engine.standings()] if finished else None
-    values: dict[str, Any] = {"state": state, "turn_count": entry.number}
-    if finished:
-        values.update(status="finished", finished_at=utcnow(), standings=standings)
-    values.update(
-        next_deadline(
-            session, game, state=state, finished=finished, new_turn=entry.kind != TurnKind.RESIGN
-        )
-    )
+    values = change_values(session, game=game, engine=engine, entry=entry, by_the_player=True)
     with writing(session):
         try:
-            applied = bump_version(session, game, **values)
+            applied = write_change(
+                session, game=game, values=values, entry=entry, by_email=by_email
+            )
             if applied:
-                session.add(entry)
-                notify.after_change(
-                    session,
-                    game_id=game.id,
-                    version=game.version + 1,
-                    state=state,
-                    finished=finished,
-                    mover=entry.seat,
-                    turn=entry.number,
-                    by_email=by_email,
-                )
                 if idem is not None:
                     idempotency.remember(session, idem, response, 201)
                 session.commit()
@@ -230,10 +269,11 @@ def replay(session: Session, game: GameRecord) -> Game:
         options=Options(**game.options),
     )
     for entry in turn_log(session, game):
-        if entry.kind == TurnKind.RESIGN:
-            engine.resign(entry.seat)
+        timeout = entry.kind == TurnKind.TIMEOUT
+        if entry.kind == TurnKind.RESIGN or entry.detail.get("removed"):
+            engine.resign(entry.seat, timeout=timeout)
         else:
-            engine.play(entry.notation)
+            engine.play(entry.notation, timeout=timeout)
     return engine
 
 

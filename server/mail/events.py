@@ -5,10 +5,13 @@ with nothing rendered. The worker calls `prepare` on the rows it claimed, right 
 sends them, so every email shows the game at send time and only mail that still means
 something goes out:
 
-- a "your turn" or "another player's turn" whose version is no longer the game's version,
-  or whose game has finished, is **superseded**: a newer event (or "game over") says more;
-- an email the recipient's preferences do not want (`server.games.notify`) is **skipped**;
-- "game started", "game over" and the answer to an emailed turn are always sent.
+- a "your turn", "another player's turn" or a reminder whose version is no longer the
+  game's version, or whose game has finished, is **superseded**: a newer event (or "game
+  over") says more, and a reminder of a turn already played means nothing;
+- an email the recipient's preferences do not want (`server.games.notify`; reminders:
+  the `reminders` preference alone) is **skipped**;
+- "game started", "game over", the answer to an emailed turn and the notices of a
+  time-out (`timed_out`, `removed`, `auto_vacation`) are always sent.
 
 Rows rendered when they were queued (sign-in codes, invitations, digests, refusals) pass
 through unchanged. An error while rendering one event is that event's failure only.
@@ -43,7 +46,9 @@ from server.models import (
 log = logging.getLogger(__name__)
 
 #: Events that are out of date once their game has moved on.
-CURRENT_ONLY = frozenset({"your_turn", "turn_played"})
+CURRENT_ONLY = frozenset({"your_turn", "turn_played", "reminder"})
+#: Notices of what the service did on a player's time-out: always sent.
+NOTICES = frozenset({"timed_out", "removed", "auto_vacation"})
 
 
 @dataclass
@@ -63,16 +68,17 @@ def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str,
             return OutboxStatus.SUPERSEDED, f"game {game.id} is over"
         if row.version != game.version:
             return OutboxStatus.SUPERSEDED, f"game {game.id} is at version {game.version} now"
-    wanted = {
-        "your_turn": player.turn_emails == "each",
-        "turn_played": player.turn_emails == "each" and player.others_turns,
-        "turn_confirmed": True,
-    }.get(row.kind, player.turn_emails != "none")
-    return (
-        None
-        if wanted
-        else (OutboxStatus.SKIPPED, f"{player.name} chose turn_emails={player.turn_emails}")
-    )
+    if row.kind == "reminder":
+        wanted = player.reminders
+        why = f"{player.name} turned reminders off"
+    else:
+        wanted = row.kind in NOTICES or {
+            "your_turn": player.turn_emails == "each",
+            "turn_played": player.turn_emails == "each" and player.others_turns,
+            "turn_confirmed": True,
+        }.get(row.kind, player.turn_emails != "none")
+        why = f"{player.name} chose turn_emails={player.turn_emails}"
+    return None if wanted else (OutboxStatus.SKIPPED, why)
 
 
 def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:
@@ -202,10 +208,14 @@ class _Batch:
             return reason
         facts = self._facts(game)
         extra: dict[str, Any] = {}
-        if row.kind == "your_turn":
+        if row.kind in ("your_turn", "reminder"):
             extra["hints"] = self.hints(facts, player)
-        elif row.kind == "turn_confirmed":
+        if row.kind in ("turn_confirmed", "timed_out", "removed"):
             extra["played"] = self._logged(facts, row.turn)
+        elif row.kind == "reminder":
+            extra["now"] = utcnow()
+        elif row.kind == "auto_vacation":
+            extra["bank_days"] = player.vacation_hours / 24
         running = game.status != "finished"
         links = outgoing.links(
             self.config,
@@ -227,16 +237,7 @@ class _Batch:
     def _facts(self, game: GameRecord) -> GameFacts:
         assert game.id is not None and game.state is not None
         if game.id not in self.facts:
-            finished = game.status == "finished"
-            self.facts[game.id] = GameFacts(
-                id=game.id,
-                version=game.version,
-                state=game.state,
-                commitment=game.commitment,
-                seed_hex=game.seed_hex if finished else None,
-                standings=game.standings or (),
-                recent=self.recent[game.id],
-            )
+            self.facts[game.id] = notify.facts_of(game, self.recent[game.id])
         return self.facts[game.id]
 
     def _logged(self, facts: GameFacts, number: int | None) -> LoggedTurn:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
@@ -24,6 +25,7 @@ class Recipient:
     player_id: int
     name: str
     email: str
+    timezone: str = "UTC"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,18 +34,30 @@ class LoggedTurn:
 
     number: int
     player: str
-    kind: str  # "turn" or "resign"
+    kind: str  # "turn", "resign" or "timeout" (a turn played on time-out, or a removal)
     notation: str = ""
     points: int = 0
     detail: Mapping[str, Any] = field(default_factory=dict)
 
     @property
+    def removed(self) -> bool:
+        """Whether this entry is the player's removal on time-out."""
+        return bool(self.detail.get("removed"))
+
+    @property
     def text(self) -> str:
-        """`12. ann played USm@US1 for 6 points` (or `… resigned`)."""
+        """`12. ann played USm@US1 for 6 points` (or `… resigned`, or marked as played on
+        time-out, or `… was removed: time ran out`)."""
         if self.kind == "resign":
             return f"{self.number}. {self.player} resigned"
+        if self.removed:
+            return f"{self.number}. {self.player} was removed: time ran out"
         out = " and is out of the game" if self.detail.get("eliminated") else ""
-        return f"{self.number}. {self.player} played {self.notation} for {self.points} points{out}"
+        timeout = " (played on time-out)" if self.kind == "timeout" else ""
+        return (
+            f"{self.number}. {self.player} played {self.notation} for {self.points} points"
+            f"{timeout}{out}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +73,10 @@ class GameFacts:
     """A started game at one version: the engine snapshot and the public facts around it.
 
     `recent` is the end of the log (at least the last round); `seed_hex` and `standings`
-    are set only once the game is over. `engine` is the snapshot loaded once, for every
-    email of a change to read (never to play on).
+    are set only once the game is over. `deadline` is the running turn's (None without
+    a clock), `away` the players on vacation now with its end, `clock` the time control and
+    `timeouts` each player's time-outs in a row. `engine` is the snapshot loaded once, for
+    every email of a change to read (never to play on).
     """
 
     id: int
@@ -70,7 +86,10 @@ class GameFacts:
     seed_hex: str | None = None
     standings: Sequence[Mapping[str, Any]] = ()
     recent: Sequence[LoggedTurn] = ()
-    deadline: str | None = None
+    deadline: datetime | None = None
+    away: Mapping[str, datetime] = field(default_factory=dict)
+    clock: Mapping[str, Any] | None = None
+    timeouts: Mapping[str, int] = field(default_factory=dict)
 
     @cached_property
     def engine(self) -> Game:

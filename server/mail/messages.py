@@ -10,10 +10,11 @@ email-safe table board (`server.mail.board`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from cafe import Options, render
-from server.mail import board
+from server.mail import board, times
 from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
@@ -68,11 +69,18 @@ def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -
         }
         for s, name in enumerate(names)
     ]
+    zone = recipient.timezone
     return _base(
         recipient.name,
         links,
         game=game,
         game_id=game.id,
+        deadline=None if game.deadline is None else times.local(game.deadline, zone),
+        away=[
+            {"name": name, "until": times.local(until, zone)}
+            for name, until in game.away.items()
+            if name != recipient.name
+        ],
         picture=render.text(engine).rstrip("\n"),
         board=board.board(engine),
         players=players,
@@ -138,6 +146,83 @@ def your_turn(
         preheader=f"Your turn in game {game.id}" + (f"; {best}" if best else ""),
     )
     return render_pair("your_turn", context)
+
+
+def reminder(
+    game: GameFacts,
+    recipient: Recipient,
+    hints: Sequence[OfferedTurn],
+    now: datetime,
+    links: Links,
+) -> Rendered:
+    """Time is running out for the recipient's turn: how much is left, the best turns."""
+    assert game.deadline is not None
+    left = times.left(game.deadline - now)
+    best = f"your best turn is {hints[0].turn} ({hints[0].points:+d}): reply 1" if hints else ""
+    context = _game(
+        game,
+        recipient,
+        links,
+        left=left,
+        hints=_hints(game.id, hints),
+        since=game.since_last_turn(recipient.name),
+        preheader=f"{left} left in game {game.id}" + (f" — {best}" if best else ""),
+    )
+    return render_pair("reminder", context)
+
+
+def _timeouts_left(game: GameFacts, name: str) -> int | None:
+    """How many more time-outs in a row the player may have before the next one removes
+    them (None: the game's rule removes at the first)."""
+    clock = game.clock or {}
+    if clock.get("timeout") != "autoplay":
+        return None
+    return max(0, clock["max_timeouts"] - game.timeouts.get(name, 0))
+
+
+def timed_out(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links) -> Rendered:
+    """The recipient's time ran out and the service played for them: what, for how many
+    points, how many more time-outs before removal, and how to avoid them."""
+    context = _game(
+        game,
+        recipient,
+        links,
+        played=played,
+        count=game.timeouts.get(recipient.name, 0),
+        remaining=_timeouts_left(game, recipient.name),
+        preheader=f"Played for you on time-out: {played.notation} ({played.points:+d})",
+    )
+    return render_pair("timed_out", context)
+
+
+def removed(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links) -> Rendered:
+    """The recipient was removed from the game on time-out."""
+    context = _game(
+        game,
+        recipient,
+        links,
+        played=played,
+        count=game.timeouts.get(recipient.name, 0),
+        preheader=f"You were removed from game {game.id}: your time ran out",
+    )
+    return render_pair("removed", context)
+
+
+def auto_vacation(
+    game: GameFacts, recipient: Recipient, bank_days: float, links: Links
+) -> Rendered:
+    """The recipient's time ran out and a day of their vacation bank moved the deadline."""
+    clock = game.clock or {}
+    context = _game(
+        game,
+        recipient,
+        links,
+        bank_days=f"{bank_days:g}",
+        policy=clock.get("timeout"),
+        preheader=f"One vacation day taken in game {game.id}; new deadline "
+        + (times.local(game.deadline, recipient.timezone) if game.deadline else "none"),
+    )
+    return render_pair("auto_vacation", context)
 
 
 def turn_played(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:

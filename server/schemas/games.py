@@ -230,7 +230,9 @@ class TurnPreview(PublicModel):
 
 
 class TurnPublic(SparseModel):
-    """One entry of a game's log; a played turn also carries what it changed."""
+    """One entry of a game's log; a played turn also carries what it changed. `kind`
+    `timeout` is a turn the service played for the player on time-out, or (with
+    `removed: true` and no `turn`) their removal on time-out."""
 
     number: int
     player: str
@@ -243,6 +245,7 @@ class TurnPublic(SparseModel):
     hand_limit: int | None = None
     stool: int | None = None
     eliminated: bool | None = None
+    removed: bool | None = None
     created_at: Timestamp
 
 

@@ -448,3 +448,34 @@ def test_result_of_an_unfinished_game_is_refused(record: str) -> None:
     result = next(line for line in record.splitlines() if line.startswith("[Result "))
     text = _insert_line(unfinished, 6, result)
     _refused(text, 6, "not over")
+
+
+def test_turns_and_removals_on_time_out_are_marked_and_verified() -> None:
+    game = Game.new(["ann", "bob", "cid"], seed=7)
+    game.play(str(game.hints(1)[0].turn))
+    game.play(str(game.hints(1)[0].turn), timeout=True)
+    game.resign(game.player_to_move, timeout=True)
+    game.resign(game.player_to_move)
+    text = game.to_record()
+    lines = text.splitlines()
+    assert lines[-3].endswith(" | timeout") and lines[-4].count("timeout") == 0
+    assert lines[-2:] == [f"-- {game.players[2]} times out", f"-- {game.players[0]} resigns"]
+    again = replay(text)
+    assert write(again, reveal_seed=True) == text
+    assert again.timeout_turns == {2} and again.timed_out == {game.players[2]}
+    assert verify(text).standings[0].player == game.players[1]  # the one still in
+
+
+@pytest.mark.parametrize(
+    ("damaged", "reason"),
+    [
+        ("2. X: T | +0 | timeout | timeout", "'timeout', each at most once"),
+        ("-- ann times", "write '-- PLAYER resigns' or '-- PLAYER times out'"),
+        ("-- ann timed out", "write '-- PLAYER resigns' or '-- PLAYER times out'"),
+    ],
+)
+def test_damaged_time_out_marks_are_refused(damaged: str, reason: str) -> None:
+    game = Game.new(["ann", "bob"], seed=3)
+    header = game.to_record().splitlines()
+    with pytest.raises(RecordError, match=reason):
+        replay("\n".join([*header, damaged]))

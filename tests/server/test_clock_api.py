@@ -91,11 +91,19 @@ def test_the_next_deadline_starts_a_new_turn_and_keeps_a_running_one(api, clock)
         assert next_deadline(session, game, state=after, finished=False, new_turn=True) == {
             "deadline": T0 + 4 * DAY,
             "turn_started_at": T0 + DAY,
+            "reminder_due": T0 + DAY + 36 * HOUR,
+            "reminded": [],
         }
+        game.reminded = ["half"]
         same = next_deadline(session, game, state=game.state, finished=False, new_turn=False)
-        assert same == {"deadline": T0 + 3 * DAY, "turn_started_at": T0}
+        assert same == {
+            "deadline": T0 + 3 * DAY,
+            "turn_started_at": T0,
+            "reminder_due": T0 + 2 * DAY,
+            "reminded": ["half"],
+        }
         over = next_deadline(session, game, state=after, finished=True, new_turn=True)
-        assert over == {"deadline": None, "turn_started_at": None}
+        assert over == {"deadline": None, "turn_started_at": None, "reminder_due": None}
 
 
 def test_the_next_deadline_counts_the_next_players_vacation(api, clock):

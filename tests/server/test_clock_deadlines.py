@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.clock.deadlines import Interval, deadline, merged, reminders
+from server.clock.deadlines import Interval, deadline, merged, next_reminder, reminders
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)
@@ -124,3 +124,15 @@ def test_reminders_come_in_order_before_the_deadline(days, vacations):
     last = found[-1]
     assert running(T0, last.due, vacations) == days * DAY - (6 * HOUR if days == 1 else DAY)
     assert [r.kind for r in found] == (["half", "last"] if days >= 3 else ["last"])
+
+
+def test_the_next_reminder_skips_those_sent_and_follows_the_pauses():
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    day = timedelta(days=1)
+    assert next_reminder(start, 3) == start + 1.5 * day
+    assert next_reminder(start, 3, sent=["half"]) == start + 2 * day
+    assert next_reminder(start, 3, sent=["half", "last"]) is None
+    assert next_reminder(start, 1) == start + timedelta(hours=18)
+    away = [Interval(start + day, start + 3 * day)]
+    assert next_reminder(start, 3, away, sent=["half"]) == start + 4 * day
+    assert next_reminder(start, 3, away, vacation_allowed=False) == start + 1.5 * day

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 
 import pytest
@@ -36,7 +37,13 @@ KINDS = [
     "digest",
     "reply_unrecognised",
     "game_expired",
+    "reminder",
+    "timed_out",
+    "removed",
+    "auto_vacation",
 ]
+DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
+CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
 
 
 def played_game(turns: int | None = None) -> tuple[Game, list[LoggedTurn]]:
@@ -78,9 +85,14 @@ def hints_of(game: Game) -> list[OfferedTurn]:
 
 def every_message() -> dict[str, messages.Rendered]:
     game, log = played_game(10)
-    running = facts(game, log)
-    me = Recipient(1, game.player_to_move, "me@example.com")
+    me = Recipient(1, game.player_to_move, "me@example.com", timezone="Europe/Prague")
+    away = {name: DEADLINE + timedelta(days=2) for name in game.players if name != me.name}
+    running = dataclasses.replace(
+        facts(game, log), deadline=DEADLINE, away=away, clock=CLOCK, timeouts={me.name: 1}
+    )
     finished = facts(*played_game())
+    timeout = dataclasses.replace(log[-1], player=me.name, kind="timeout")
+    removal = LoggedTurn(11, me.name, "timeout", detail={"removed": True})
     return {
         "signin_code": messages.signin_code(me, code="123456", minutes=15, links=LINKS),
         "invite": messages.invite(
@@ -105,6 +117,12 @@ def every_message() -> dict[str, messages.Rendered]:
         ),
         "reply_unrecognised": messages.reply_unrecognised(address="x" * 300, links=LINKS),
         "game_expired": messages.game_expired(game_id=17, seats=4, days=30, links=LINKS),
+        "reminder": messages.reminder(
+            running, me, hints_of(game), DEADLINE - timedelta(days=2, hours=4), LINKS
+        ),
+        "timed_out": messages.timed_out(running, me, timeout, LINKS),
+        "removed": messages.removed(running, me, removal, LINKS),
+        "auto_vacation": messages.auto_vacation(running, me, 3.5, LINKS),
     }
 
 
@@ -124,6 +142,27 @@ def test_every_message_has_both_parts_in_the_shared_layout(rendered, kind):
     assert f"<title>{message.subject}" in message.html.replace("&#39;", "'")
     assert "<script" not in message.html.lower() and "<img" not in message.html.lower()
     assert "http://cafe.test" in "".join(parsed.text)
+
+
+def test_clock_emails_speak_in_the_readers_zone(rendered):
+    reminder = rendered["reminder"]
+    assert "2 days 4 hours left in game 7" in reminder.text
+    assert "Thu 5 Mar 2026, 10:00 CET" in reminder.text  # 09:00 UTC in Prague
+    assert "your best turn is" in reminder.html.lower() or "reply 1" in reminder.html
+    assert "reply 1 to play it" in reminder.text
+    your_turn = rendered["your_turn"]
+    assert "Deadline: Thu 5 Mar 2026, 10:00 CET." in your_turn.text
+    assert "is on vacation until Sat 7 Mar 2026, 10:00 CET." in your_turn.text
+    timed_out = rendered["timed_out"]
+    assert "played your best turn for you" in timed_out.text
+    assert (
+        "1 time-out in a row" in timed_out.text and "1 more and you are removed" in timed_out.text
+    )
+    assert "cafe vacation start DAYS" in timed_out.text
+    assert "you were removed from the game" in rendered["removed"].text
+    vacation = rendered["auto_vacation"].text
+    assert "Your new deadline: Thu 5 Mar 2026, 10:00 CET." in vacation
+    assert "holds 3.5 days" in vacation
 
 
 def test_your_turn_holds_everything_a_player_needs(rendered):

@@ -1,0 +1,140 @@
+"""The worker's sweep: due deadlines and due reminders, each acted on exactly once.
+
+A sweep reads what is due through the indexes on `games.deadline` and
+`games.reminder_due` (`WHERE … <= now ORDER BY … LIMIT n`: it costs what the due games cost,
+however many games are running), then handles each due game in its own short transaction
+that claims it (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so several workers share the work
+without waiting on each other; the writer lock on SQLite), re-checks inside the transaction
+that the same version is still due, and acts:
+
+- a passed deadline: `server.games.timeouts.apply_timeout` (automatic vacation, a turn
+  played for the player, or their removal), with the compare-and-set of a player's turn;
+- a due reminder: the `reminder` event is queued in the very transaction that records the
+  reminder as sent (`games.reminded`) and arms the next one, so it is sent once, whatever
+  the crashes. None goes to a player on vacation or one who turned reminders off (the
+  reminder is recorded all the same); when both reminders of a turn are due at once (the
+  workers were down), only the later one is sent.
+
+A crash anywhere rolls back the game at hand only; the next sweep finds it due again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, update
+from sqlmodel import Session, col, select
+
+from server.clock import deadlines, store
+from server.db import writing
+from server.games import timeouts
+from server.mail import outgoing
+from server.models import GameRecord, GameSeat, GameStatus, Player, utcnow
+
+#: The due games one sweep takes on, of each kind; the next sweep takes the rest.
+BATCH = 200
+
+
+@dataclass
+class Swept:
+    """What one sweep did: the time-outs by outcome, and the reminders sent."""
+
+    timeouts: Counter[str] = field(default_factory=Counter)
+    reminders: int = 0
+
+    @property
+    def total(self) -> int:
+        """Every game the sweep acted on."""
+        return sum(self.timeouts.values()) + self.reminders
+
+
+def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> Swept:
+    """Act on the deadlines and reminders due now, up to `limit` of each."""
+    swept = Swept()
+    now = utcnow()
+    with Session(engine, expire_on_commit=False) as session:
+        for game_id, version in _due(session, col(GameRecord.deadline), now, limit):
+            outcome = timeouts.apply_timeout(session, game_id, version, config=config)
+            if outcome is not None:
+                swept.timeouts[outcome] += 1
+        for game_id, version in _due(session, col(GameRecord.reminder_due), now, limit):
+            swept.reminders += remind(session, game_id, version, config=config)
+    return swept
+
+
+def _due(session: Session, column: Any, now: datetime, limit: int) -> list[tuple[int, int]]:
+    """(id, version) of the games whose `column` has come, earliest first (by its index)."""
+    rows = session.exec(
+        select(GameRecord.id, GameRecord.version).where(column <= now).order_by(column).limit(limit)
+    ).all()
+    session.rollback()  # end the reading transaction: each game gets its own
+    return [(game_id, version) for game_id, version in rows if game_id is not None]
+
+
+def remind(session: Session, game_id: int, version: int, *, config: Mapping[str, Any]) -> bool:
+    """Send the due reminder of game `game_id` at `version` (record it, queue its email,
+    arm the next one) and commit; False when none was due any more or none was sent."""
+    with writing(session):
+        try:
+            sent = _remind(session, game_id, version, config)
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+    return sent
+
+
+def _remind(session: Session, game_id: int, version: int, config: Mapping[str, Any]) -> bool:
+    now = utcnow()
+    game = session.exec(
+        select(GameRecord)
+        .where(
+            col(GameRecord.id) == game_id,
+            col(GameRecord.version) == version,
+            col(GameRecord.status) == GameStatus.ACTIVE,
+            col(GameRecord.reminder_due) <= now,
+        )
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    ).first()
+    if game is None or game.clock is None or game.state is None or game.turn_started_at is None:
+        return False
+    seat = game.state["to_move"]
+    player = session.exec(
+        select(Player)
+        .join(GameSeat, col(GameSeat.player_id) == Player.id)
+        .where(GameSeat.game_id == game_id, GameSeat.seat == seat)
+    ).one()
+    assert player.id is not None
+    start, days, allowed = game.turn_started_at, game.clock["days_per_turn"], game.clock["vacation"]
+    paused = store.pauses(session, player.id, start)
+    due = [
+        reminder.kind
+        for reminder in deadlines.reminders(start, days, paused, vacation_allowed=allowed)
+        if reminder.due <= now and reminder.kind not in game.reminded
+    ]
+    reminded = [*game.reminded, *due]
+    away = any(pause.start <= now < pause.end for pause in paused)
+    wanted = bool(due) and player.reminders and not away
+    session.execute(
+        update(GameRecord)
+        .where(col(GameRecord.id) == game_id, col(GameRecord.version) == version)
+        .values(
+            reminded=reminded,
+            reminder_due=deadlines.next_reminder(
+                start, days, paused, vacation_allowed=allowed, sent=reminded
+            ),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if wanted:
+        outgoing.queue_events(
+            session,
+            config,
+            [outgoing.Event(kind="reminder", game_id=game_id, version=version, seat=seat)],
+        )
+    return wanted
