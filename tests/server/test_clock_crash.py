@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from server_support import TEST_CONFIG
 from sqlalchemy import func
 from sqlmodel import Session, select
 
@@ -35,7 +36,7 @@ def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "CAFE_DATABASE_URL": url,
         "CAFE_DEV_CLOCK": "1",
         "CAFE_SMTP_PORT": str(port),
-        "CAFE_SECRET_KEY": "test-secret",
+        "CAFE_SECRET_KEY": TEST_CONFIG["SECRET_KEY"],
         "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
         "CAFE_WORKER_POLL": "1",
         "CAFE_LOG_LEVEL": "WARNING",
