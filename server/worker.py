@@ -36,6 +36,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from server import outbox, retention
@@ -52,6 +53,7 @@ CHUNK = 20  # messages rendered, then sent while the next ones are rendered
 SMTP_TIMEOUT = 30
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PURGE_EVERY = 3600  # seconds between two applications of the retention rules
+DATABASE_WAIT_MAX = 60  # longest wait, in seconds, between two tries of a database that is down
 SWEEP_EVERY = 10  # seconds between two sweeps of the clocks
 PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
@@ -394,12 +396,22 @@ class Worker:
             self.config["SMTP_PORT"],
             self.config["SMTP_TLS"],
         )
+        database_wait = 0.0  # while the database is unreachable: doubling, logged once
         while not stop.is_set():
             try:
                 handled = self.run_once()
-            except Exception:  # a database hiccup must not end the worker; try again later
+            except OperationalError as error:  # the database is down or busy: back off
+                if not database_wait:
+                    log.error("the database cannot be reached (%s); retrying", error.orig)
+                database_wait = min(max(2 * database_wait, 1.0), DATABASE_WAIT_MAX)
+                stop.wait(database_wait)
+                continue
+            except Exception:  # a bug in one round must not end the worker
                 log.exception("worker round failed")
                 handled = 0
+            if database_wait:
+                log.warning("the database answers again")
+                database_wait = 0.0
             if handled == 0:
                 stop.wait(self.waiting or self.config["WORKER_POLL"])
         self._sender.shutdown()

@@ -11,7 +11,7 @@ from mail_support import make_due
 from sqlmodel import Session, select
 
 from server import outbox
-from server.db import get_engine
+from server.db import get_engine, make_engine
 from server.devmail import start_catcher
 from server.models import OutboxMessage, utcnow
 from server.worker import Worker
@@ -207,3 +207,21 @@ def test_the_worker_leaves_no_sign_in_code_at_rest_once_it_is_sent(api, smtp_ser
     assert code in handler.messages[0].get_body().get_content()
     [row] = rows(api.app)
     assert row.status == "sent" and code not in row.body + (row.html or "") + row.subject
+
+
+def test_a_database_that_is_down_is_logged_once_and_retried_with_backoff(app, caplog, tmp_path):
+    down = make_engine(f"sqlite:///{tmp_path / 'missing' / 'cafe.db'}")
+    worker = Worker(down, dict(app.config))
+    rounds = []
+    real_round = worker.run_once
+    worker.run_once = lambda: rounds.append(1) or real_round()  # type: ignore[method-assign]
+    stop = threading.Event()
+    runner = threading.Thread(target=worker.run, args=(stop,))
+    caplog.set_level("INFO", logger="server.worker")
+    runner.start()
+    threading.Timer(3.5, stop.set).start()
+    runner.join(timeout=10)
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and errors[0].exc_info is None
+    assert "the database cannot be reached" in errors[0].getMessage()
+    assert 2 <= len(rounds) <= 3  # at 0 s, 1 s and 3 s: waits of 1 s, then 2 s
