@@ -73,6 +73,7 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
     worker.start()
     typer.echo(
         "Café International is running (development mode):\n"
+        f"  web          http://{host}:{port}/  (sign in with the code the mail catcher prints)\n"
         f"  API          http://{host}:{port}/api  (description: /api/openapi.json)\n"
         f"  health       http://{host}:{port}/healthz\n"
         f"  database     {url}\n"

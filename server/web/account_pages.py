@@ -8,16 +8,26 @@ plays here.
 
 from __future__ import annotations
 
+from datetime import date, datetime, time
+
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from pydantic import ValidationError
 
 from server import accounts, preferences, throttle
 from server.apispec import page, refusal
+from server.clock import vacations
 from server.db import get_session
-from server.domain import DomainError
+from server.domain import DomainError, Unreadable
 from server.games import store
-from server.models import GameStatus, TurnEmails
-from server.schemas.accounts import PlayerCreate, SignInCodeCreate, TokenCreate
+from server.mail import times
+from server.models import GameStatus, Player, TurnEmails
+from server.schemas.accounts import (
+    PlayerCreate,
+    PreferencesUpdate,
+    SignInCodeCreate,
+    TokenCreate,
+)
+from server.schemas.clock import VacationCreate
 from server.web.sessions import WEB_LABEL, check_csrf, sign_in, sign_out, signed_in
 
 bp = Blueprint("account_pages", __name__)
@@ -149,31 +159,97 @@ def signout() -> Response:
 @bp.get("/settings")
 @page(200, 302)
 def settings() -> Response | str:
-    """Email preferences and API tokens."""
+    """Email preferences, time zone and reminders, vacation, and API tokens."""
     player = signed_in()
     if player is None:
         return redirect(url_for("account_pages.form", next="/settings"))
-    tokens = accounts.list_tokens(get_session(), player=player)
+    session = get_session()
+    status = vacations.status(session, player)
+    current = status.current
     return render_template(
-        "web/settings.html", player=player, tokens=tokens, choices=list(TurnEmails)
+        "web/settings.html",
+        player=player,
+        tokens=accounts.list_tokens(session, player=player),
+        choices=list(TurnEmails),
+        bank_days=status.bank_days,
+        away=None
+        if current is None
+        else (
+            times.local(current.start, player.timezone),
+            times.local(current.end, player.timezone),
+        ),
     )
 
 
 @bp.post("/settings/preferences")
-@page(303, 302, 403, 413)
-def change_preferences() -> Response:
-    """Save the email preferences form."""
+@page(303, 302, 400, 403, 413)
+def change_preferences() -> Response | tuple[str, int]:
+    """Save the preferences form (email, time zone, reminders), checked as the API checks."""
     check_csrf()
     player = signed_in()
     if player is None:
         return redirect(url_for("account_pages.form", next="/settings"))
-    chosen = request.form.get("turn_emails", "")
-    changes: dict[str, object] = {"others_turns": request.form.get("others_turns") == "on"}
-    if chosen in set(TurnEmails):
-        changes["turn_emails"] = TurnEmails(chosen)
-    preferences.update(get_session(), player, changes)
-    flash("Your email preferences are saved.")
+    form = request.form
+    try:
+        changes = PreferencesUpdate.model_validate(
+            {
+                "turn_emails": form.get("turn_emails", ""),
+                "others_turns": form.get("others_turns") == "on",
+                "reminders": form.get("reminders") == "on",
+                "timezone": form.get("timezone", "").strip(),
+            }
+        )
+    except ValidationError as error:
+        flash(refusal(error).message)
+        return redirect(url_for("account_pages.settings"), code=303)
+    preferences.update(get_session(), player, changes.model_dump(exclude_unset=True))
+    flash("Your preferences are saved.")
     return redirect(url_for("account_pages.settings"), code=303)
+
+
+@bp.post("/settings/vacation")
+@page(303, 302, 403, 413)
+def change_vacation() -> Response:
+    """Declare a vacation of whole days from today (or a later date), or end it now."""
+    check_csrf()
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("account_pages.form", next="/settings"))
+    session = get_session()
+    try:
+        if request.form.get("action") == "end":
+            vacations.end(session, player)
+            flash("Your vacation is over; unused whole hours went back to your bank.")
+        else:
+            request_ = VacationCreate.model_validate(
+                {"days": _whole(request.form.get("days", "")), "start": _moment(player)}
+            )
+            vacations.declare(session, player, days=request_.days, start=request_.start)
+            flash(f"Vacation declared: {request_.days} days.")
+    except ValidationError as error:
+        session.rollback()
+        flash(refusal(error).message)
+    except DomainError as error:
+        session.rollback()
+        flash(error.message)
+    return redirect(url_for("account_pages.settings"), code=303)
+
+
+def _whole(text: str) -> int | str:
+    """The number a form field holds (text that is none stays text, for the model to refuse)."""
+    return int(text) if text.strip().isdigit() else text
+
+
+def _moment(player: Player) -> datetime | None:
+    """The start date of the vacation form, as midnight in the player's zone (None: now)."""
+    typed = request.form.get("start", "").strip()
+    if not typed:
+        return None
+    try:
+        day = date.fromisoformat(typed)
+    except ValueError:
+        raise Unreadable("invalid_request", f"{typed!r} is not a date like 2026-12-24") from None
+    return datetime.combine(day, time(), tzinfo=times.zone(player.timezone))
 
 
 @bp.post("/settings/tokens/<int:token_id>/revoke")

@@ -9,6 +9,7 @@ never listed, and the seed appears only once the game is over.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from markupsafe import Markup
@@ -18,11 +19,16 @@ from cafe import Game
 from cafe.board import CHAIRS, NATIONS, TABLES
 from cafe.render import svg
 from cafe.render.board_svg import describe_tile
+from server.clock import timesource
+from server.clock.store import seat_clocks
 from server.games import store
+from server.mail import times
 from server.models import GameRecord, GameStatus, Player, TurnKind, TurnRecord
 
 #: How many best turns a player is offered as buttons.
 HINTS = 5
+#: Less time left than this makes the deadline stand out.
+URGENT = timedelta(hours=24)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +43,8 @@ class PlayerRow:
     out: bool
     to_move: bool
     you: bool
+    away_until: str | None = None
+    timeouts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +73,9 @@ class GameView:
     hints: list[dict[str, Any]] = field(default_factory=list)
     headline: str = ""
     bag_size: int = 0
+    deadline: str | None = None
+    time_left: str | None = None
+    urgent: bool = False
     nations: dict[str, str] = field(default_factory=lambda: dict(NATIONS))
 
     @property
@@ -121,6 +132,13 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
         return view
     engine = Game.from_position(game.state)
     log = store.turn_log(session, game)
+    zone_name = viewer.timezone if viewer is not None else "UTC"
+    now = timesource.now()
+    if game.deadline is not None and not engine.is_over:
+        view.deadline = times.local(game.deadline, zone_name)
+        view.time_left = times.left(game.deadline - now)
+        view.urgent = game.deadline - now < URGENT
+    clocks = seat_clocks(game, list(engine.players), now)
     view.board = Markup(svg(engine, frame=False, highlight=_last_chairs(log)))
     view.tables_text = _tables_in_words(engine)
     view.bar = list(engine.bar)
@@ -137,6 +155,12 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
                 out=engine.eliminated[seat],
                 to_move=not engine.is_over and seat == engine.to_move,
                 you=name == me,
+                away_until=(
+                    None
+                    if clocks.vacation_until[seat] is None
+                    else times.local(clocks.vacation_until[seat], zone_name)
+                ),
+                timeouts=clocks.timeouts[seat],
             )
             for seat, name in enumerate(engine.players)
         ),

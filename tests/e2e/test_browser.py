@@ -131,7 +131,9 @@ def test_register_sign_in_and_play_a_hint_with_one_click(browser, axe_source, cl
         assert client.call("POST", f"/api/games/{game_id}/turns", other, json=body).ok
         state = client.call("GET", f"/api/games/{game_id}", other).json()
 
-    page.reload()
+    page.goto(client.server.base + "/settings")
+    check_page(page, axe_source, "settings")
+    page.goto(client.server.base + "/")
     check_page(page, axe_source, "home")
     page.get_by_role("link", name=f"Game {game_id}").first.click()
     check_page(page, axe_source, "game-your-turn")

@@ -47,6 +47,9 @@ def test_dev_runs_everything_and_prints_the_mail(tmp_path):
         wait_for(healthy, "the web app")
         banner = output.read_text()
         assert f"{base}/api" in banner and f"smtp://127.0.0.1:{mail_port}" in banner
+        first = banner[banner.index("running (development mode)") :].splitlines()[1]
+        assert first.split()[:2] == ["web", f"{base}/"]  # the web address comes first
+        assert "Café International" in requests.get(f"{base}/", timeout=5).text
         email = "newcomer@example.com"
         assert requests.post(f"{base}/api/players", json={"name": "newcomer", "email": email}).ok
         code = wait_for(

@@ -123,3 +123,42 @@ def test_a_missing_game_is_a_page_not_json(api):
     response = api.client.get("/games/999")
     assert response.status_code == 404 and response.mimetype == "text/html"
     assert "there is no game 999" in response.text
+
+
+def test_the_deadline_shows_in_the_viewers_zone_with_the_time_left(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    prefs = api.call("PATCH", "/api/me/preferences", tokens["ann"], json={"timezone": "Asia/Tokyo"})
+    assert prefs.status_code == 200, prefs.json
+    web_sign_in(api, "ann")
+    page = api.client.get(f"/games/{game_id}").text
+    found = re.search(r"(\d+ days?(?: \d+ hours?)?) left: the deadline is ([^<]+)\.", page)
+    assert found, page
+    assert found.group(1).startswith(("2 days", "3 days")) and found.group(2).endswith("JST")
+
+
+def test_settings_change_the_zone_and_reminders_and_take_a_vacation(api):
+    token = api.register("ann")
+    web_sign_in(api, "ann")
+    page = api.client.get("/settings").text
+    assert "14.0 days" in page
+    saved = api.client.post(
+        "/settings/preferences",
+        data={"csrf": csrf_of(page), "turn_emails": "digest", "timezone": "Europe/Prague"},
+    )
+    assert saved.status_code == 303
+    prefs = api.call("GET", "/api/me/preferences", token).json
+    assert prefs["timezone"] == "Europe/Prague" and prefs["reminders"] is False
+    assert prefs["turn_emails"] == "digest"
+    refused = api.client.post(
+        "/settings/preferences",
+        data={"csrf": csrf_of(page), "turn_emails": "each", "timezone": "Mars/Olympus"},
+    )
+    assert refused.status_code == 303
+    assert api.call("GET", "/api/me/preferences", token).json["timezone"] == "Europe/Prague"
+    assert "timezone" in api.client.get("/settings").text
+    away = api.client.post("/settings/vacation", data={"csrf": csrf_of(page), "days": "3"})
+    assert away.status_code == 303
+    assert api.call("GET", "/api/me/vacation", token).json["current"] is not None
+    ended = api.client.post("/settings/vacation", data={"csrf": csrf_of(page), "action": "end"})
+    assert ended.status_code == 303
+    assert api.call("GET", "/api/me/vacation", token).json["current"] is None
