@@ -179,15 +179,15 @@ def describe_tile(tile: str) -> str:
 
 
 def _links(table: Table) -> str:
-    """Bands from a table to its chairs in the table's colour: a shared chair gets two."""
+    """Bands from a table to its chairs in the table's colour (a shared chair gets two), as
+    one path: the board draws 96 of them, and one element per table keeps the picture small."""
     x, y = _centre(table.at)
-    colour = NATION_COLOURS[table.nation]
-    lines = []
-    for number in table.chairs:
-        cx, cy = _centre(CHAIRS[number].at)
-        lines.append(_tag("line", x1=x, y1=y, x2=cx, y2=cy, stroke=colour, stroke_width=9,
-                          stroke_opacity=0.45, stroke_linecap="round"))  # fmt: skip
-    return "".join(lines)
+    legs = "".join(
+        f"M{x:g} {y:g}L{cx:g} {cy:g}"
+        for cx, cy in (_centre(CHAIRS[number].at) for number in table.chairs)
+    )
+    return _tag("path", d=legs, stroke=NATION_COLOURS[table.nation], stroke_width=9,
+                stroke_opacity=0.45, stroke_linecap="round", fill="none")  # fmt: skip
 
 
 def _table(table: Table, birthday: str | None) -> str:
