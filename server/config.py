@@ -35,6 +35,7 @@ INT_KEYS = frozenset(
         "OUTBOX_BACKOFF",
         "OUTBOX_LEASE",
         "WORKER_POLL",
+        "WORKER_SWEEP",
         "WORKER_OUTAGE_MAX",
         "SQLITE_BUSY_TIMEOUT",
         "MAIL_PER_MINUTE",
@@ -119,6 +120,7 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "OUTBOX_BACKOFF": 30,  # seconds before the first retry, doubled each time
         "OUTBOX_LEASE": 300,  # seconds a worker owns a claimed message
         "WORKER_POLL": 2,  # seconds the worker sleeps when the outbox is empty
+        "WORKER_SWEEP": 10,  # seconds between two sweeps of the clocks by one worker
         "WORKER_OUTAGE_MAX": 60,  # longest wait (s) between tries of an unreachable SMTP server
         "SQLITE_BUSY_TIMEOUT": 30_000,  # milliseconds a SQLite writer waits for the lock
         "LOG_LEVEL": "INFO",

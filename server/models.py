@@ -227,6 +227,9 @@ class Vacation(SQLModel, table=True):
     starts; `end` moves to the moment it is ended early) or an automatic day.
 
     Past vacations stay: a deadline is computed over every pause since the turn began.
+    `notice_due` (indexed, for the sweep) is when the next email about a declared vacation
+    is due: its start ("vacation started", unless it was sent when it was declared), then
+    its end ("vacation ended"); None once both are sent, or for an automatic day.
     """
 
     __tablename__ = "vacations"
@@ -239,6 +242,7 @@ class Vacation(SQLModel, table=True):
     end: datetime
     days: int
     created_at: datetime = Field(default_factory=utcnow)
+    notice_due: datetime | None = Field(default=None, index=True)
 
 
 class DevClock(SQLModel, table=True):

@@ -1,9 +1,10 @@
 """`cafe-server worker`: sweep the clocks, and render and deliver the outbox over SMTP,
 with retries and backoff.
 
-Every `SWEEP_EVERY` seconds a round first sweeps the due deadlines and reminders
-(`server.clock.sweep`: time-outs, automatic vacation days, reminders, each exactly once
-however many workers run); their emails are then delivered like any other.
+Every `WORKER_SWEEP` seconds a round first sweeps the due deadlines, reminders and vacation
+emails (`server.clock.sweep`: time-outs, automatic vacation days, reminders, vacations
+starting or ending, each exactly once however many workers run); their emails are then
+delivered like any other.
 
 Each round claims a batch (`server.outbox.claim`), renders its events from the games as
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
@@ -54,7 +55,6 @@ SMTP_TIMEOUT = 30
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PURGE_EVERY = 3600  # seconds between two applications of the retention rules
 DATABASE_WAIT_MAX = 60  # longest wait, in seconds, between two tries of a database that is down
-SWEEP_EVERY = 10  # seconds between two sweeps of the clocks
 PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
 
@@ -214,18 +214,23 @@ class Worker:
         return max(0.0, self._resume_at - time.monotonic())
 
     def run_once(self) -> int:
-        """Sweep the clocks (at most every `SWEEP_EVERY` seconds), queue the digests that
+        """Sweep the clocks (at most every `WORKER_SWEEP` seconds), queue the digests that
         are due (at most once a minute), apply the retention rules (once an hour), then claim
         and process one batch of messages and clear the codes out of the sign-in mail it
         sent; the number of games and messages handled (0: nothing due, or the SMTP server
         cannot be reached)."""
         swept = 0
         if time.monotonic() >= self._next_sweep:
-            self._next_sweep = time.monotonic() + SWEEP_EVERY
+            self._next_sweep = time.monotonic() + self.config["WORKER_SWEEP"]
             done = sweep.sweep(self.clock_engine, self.config)
             swept = done.total
             if swept:
-                log.info("sweep: %s, %d reminders", dict(done.timeouts), done.reminders)
+                log.info(
+                    "sweep: %s, %d reminders, vacation emails %s",
+                    dict(done.timeouts),
+                    done.reminders,
+                    dict(done.vacations),
+                )
         if time.monotonic() >= self._next_digests:
             self._next_digests = time.monotonic() + DIGEST_CHECK
             digest.queue_due(self.engine, self.config)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, g
+from flask import Blueprint, current_app, g
 
 from server.apispec import validate
 from server.auth import login_required
@@ -35,8 +35,11 @@ def show() -> VacationStatus:
 @validate(201, VacationStatus, 409, 422, json=VacationCreate)
 def declare(json: VacationCreate) -> tuple[VacationStatus, int]:
     """Declare a vacation of whole days from now or a later `start`: paid from the bank when
-    it starts; the caller's clocks pause in every running game that allows vacation."""
-    status = vacations.declare(get_session(), g.player, days=json.days, start=json.start)
+    it starts; the caller's clocks pause in every running game that allows vacation. The
+    caller gets a "vacation started" email when it begins."""
+    status = vacations.declare(
+        get_session(), g.player, days=json.days, start=json.start, config=current_app.config
+    )
     return _shown(status), 201
 
 
@@ -45,5 +48,5 @@ def declare(json: VacationCreate) -> tuple[VacationStatus, int]:
 @validate(200, VacationStatus, 409)
 def end() -> VacationStatus:
     """End the declared vacation now (or cancel one not begun); unused whole hours go back
-    to the bank."""
-    return _shown(vacations.end(get_session(), g.player))
+    to the bank, and the caller gets a "vacation ended" email (not for a cancellation)."""
+    return _shown(vacations.end(get_session(), g.player, config=current_app.config))

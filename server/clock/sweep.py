@@ -13,7 +13,12 @@ that the same version is still due, and acts:
   reminder as sent (`games.reminded`) and arms the next one, so it is sent once, whatever
   the crashes. None goes to a player on vacation or one who turned reminders off (the
   reminder is recorded all the same); when both reminders of a turn are due at once (the
-  workers were down), only the later one is sent.
+  workers were down), only the later one is sent;
+- a declared vacation beginning or ending with time alone (`vacations.notice_due`,
+  indexed): `announce` queues its email (`server.clock.notices`) in the transaction that
+  moves `notice_due` on, the vacation and its player claimed like a game, so that two
+  workers, a crash or the player ending it at that moment never double it. A vacation whose
+  end has passed too by the time it is swept (the workers were down) gets "ended" only.
 
 A crash anywhere rolls back the game at hand only; the next sweep finds it due again.
 """
@@ -29,11 +34,20 @@ from typing import Any
 from sqlalchemy import Engine, update
 from sqlmodel import Session, col, select
 
-from server.clock import deadlines, store
+from server.clock import deadlines, store, vacations
+from server.clock.notices import Notice, queue
 from server.db import writing
 from server.games import timeouts
 from server.mail import outgoing
-from server.models import GameRecord, GameSeat, GameStatus, Player, utcnow
+from server.models import (
+    GameRecord,
+    GameSeat,
+    GameStatus,
+    Player,
+    Vacation,
+    VacationKind,
+    utcnow,
+)
 
 #: The due games one sweep takes on, of each kind; the next sweep takes the rest.
 BATCH = 200
@@ -41,19 +55,21 @@ BATCH = 200
 
 @dataclass
 class Swept:
-    """What one sweep did: the time-outs by outcome, and the reminders sent."""
+    """What one sweep did: the time-outs by outcome, the reminders sent, and the vacation
+    emails queued by kind."""
 
     timeouts: Counter[str] = field(default_factory=Counter)
     reminders: int = 0
+    vacations: Counter[str] = field(default_factory=Counter)
 
     @property
     def total(self) -> int:
-        """Every game the sweep acted on."""
-        return sum(self.timeouts.values()) + self.reminders
+        """Every game and vacation the sweep acted on."""
+        return sum(self.timeouts.values()) + self.reminders + sum(self.vacations.values())
 
 
 def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> Swept:
-    """Act on the deadlines and reminders due now, up to `limit` of each."""
+    """Act on the deadlines, reminders and vacation emails due now, up to `limit` of each."""
     swept = Swept()
     now = utcnow()
     with Session(engine, expire_on_commit=False) as session:
@@ -63,6 +79,10 @@ def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> S
                 swept.timeouts[outcome] += 1
         for game_id, version in _due(session, col(GameRecord.reminder_due), now, limit):
             swept.reminders += remind(session, game_id, version, config=config)
+        for vacation_id in _due_notices(session, now, limit):
+            notice = announce(session, vacation_id, config=config)
+            if notice is not None:
+                swept.vacations[notice] += 1
     return swept
 
 
@@ -138,3 +158,65 @@ def _remind(session: Session, game_id: int, version: int, config: Mapping[str, A
             [outgoing.Event(kind="reminder", game_id=game_id, version=version, seat=seat)],
         )
     return wanted
+
+
+def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:
+    """The ids of the vacations with an email due, earliest first (by the index)."""
+    ids = session.exec(
+        select(Vacation.id)
+        .where(col(Vacation.notice_due) <= now)
+        .order_by(col(Vacation.notice_due))
+        .limit(limit)
+    ).all()
+    session.rollback()  # end the reading transaction: each vacation gets its own
+    return [vacation_id for vacation_id in ids if vacation_id is not None]
+
+
+def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -> Notice | None:
+    """Queue the email due about vacation `vacation_id`, move its `notice_due` on, and
+    commit; None when none is due any more or another transaction holds it or its player."""
+    with writing(session):
+        try:
+            notice = _announce(session, vacation_id, config)
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+    return notice
+
+
+def _announce(session: Session, vacation_id: int, config: Mapping[str, Any]) -> Notice | None:
+    now = utcnow()
+    vacation = session.exec(
+        select(Vacation)
+        .where(
+            col(Vacation.id) == vacation_id,
+            col(Vacation.kind) == VacationKind.DECLARED,
+            col(Vacation.notice_due) <= now,
+        )
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    ).first()
+    if vacation is None:
+        return None
+    player = session.exec(
+        select(Player)
+        .where(col(Player.id) == vacation.player_id)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    ).first()
+    if player is None:  # held by a vacation being declared or ended: the next sweep
+        return None
+    ended = vacation.end <= now
+    notice = Notice.ENDED if ended else Notice.STARTED
+    vacation.notice_due = None if ended else vacation.end
+    session.add(vacation)
+    queue(
+        session,
+        config,
+        player,
+        vacation,
+        notice,
+        bank_days=vacations.status(session, player).bank_days,
+    )
+    return notice

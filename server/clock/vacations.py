@@ -2,18 +2,23 @@
 
 The bank's arithmetic is `server.clock.bank`; this module stores it in the player's row,
 keeps the vacations in their table, and recomputes the player's deadlines in the same
-transaction as the change (`server.clock.store.recompute_for_player`).
+transaction as the change (`server.clock.store.recompute_for_player`). A vacation that
+starts now, or is ended early, is told by email in that transaction too
+(`server.clock.notices`); the sweep tells the rest (`vacations.notice_due`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session, col, select
 
 from server.clock import bank, store
 from server.clock.bank import Bank, BankRefusal
+from server.clock.notices import Notice, queue
 from server.domain import Conflict, Refused
 from server.models import Player, Vacation, VacationKind, iso, utcnow
 
@@ -71,9 +76,17 @@ def status(session: Session, player: Player) -> Status:
     )
 
 
-def declare(session: Session, player: Player, *, days: int, start: datetime | None) -> Status:
+def declare(
+    session: Session,
+    player: Player,
+    *,
+    days: int,
+    start: datetime | None,
+    config: Mapping[str, Any],
+) -> Status:
     """Declare a vacation of `days` from `start` (default now) and commit; 409 if one is
-    declared already, 422 if the bank cannot pay it or it would start in the past."""
+    declared already, 422 if the bank cannot pay it or it would start in the past. One
+    that starts now is told by email at once, one that starts later by the sweep."""
     now = utcnow()
     declared = unsettled(session, player)
     if declared is not None and declared.end > now:
@@ -92,16 +105,27 @@ def declare(session: Session, player: Player, *, days: int, start: datetime | No
     assert player.id is not None
     store_bank(player, balance)
     session.add(player)
-    session.add(Vacation(player_id=player.id, start=vacation.start, end=vacation.end, days=days))
+    begun = vacation.start <= now
+    row = Vacation(
+        player_id=player.id,
+        start=vacation.start,
+        end=vacation.end,
+        days=days,
+        notice_due=vacation.end if begun else vacation.start,
+    )
+    session.add(row)
     session.flush()
     store.recompute_for_player(session, player, vacation.pause)
+    if begun:
+        queue(session, config, player, row, Notice.STARTED, bank_days=balance.days)
     session.commit()
     return status(session, player)
 
 
-def end(session: Session, player: Player) -> Status:
+def end(session: Session, player: Player, *, config: Mapping[str, Any]) -> Status:
     """End the declared vacation now (cancel it if it has not started), give back the
-    unused whole hours, and commit; 409 if there is none."""
+    unused whole hours, and commit; 409 if there is none. An ended vacation is told by
+    email at once; a cancelled one, which paused nothing, is not."""
     now = utcnow()
     declared = unsettled(session, player)
     if declared is None or declared.end <= now:
@@ -112,9 +136,11 @@ def end(session: Session, player: Player) -> Status:
     if taken is None:
         session.delete(declared)
     else:
-        declared.end = taken.end
+        declared.end, declared.notice_due = taken.end, None
         session.add(declared)
     session.flush()
     store.recompute_for_player(session, player, None)
+    if taken is not None:
+        queue(session, config, player, declared, Notice.ENDED, bank_days=balance.days, early=True)
     session.commit()
     return status(session, player)

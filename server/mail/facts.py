@@ -119,3 +119,15 @@ class DigestGame:
     your_turn: bool
     best: OfferedTurn | None
     played: Sequence[LoggedTurn] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VacationGame:
+    """A running game with a clock, as a vacation email lists it: the other players,
+    whether the game lets the vacation pause the recipient's clock, and the recipient's
+    deadline there if it is their turn (None otherwise)."""
+
+    id: int
+    opponents: Sequence[str]
+    paused: bool
+    deadline: datetime | None = None

@@ -15,7 +15,15 @@ from typing import Any
 
 from cafe import Options, render
 from server.mail import board, times
-from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
+from server.mail.facts import (
+    DigestGame,
+    GameFacts,
+    Links,
+    LoggedTurn,
+    OfferedTurn,
+    Recipient,
+    VacationGame,
+)
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 
@@ -223,6 +231,70 @@ def auto_vacation(
         + (times.local(game.deadline, recipient.timezone) if game.deadline else "none"),
     )
     return render_pair("auto_vacation", context)
+
+
+def _vacation_games(games: Sequence[VacationGame], zone: str) -> dict[str, Any]:
+    """The games of a vacation email, those it pauses apart from those it does not, each
+    with the reader's deadline there (in their zone) if it is their turn."""
+    shown = [
+        {
+            "id": game.id,
+            "opponents": ", ".join(game.opponents),
+            "deadline": None if game.deadline is None else times.local(game.deadline, zone),
+        }
+        for game in games
+    ]
+    return {
+        "paused": [item for item, game in zip(shown, games, strict=True) if game.paused],
+        "running": [item for item, game in zip(shown, games, strict=True) if not game.paused],
+    }
+
+
+def vacation_started(
+    recipient: Recipient,
+    *,
+    until: datetime,
+    games: Sequence[VacationGame],
+    bank_days: float,
+    links: Links,
+) -> Rendered:
+    """The recipient's declared vacation began: until when, the games whose clocks it
+    pauses (and those that do not allow vacation), and the bank left."""
+    zone = recipient.timezone
+    ends = times.local(until, zone)
+    context = _base(
+        recipient.name,
+        links,
+        until=ends,
+        bank_days=f"{bank_days:g}",
+        **_vacation_games(games, zone),
+        preheader=f"Your clocks are paused until {ends}",
+    )
+    return render_pair("vacation_started", context)
+
+
+def vacation_ended(
+    recipient: Recipient,
+    *,
+    ended: datetime,
+    early: bool,
+    games: Sequence[VacationGame],
+    bank_days: float,
+    links: Links,
+) -> Rendered:
+    """The recipient's declared vacation ended (at its end, or `early` when they ended it):
+    the games whose clocks run again with their deadlines, and the bank left."""
+    zone = recipient.timezone
+    context = _base(
+        recipient.name,
+        links,
+        ended=times.local(ended, zone),
+        early=early,
+        bank_days=f"{bank_days:g}",
+        **_vacation_games(games, zone),
+        preheader="Your vacation is over: your clocks run again",
+    )
+    return render_pair("vacation_ended", context)
 
 
 def turn_played(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +55,11 @@ def database_url(
 class Server:
     """A gunicorn process group that can be started, killed with SIGKILL and restarted."""
 
-    def __init__(self, database_url: str, log_path: Path) -> None:
+    def __init__(
+        self, database_url: str, log_path: Path, env: Mapping[str, str] | None = None
+    ) -> None:
         self.database_url = database_url
+        self.env = dict(env or {})  # further settings, e.g. CAFE_DEV_CLOCK
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
@@ -71,6 +74,7 @@ class Server:
             "CAFE_SIGNUPS_PER_CLIENT": "1000",  # every player of the tests is 127.0.0.1
             "CAFE_CODE_REQUESTS_PER_CLIENT": "1000",
             "CAFE_SIGNIN_GUESSES_PER_CLIENT": "1000",
+            **self.env,
         }
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
@@ -114,6 +118,19 @@ class Server:
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server per test module (tests use fresh player names, so they do not collide)."""
     running = Server(database_url, tmp_path_factory.mktemp("log") / "gunicorn.log")
+    running.start()
+    yield running
+    running.stop()
+    log = running.log_path.read_text(errors="replace")
+    assert "Traceback" not in log, log
+
+
+@pytest.fixture(scope="module")
+def dev_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server on the development clock (`CAFE_DEV_CLOCK=1`), one per test module."""
+    running = Server(
+        database_url, tmp_path_factory.mktemp("log") / "gunicorn.log", {"CAFE_DEV_CLOCK": "1"}
+    )
     running.start()
     yield running
     running.stop()
@@ -181,5 +198,13 @@ class Client:
 @pytest.fixture
 def client(server: Server) -> Iterator[Client]:
     made = Client(server)
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def dev_client(dev_server: Server) -> Iterator[Client]:
+    """A client of the server on the development clock."""
+    made = Client(dev_server)
     yield made
     made.close()

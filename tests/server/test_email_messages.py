@@ -15,7 +15,15 @@ from mail_support import assert_text_fits, board_in_html, read_html
 from cafe import Game, render
 from cafe.bots import GreedyBot
 from server.mail import board, messages, templates
-from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
+from server.mail.facts import (
+    DigestGame,
+    GameFacts,
+    Links,
+    LoggedTurn,
+    OfferedTurn,
+    Recipient,
+    VacationGame,
+)
 from server.mail.templates import render as render_pair
 
 LINKS = Links(
@@ -41,8 +49,14 @@ KINDS = [
     "timed_out",
     "removed",
     "auto_vacation",
+    "vacation_started",
+    "vacation_ended",
 ]
 DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
+VACATION_GAMES = [
+    VacationGame(7, ["ann", "bob"], paused=True, deadline=DEADLINE + timedelta(days=3)),
+    VacationGame(9, ["cid"], paused=False),
+]
 CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
 
 
@@ -123,6 +137,12 @@ def every_message() -> dict[str, messages.Rendered]:
         "timed_out": messages.timed_out(running, me, timeout, LINKS),
         "removed": messages.removed(running, me, removal, LINKS),
         "auto_vacation": messages.auto_vacation(running, me, 3.5, LINKS),
+        "vacation_started": messages.vacation_started(
+            me, until=DEADLINE, games=VACATION_GAMES, bank_days=9.5, links=LINKS
+        ),
+        "vacation_ended": messages.vacation_ended(
+            me, ended=DEADLINE, early=True, games=VACATION_GAMES, bank_days=11, links=LINKS
+        ),
     }
 
 
@@ -163,6 +183,18 @@ def test_clock_emails_speak_in_the_readers_zone(rendered):
     vacation = rendered["auto_vacation"].text
     assert "Your new deadline: Thu 5 Mar 2026, 10:00 CET." in vacation
     assert "holds 3.5 days" in vacation
+
+
+def test_vacation_emails_say_until_when_which_games_and_the_bank(rendered):
+    started = rendered["vacation_started"]
+    assert "until Thu 5 Mar 2026, 10:00 CET" in started.subject
+    assert "game 7 with ann, bob; your deadline is now Sun 8 Mar 2026, 10:00 CET" in started.text
+    assert "do not allow vacation" in started.text and "game 9 with cid" in started.text
+    assert "holds 9.5 days" in started.text and "cafe vacation end" in started.html
+    ended = rendered["vacation_ended"]
+    assert "you ended your vacation early on Thu 5 Mar 2026, 10:00 CET" in ended.text
+    assert "game 7 with ann, bob; your turn, deadline Sun 8 Mar 2026, 10:00 CET" in ended.text
+    assert "holds 11 days now, with the unused whole hours given back" in ended.text
 
 
 def test_your_turn_holds_everything_a_player_needs(rendered):

@@ -1,0 +1,102 @@
+"""The emails about a declared vacation (LEAGUE.md §5): "vacation started" and "vacation
+ended", each sent once.
+
+They are rendered when queued, in the transaction that makes them true: declaring a vacation
+that starts now queues "started", ending one early (`DELETE /api/me/vacation`) queues
+"ended". What happens with time alone — a vacation declared for later begins, a vacation
+reaches its end — the sweep (`server.clock.sweep.announce`) finds through the index on
+`vacations.notice_due` (when the next email of a vacation is due: its start, then its end;
+None once it has nothing more to say) and queues in the transaction that moves
+`notice_due` on.
+
+Cancelling a vacation before it began sends nothing: nothing was paused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from server.games import notify
+from server.mail import messages, outgoing
+from server.mail.facts import VacationGame
+from server.models import (
+    GameRecord,
+    GameSeat,
+    GameStatus,
+    Player,
+    Vacation,
+)
+
+
+class Notice(StrEnum):
+    """The kinds of vacation email (also their outbox `kind`)."""
+
+    STARTED = "vacation_started"
+    ENDED = "vacation_ended"
+
+
+def games_of(session: Session, player: Player) -> list[VacationGame]:
+    """The player's running games with a clock, in order, as a vacation email lists them
+    (read fresh: the deadlines were just recomputed with bulk updates)."""
+    rows = session.exec(
+        select(GameRecord)
+        .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
+        .where(
+            GameSeat.player_id == player.id,
+            col(GameSeat.seat).is_not(None),
+            GameRecord.status == GameStatus.ACTIVE,
+            col(GameRecord.clock).is_not(None),
+        )
+        .order_by(col(GameRecord.id))
+        .execution_options(populate_existing=True)
+    ).all()
+    listed = []
+    for game in rows:
+        assert game.id is not None and game.state is not None and game.clock is not None
+        names = game.state["players"]
+        if player.name not in names or game.state["eliminated"][names.index(player.name)]:
+            continue  # removed or out of the game: no clock of theirs runs there
+        moving = names[game.state["to_move"]] == player.name
+        listed.append(
+            VacationGame(
+                id=game.id,
+                opponents=[name for name in names if name != player.name],
+                paused=bool(game.clock["vacation"]),
+                deadline=game.deadline if moving else None,
+            )
+        )
+    return listed
+
+
+def queue(
+    session: Session,
+    config: Mapping[str, Any],
+    player: Player,
+    vacation: Vacation,
+    notice: Notice,
+    *,
+    bank_days: float,
+    early: bool = False,
+) -> None:
+    """Render the `notice` about `vacation` for `player` and queue it (in the caller's
+    transaction, after the deadlines were recomputed)."""
+    links = outgoing.links(config, player_id=player.id)
+    recipient, games = notify.recipient(player), games_of(session, player)
+    if notice is Notice.STARTED:
+        rendered = messages.vacation_started(
+            recipient, until=vacation.end, games=games, bank_days=bank_days, links=links
+        )
+    else:
+        rendered = messages.vacation_ended(
+            recipient,
+            ended=vacation.end,
+            early=early,
+            games=games,
+            bank_days=bank_days,
+            links=links,
+        )
+    outgoing.queue(session, config, kind=notice, to=player.email, rendered=rendered, links=links)
