@@ -8,8 +8,10 @@ printing one line per kind.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
@@ -19,9 +21,19 @@ from cafe.bots import GreedyBot
 from server.games.store import standing_json
 from server.games.turns import result_detail
 from server.mail import messages
-from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
+from server.mail.facts import (
+    DigestGame,
+    GameFacts,
+    Links,
+    LoggedTurn,
+    OfferedTurn,
+    Recipient,
+    VacationGame,
+)
 
 LINKS = Links("https://cafe.example", "play+g7@cafe.example", "https://cafe.example/u/x")
+DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
+CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
 
 
 def play(turns: int | None) -> tuple[Game, list[LoggedTurn]]:
@@ -53,9 +65,15 @@ def facts(game: Game, log: list[LoggedTurn]) -> GameFacts:
 def builders() -> dict[str, Callable[[], messages.Rendered]]:
     """One way to build each kind of email, by the name of its template pair."""
     game, log = play(10)
+    clocked = dataclasses.replace(
+        facts(game, log), deadline=DEADLINE, clock=CLOCK, timeouts={game.player_to_move: 1}
+    )
     running, finished = facts(game, log), facts(*play(None))
-    me = Recipient(1, game.player_to_move, "me@example.com")
+    me = Recipient(1, game.player_to_move, "me@example.com", timezone="Europe/Prague")
     hints = [OfferedTurn(str(hint.turn), hint.points) for hint in game.hints(3)]
+    timed_out = dataclasses.replace(log[-1], player=me.name, kind="timeout")
+    removal = LoggedTurn(11, me.name, "timeout", detail={"removed": True})
+    away = [VacationGame(7, ["ann", "bob"], paused=True, deadline=DEADLINE + timedelta(days=3))]
     return {
         "signin_code": lambda: messages.signin_code(me, code="123456", minutes=15, links=LINKS),
         "invite": lambda: messages.invite(
@@ -79,6 +97,19 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
             me, [DigestGame(running, True, hints[0], log[-3:])], LINKS
         ),
         "reply_unrecognised": lambda: messages.reply_unrecognised(address="x@y", links=LINKS),
+        "game_expired": lambda: messages.game_expired(game_id=7, seats=3, days=30, links=LINKS),
+        "reminder": lambda: messages.reminder(
+            clocked, me, hints, DEADLINE - timedelta(days=1), LINKS
+        ),
+        "timed_out": lambda: messages.timed_out(clocked, me, timed_out, LINKS),
+        "removed": lambda: messages.removed(clocked, me, removal, LINKS),
+        "auto_vacation": lambda: messages.auto_vacation(clocked, me, 3.5, LINKS),
+        "vacation_started": lambda: messages.vacation_started(
+            me, until=DEADLINE, games=away, bank_days=9.5, links=LINKS
+        ),
+        "vacation_ended": lambda: messages.vacation_ended(
+            me, ended=DEADLINE, early=True, games=away, bank_days=11, links=LINKS
+        ),
     }
 
 
