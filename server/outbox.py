@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Engine, bindparam, case, func, or_, select, update
 from sqlmodel import Session, col
 
+from server.clock import timesource
 from server.models import OutboxMessage, OutboxStatus, utcnow
 
 
@@ -35,8 +36,12 @@ class RetryPolicy:
 
 
 def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> list[OutboxMessage]:
-    """Claim up to `limit` due messages for `claimer` (a fresh id per claim) and return them."""
-    now = utcnow()
+    """Claim up to `limit` due messages for `claimer` (a fresh id per claim) and return them.
+
+    Leases run on the system's clock, not the development clock (`server.clock`): they time
+    processes, and a clock moved on by days must not hand a batch being sent to another
+    worker."""
+    now, lease_now = utcnow(), timesource.system_now()
     due = (
         select(OutboxMessage.id)
         .where(
@@ -44,7 +49,7 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
                 (col(OutboxMessage.status) == OutboxStatus.PENDING)
                 & (col(OutboxMessage.available_at) <= now),
                 (col(OutboxMessage.status) == OutboxStatus.SENDING)
-                & (col(OutboxMessage.claimed_until) < now),
+                & (col(OutboxMessage.claimed_until) < lease_now),
             )
         )
         .order_by(col(OutboxMessage.id))
@@ -58,7 +63,7 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
             .values(
                 status=OutboxStatus.SENDING,
                 claimed_by=claimer,
-                claimed_until=now + timedelta(seconds=lease_seconds),
+                claimed_until=lease_now + timedelta(seconds=lease_seconds),
             )
             .execution_options(synchronize_session=False)
         )

@@ -64,7 +64,12 @@ def clear_signin_bodies(session: Session, config: Mapping[str, Any], now: dateti
     signin = (OutboxMessage.kind == "signin_code") & (OutboxMessage.body != "")
     given_up = session.execute(
         update(OutboxMessage)
-        .where(signin, col(OutboxMessage.status).not_in(DONE), OutboxMessage.created_at < expired)
+        # only mail still waiting: a message another worker is sending right now is its own
+        .where(
+            signin,
+            OutboxMessage.status == OutboxStatus.PENDING,
+            OutboxMessage.created_at < expired,
+        )
         .values(
             status=OutboxStatus.FAILED, last_error="the code expired before it could be delivered"
         )

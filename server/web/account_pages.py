@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from datetime import date, datetime, time
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from pydantic import ValidationError
 
 from server import accounts, preferences, throttle
@@ -218,13 +227,19 @@ def change_vacation() -> Response:
     session = get_session()
     try:
         if request.form.get("action") == "end":
-            vacations.end(session, player)
+            vacations.end(session, player, config=current_app.config)
             flash("Your vacation is over; unused whole hours went back to your bank.")
         else:
             request_ = VacationCreate.model_validate(
                 {"days": _whole(request.form.get("days", "")), "start": _moment(player)}
             )
-            vacations.declare(session, player, days=request_.days, start=request_.start)
+            vacations.declare(
+                session,
+                player,
+                days=request_.days,
+                start=request_.start,
+                config=current_app.config,
+            )
             flash(f"Vacation declared: {request_.days} days.")
     except ValidationError as error:
         session.rollback()
