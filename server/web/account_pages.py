@@ -151,7 +151,7 @@ def redeem() -> Response | tuple[str, int]:
         return _signin_page("code", 400, email=email, next=target, problem=problem)
     player = accounts.find_player(session, email=data.email)
     assert player is not None
-    sign_in(session, player, secret)
+    sign_in(player, secret)
     flash(f"Signed in as {player.name}.")
     return redirect(target, code=303)
 

@@ -43,7 +43,7 @@ def signed_in() -> Player | None:
     return viewer
 
 
-def sign_in(db: Session, player: Player, secret: str) -> None:
+def sign_in(player: Player, secret: str) -> None:
     """Start a session for `player` with the token `secret` (a new CSRF token too)."""
     session.clear()
     session["token"] = secret
