@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import Session
 
 from cafe import Game
-from server.games.store import active_seat, conflict, load_game
+from server.games.turns import movers_game
 from server.models import Player
 
 
@@ -19,15 +19,8 @@ def preview_turn(
 ) -> dict[str, Any]:
     """The points and per-table breakdown of the caller's turn against `version`, or the
     refusal it would get (the engine's reason, a stale version, not your turn)."""
-    game = load_game(session, game_id)
-    seat = active_seat(session, game, player)
-    if version != game.version:
-        raise conflict(
-            session, game_id, "stale_version", f"your turn was made against version {version}"
-        )
+    game, _ = movers_game(session, game_id=game_id, player=player, version=version)
     assert game.state is not None
-    if game.state["to_move"] != seat:
-        raise conflict(session, game_id, "not_your_turn", "it is not your turn")
     result = Game.from_position(game.state).play(notation)
     return {
         "turn": result.notation,

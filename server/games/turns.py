@@ -178,6 +178,24 @@ def play_turn(
         raise
 
 
+def movers_game(
+    session: Session, *, game_id: int, player: Player, version: int
+) -> tuple[GameRecord, int]:
+    """The running game and the player's seat, when it is their turn at `version`: else
+    the refusal a turn would get (not a player, not running, a stale version, not your
+    turn)."""
+    game = load_game(session, game_id)
+    seat = active_seat(session, game, player)
+    if version != game.version:
+        raise conflict(
+            session, game_id, "stale_version", f"your turn was made against version {version}"
+        )
+    assert game.state is not None
+    if game.state["to_move"] != seat:
+        raise conflict(session, game_id, "not_your_turn", "it is not your turn")
+    return game, seat
+
+
 def _apply_turn(
     session: Session,
     *,
@@ -189,15 +207,8 @@ def _apply_turn(
     by_email: notify.EmailTurn | None,
 ) -> dict[str, Any]:
     """The checks, the engine and the transaction of `play_turn`."""
-    game = load_game(session, game_id)
-    seat = active_seat(session, game, player)
-    if version != game.version:
-        raise conflict(
-            session, game_id, "stale_version", f"your turn was made against version {version}"
-        )
+    game, seat = movers_game(session, game_id=game_id, player=player, version=version)
     assert game.state is not None
-    if game.state["to_move"] != seat:
-        raise conflict(session, game_id, "not_your_turn", "it is not your turn")
     engine = Game.from_position(game.state)
     result = engine.play(notation)
     entry = TurnRecord(

@@ -6,7 +6,6 @@ person does (the code is read from the outbox, where the email waits)."""
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -18,13 +17,11 @@ from typing import Any
 
 import pytest
 import requests
-from e2e_support import free_port
+from e2e_support import free_port, mailed_code
 from postgres_support import scratch_postgres
-from sqlmodel import Session, col, select
 
 from server import migrate
 from server.db import make_engine
-from server.models import OutboxMessage
 
 PG_URL = os.environ.get("CAFE_TEST_DATABASE_URL")
 BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
@@ -161,15 +158,8 @@ class Client:
         name = f"{name}{uuid.uuid4().hex[:6]}"
         email = f"{name}@example.com"
         assert self.call("POST", "/api/players", json={"name": name, "email": email}).ok
-        with Session(self.engine) as session:
-            body = session.exec(
-                select(OutboxMessage.body)
-                .where(OutboxMessage.to_addr == email)
-                .order_by(col(OutboxMessage.id).desc())
-            ).first()
-        code = re.search(r"^\s+(\d{10})$", body or "", re.MULTILINE)
-        assert code, body
-        response = self.call("POST", "/api/tokens", json={"email": email, "code": code.group(1)})
+        code = mailed_code(self.engine, email)
+        response = self.call("POST", "/api/tokens", json={"email": email, "code": code})
         assert response.status_code == 201
         self.tokens[name] = response.json()["token"]
         return name

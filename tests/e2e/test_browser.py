@@ -17,11 +17,10 @@ from pathlib import Path
 
 import pytest
 import requests
+from e2e_support import mailed_code
 from playwright.sync_api import Browser, Page, expect, sync_playwright
-from sqlmodel import Session, col, select
 
 from client import localgame
-from server.models import OutboxMessage
 
 CHROMIUM = "/usr/bin/chromium"
 AXE_VERSION = "4.10.3"
@@ -54,25 +53,14 @@ def axe_source() -> str:
     return script.read_text(encoding="utf-8")
 
 
-def mailed_code(client, email: str) -> str:
-    """The sign-in code in the newest email to `email`, read as a person reads their mail."""
-    with Session(client.engine) as session:
-        body = session.exec(
-            select(OutboxMessage.body)
-            .where(OutboxMessage.to_addr == email)
-            .order_by(col(OutboxMessage.id).desc())
-        ).first()
-    found = re.search(r"^\s+(\d{10})$", body or "", re.MULTILINE)
-    assert found, body
-    return found.group(1)
-
-
 def sign_in(page: Page, client, name: str) -> None:
     """Sign `name` in (registered already) through the sign-in page."""
     page.goto(f"{client.server.base}/signin")
     page.get_by_label("Your email address").first.fill(f"{name}@example.com")
     page.get_by_role("button", name="Email me a code", exact=True).click()
-    page.get_by_label("The code from the email").fill(mailed_code(client, f"{name}@example.com"))
+    page.get_by_label("The code from the email").fill(
+        mailed_code(client.engine, f"{name}@example.com")
+    )
     page.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(f"{client.server.base}/")
 
@@ -114,7 +102,9 @@ def test_register_sign_in_and_play_a_hint_with_one_click(browser, axe_source, cl
     page.get_by_label("Your player name").fill(name)
     page.locator("#new-email").fill(f"{name}@example.com")
     page.get_by_role("button", name="Register and email me a code").click()
-    page.get_by_label("The code from the email").fill(mailed_code(client, f"{name}@example.com"))
+    page.get_by_label("The code from the email").fill(
+        mailed_code(client.engine, f"{name}@example.com")
+    )
     page.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(client.server.base + "/")
     assert f"Signed in as {name}" in page.content()
@@ -157,7 +147,7 @@ def _api_token_for(client, name: str) -> str:
     email = f"{name}@example.com"
     assert client.call("POST", "/api/signin-codes", json={"email": email}).status_code == 202
     response = client.call(
-        "POST", "/api/tokens", json={"email": email, "code": mailed_code(client, email)}
+        "POST", "/api/tokens", json={"email": email, "code": mailed_code(client.engine, email)}
     )
     assert response.status_code == 201, response.text
     return response.json()["token"]

@@ -21,14 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlmodel import Session, col, select
+from e2e_support import mailed_code
 
 from cafe import Game
 from cafe.bots import GreedyBot
 from client.localgame import position
 from server import migrate
 from server.db import make_engine
-from server.models import OutboxMessage
 
 CAFE = Path(sys.executable).parent / "cafe"
 CHECK_EVERY = 15  # turns between comparisons with the server's own view
@@ -79,15 +78,7 @@ class Cafe:
 
     def code_for(self, email: str) -> str:
         """The code of the newest email to `email` (as its reader would find it)."""
-        with Session(self.database) as session:
-            body = session.exec(
-                select(OutboxMessage.body)
-                .where(OutboxMessage.to_addr == email)
-                .order_by(col(OutboxMessage.id).desc())
-            ).first()
-        found = re.search(r"^\s+(\d{10})$", body or "", re.MULTILINE)
-        assert found, body
-        return found.group(1)
+        return mailed_code(self.database, email)
 
 
 def sign_up(cafe: Cafe, base: str, name: str) -> None:
