@@ -53,7 +53,7 @@ def play(game_id: int) -> Response | tuple[str, int]:
     check_csrf()
     player = signed_in()
     if player is None:
-        return redirect(url_for("signin.form", next=f"/games/{game_id}"))
+        return redirect(url_for("account_pages.form", next=f"/games/{game_id}"))
     notation = request.form.get("turn", "").strip()
     seen = request.form.get("version", "")
     if not notation:

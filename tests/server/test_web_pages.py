@@ -162,3 +162,21 @@ def test_settings_change_the_zone_and_reminders_and_take_a_vacation(api):
     ended = api.client.post("/settings/vacation", data={"csrf": csrf_of(page), "action": "end"})
     assert ended.status_code == 303
     assert api.call("GET", "/api/me/vacation", token).json["current"] is None
+
+
+def test_playing_after_signing_out_elsewhere_leads_to_the_sign_in_page(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    web_sign_in(api, state["to_move"])
+    page = api.client.get(f"/games/{game_id}").text
+    [web] = [t for t in api.call("GET", "/api/tokens", tokens[state["to_move"]]).json["tokens"]
+             if t["label"] == "web sign-in"]  # fmt: skip
+    api.call("DELETE", f"/api/tokens/{web['id']}", tokens[state["to_move"]])  # revoked elsewhere
+    played = api.client.post(
+        f"/games/{game_id}/play",
+        data={"csrf": csrf_of(page), "version": state["version"], "turn": "bar DEm"},
+    )
+    assert played.status_code == 302
+    assert played.headers["Location"].startswith(f"/signin?next=/games/{game_id}")
+    now = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert now["version"] == state["version"]
