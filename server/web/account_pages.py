@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from server import accounts, preferences, throttle
 from server.apispec import page, refusal
-from server.clock import vacations
+from server.clock import timesource, vacations
 from server.db import get_session
 from server.domain import DomainError, Unreadable
 from server.games import store
@@ -256,7 +256,8 @@ def _whole(text: str) -> int | str:
 
 
 def _moment(player: Player) -> datetime | None:
-    """The start date of the vacation form, as midnight in the player's zone (None: now)."""
+    """The start date of the vacation form, as midnight in the player's zone (None: now,
+    also for today's date, whose midnight has passed)."""
     typed = request.form.get("start", "").strip()
     if not typed:
         return None
@@ -264,7 +265,10 @@ def _moment(player: Player) -> datetime | None:
         day = date.fromisoformat(typed)
     except ValueError:
         raise Unreadable("invalid_request", f"{typed!r} is not a date like 2026-12-24") from None
-    return datetime.combine(day, time(), tzinfo=times.zone(player.timezone))
+    zone = times.zone(player.timezone)
+    if day == timesource.now().astimezone(zone).date():
+        return None
+    return datetime.combine(day, time(), tzinfo=zone)
 
 
 @bp.post("/settings/tokens/<int:token_id>/revoke")

@@ -5,6 +5,8 @@ form with its CSRF token, the record's visibility, escaping, and the security he
 from __future__ import annotations
 
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -156,7 +158,10 @@ def test_settings_change_the_zone_and_reminders_and_take_a_vacation(api):
     assert refused.status_code == 303
     assert api.call("GET", "/api/me/preferences", token).json["timezone"] == "Europe/Prague"
     assert "timezone" in api.client.get("/settings").text
-    away = api.client.post("/settings/vacation", data={"csrf": csrf_of(page), "days": "3"})
+    today = datetime.now(ZoneInfo("Europe/Prague")).date().isoformat()  # the player's zone
+    away = api.client.post(
+        "/settings/vacation", data={"csrf": csrf_of(page), "days": "3", "start": today}
+    )
     assert away.status_code == 303
     assert api.call("GET", "/api/me/vacation", token).json["current"] is not None
     ended = api.client.post("/settings/vacation", data={"csrf": csrf_of(page), "action": "end"})
