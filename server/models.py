@@ -55,6 +55,16 @@ class VacationKind(StrEnum):
     AUTOMATIC = "automatic"
 
 
+class SeasonStatus(StrEnum):
+    """A league season's life (LEAGUE.md §3): players sign up or withdraw
+    (`registration`), its games are played (`running`), its standings are final
+    (`finished`)."""
+
+    REGISTRATION = "registration"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
     did when the player's time ran out (LEAGUE.md §1): the best turn played for them, or
@@ -170,6 +180,10 @@ class GameRecord(SQLModel, table=True):
     player's vacation), so that the game's ETag changes too. `player_clocks` keeps those
     facts by player name, so that showing a game reads no other table:
     `{"ann": {"vacation": [start, end], "timeouts": 1}}` (ISO times; absent: none, 0).
+    `private` games show only to their players and invitees; `auto_start` starts the game
+    when its last seat is taken; a `rated` game's finish updates its players' ratings. A
+    league game names its `season_id` and `division` (league games are always rated).
+
     `reminder_due` (indexed, for the sweep) is when the next reminder of the running turn
     is due (None: none to come), `reminded` the reminders of this turn already sent
     (`half`, `last`), so that none is sent twice in one turn.
@@ -203,6 +217,11 @@ class GameRecord(SQLModel, table=True):
     reminded: list[str] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
     )
+    private: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    auto_start: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    rated: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    season_id: int | None = Field(default=None, foreign_key="seasons.id", index=True)
+    division: int | None = None
 
 
 class GameSeat(SQLModel, table=True):
@@ -388,3 +407,102 @@ class OfferedHints(SQLModel, table=True):
     player_id: int = Field(foreign_key="players.id")
     hints: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class League(SQLModel, table=True):
+    """A standing competition (LEAGUE.md §3): its organiser, `slug` (its short unique name
+    in addresses), whether anyone may register (`open`) or only the `invited` names, and
+    the settings every game of it uses."""
+
+    __tablename__ = "leagues"
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(max_length=32, unique=True)
+    name: str = Field(max_length=64)
+    organiser_id: int = Field(foreign_key="players.id", index=True)
+    open: bool = True
+    game_size: int = 4
+    clock: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    division_size: int = 8
+    promote: int = 2
+    relegate: int = 2
+    invited: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Season(SQLModel, table=True):
+    """A league's season `number` (from 1): `status` a `SeasonStatus`.
+
+    At the start a secret `seed_hex` fixes the schedule and its `commitment` is published;
+    the seed is shown once the season is finished. `games_left` counts the season's games
+    not yet finished (the last one to finish ends the season), `moves` are the promotions
+    and relegations at its end, `digest_due` (indexed, for the sweep) when the next weekly
+    league digest is due.
+    """
+
+    __tablename__ = "seasons"
+    __table_args__ = (UniqueConstraint("league_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="leagues.id", index=True)
+    number: int
+    status: SeasonStatus = Field(default=SeasonStatus.REGISTRATION, sa_type=AutoString(length=12))
+    seed_hex: str | None = Field(default=None, max_length=128)
+    commitment: str | None = Field(default=None, max_length=64)
+    games_left: int = 0
+    moves: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
+    created_at: datetime = Field(default_factory=utcnow)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    digest_due: datetime | None = Field(default=None, index=True)
+
+
+class SeasonMember(SQLModel, table=True):
+    """A player registered for a season, their `division` once it started, and their line
+    of the division's standings, kept up to date as its games finish: league points in
+    units of 1/`server.league.table.POINT_UNITS` (exact: shared places give fractions), the
+    sum of final game scores, games won and games finished. `withdrawn_at`: when they
+    withdrew (their finished results stand)."""
+
+    __tablename__ = "season_members"
+    __table_args__ = (UniqueConstraint("season_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="seasons.id", index=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    division: int | None = None
+    registered_at: datetime = Field(default_factory=utcnow)
+    withdrawn_at: datetime | None = None
+    points_units: int = 0
+    score_sum: int = 0
+    wins: int = 0
+    played: int = 0
+
+
+class Rating(SQLModel, table=True):
+    """A player's OpenSkill rating (LEAGUE.md §4): `mu` and `sigma` after `games` rated
+    games; players without a row have the model's defaults."""
+
+    __tablename__ = "ratings"
+
+    player_id: int = Field(foreign_key="players.id", primary_key=True)
+    mu: float
+    sigma: float
+    games: int = 0
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class RatingPoint(SQLModel, table=True):
+    """A player's rating after one rated game: their rating history. The ids record the
+    order the games' finishes were applied in, which `cafe-server ratings rebuild` replays."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (UniqueConstraint("player_id", "game_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    finished_at: datetime
+    mu: float
+    sigma: float
