@@ -31,6 +31,8 @@ from server.db import get_engine
 from server.devserver import run_dev
 from server.domain import DomainError
 from server.games import turns
+from server.league import ratings
+from server.league.check import differences as league_check_differences
 from server.mail import replies
 from server.mail.receiver import start_receiver
 from server.models import GameRecord, Player, iso, utcnow
@@ -45,7 +47,7 @@ class Exit(IntEnum):
 
     OK = 0
     FAILED = 1  # the command was understood but could not be done
-    INTEGRITY = 3  # `games check` found a game whose snapshot and log disagree
+    INTEGRITY = 3  # `games check` / `league check` found stored facts their source contradicts
     TEMPFAIL = 75  # `mail-in`: try again later (sysexits EX_TEMPFAIL, which mail servers know)
 
 
@@ -55,6 +57,8 @@ players_app = typer.Typer(help="Players.", no_args_is_help=True)
 tokens_app = typer.Typer(help="API tokens.", no_args_is_help=True)
 games_app = typer.Typer(help="Games.", no_args_is_help=True)
 mail_app = typer.Typer(help="The outbox.", no_args_is_help=True)
+league_app = typer.Typer(help="Leagues.", no_args_is_help=True)
+ratings_app = typer.Typer(help="Ratings.", no_args_is_help=True)
 clock_app = typer.Typer(
     help="The development clock (with CAFE_DEV_CLOCK=1 only): shift the time every process "
     "of the database sees.",
@@ -65,6 +69,8 @@ app.add_typer(players_app, name="players")
 app.add_typer(tokens_app, name="tokens")
 app.add_typer(games_app, name="games")
 app.add_typer(mail_app, name="mail")
+app.add_typer(league_app, name="league")
+app.add_typer(ratings_app, name="ratings")
 app.add_typer(clock_app, name="clock")
 
 
@@ -213,6 +219,34 @@ def games_check() -> None:
     typer.echo(f"{len(games)} games checked, {bad} inconsistent")
     if bad:
         raise typer.Exit(Exit.INTEGRITY)
+
+
+@league_app.command("check")
+def league_check() -> None:
+    """Recompute every season's standings, games left and moves, and every rating, from
+    the finished games; report each difference (exit 3 if any)."""
+    flask_app = load_app()
+    with Session(get_engine(flask_app)) as session:
+        seasons, found = league_check_differences(session)
+    for line in found:
+        typer.echo(line)
+    typer.echo(f"{seasons} seasons and the ratings checked, {len(found)} differences")
+    if found:
+        raise typer.Exit(Exit.INTEGRITY)
+
+
+@ratings_app.command("rebuild")
+def ratings_rebuild() -> None:
+    """Recompute every rating from the rated games in the order they finished, report what
+    differs from the stored values, and store the recomputed ones."""
+    flask_app = load_app()
+    with Session(get_engine(flask_app)) as session:
+        replayed = ratings.replay(session)
+        found = ratings.differences(session, replayed)
+        for line in found:
+            typer.echo(line)
+        ratings.store(session, replayed)
+    typer.echo(f"{len(replayed.skills)} ratings rebuilt, {len(found)} differed from the stored")
 
 
 def dev_clock_engine() -> Engine:

@@ -164,9 +164,10 @@ def create_game(
     options: Options,
     invite: list[str],
     clock: dict[str, Any] | None,
+    rated: bool = False,
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
-    (None: no clock); invitees are mailed."""
+    (None: no clock), `rated` or not; invitees are mailed."""
     known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
     unknown = sorted(set(invite) - known)
     if unknown:
@@ -182,6 +183,7 @@ def create_game(
         options=dataclasses.asdict(options),
         invited=sorted(set(invite)),
         clock=clock,
+        rated=rated,
     )
     session.add(game)
     session.flush()

@@ -20,6 +20,7 @@ from server.clock.store import next_deadline
 from server.db import writing
 from server.domain import Conflict
 from server.games import notify
+from server.league import results
 from server.games.store import (
     active_seat,
     bump_version,
@@ -87,6 +88,14 @@ def write_change(
     if not bump_version(session, game, **values):
         return False
     session.add(entry)
+    if values.get("status") == "finished":
+        results.game_finished(
+            session,
+            game=game,
+            standings=values["standings"],
+            finished_at=values["finished_at"],
+            config=config,
+        )
     notify.after_change(
         session,
         game_id=game.id,

@@ -85,6 +85,7 @@ def public_state(
         creator=creator,
         options=game.options,
         invited=game.invited,
+        rated=game.rated or game.season_id is not None,
         players=names,
         your_seat=names.index(viewer) if viewer in names else None,
         to_move=to_move_name(game),

@@ -61,6 +61,9 @@ class GameCreate(RequestModel):
         description="null (no clock) or an object with `days_per_turn` (1 to 30), `timeout` "
         "(autoplay or resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
     )
+    rated: bool = Field(
+        default=False, description="true or false: whether the game updates the players' ratings"
+    )
 
 
 class Standing(PublicModel):
@@ -95,6 +98,7 @@ class GamePublic(SparseModel):
     creator: str
     options: dict[str, Any]
     invited: list[str]
+    rated: bool = Field(description="whether the game updates the players' ratings")
     players: list[str]
     your_seat: int | None
     to_move: str | None

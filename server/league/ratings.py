@@ -1,0 +1,209 @@
+"""Ratings (LEAGUE.md §4): OpenSkill's Plackett–Luce model with its default parameters.
+
+Every finished league game and every casual game created as `rated` updates its players'
+ratings in the transaction that finishes it; the game's standings give the ranks (shared
+places share a rank, removed players rank where the standings place them). Ratings are a
+pure function of the rated games taken in the order their finishes were applied, which the
+ids of the rating history record: `rebuild` replays them from the model's defaults and must
+reproduce the stored values exactly (`cafe-server ratings rebuild`, `league check`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import func, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
+
+from server.models import GameRecord, GameStatus, Player, Rating, RatingPoint, utcnow
+
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A rating: the model's `mu` and `sigma`."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The number shown and sorted on: mu − 3·sigma."""
+        return self.mu - 3 * self.sigma
+
+
+#: A new player's rating: the model's defaults.
+DEFAULT = Skill(MODEL.rating().mu, MODEL.rating().sigma)
+
+
+def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
+    """The players' ratings after a game in which they took `places` (1 = first; equal
+    places are ties), in the same order."""
+    teams = [[MODEL.create_rating([skill.mu, skill.sigma])] for skill in skills]
+    rated = MODEL.rate(teams, ranks=[float(place) for place in places])
+    return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+def places_of(standings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Each player's place in a finished game's stored standings."""
+    return {line["player"]: int(line["place"]) for line in standings}
+
+
+def _insert(session: Session) -> Any:
+    dialect = session.get_bind().dialect.name
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+
+
+def apply_game(
+    session: Session, *, game_id: int, standings: Sequence[Mapping[str, Any]], finished_at: datetime
+) -> None:
+    """In the transaction that finishes the game: rate its players and add a point to each
+    one's history. Their rating rows are locked (in player order, so that games finishing
+    at once wait for each other rather than deadlock) for the read-modify-write."""
+    places = places_of(standings)
+    ids = dict(session.exec(select(Player.name, Player.id).where(col(Player.name).in_(places))))
+    table = Rating.__table__  # type: ignore[attr-defined]
+    session.execute(
+        _insert(session)(table).on_conflict_do_nothing(),
+        [
+            {"player_id": pid, "mu": DEFAULT.mu, "sigma": DEFAULT.sigma, "games": 0}
+            for pid in ids.values()
+        ],
+    )
+    rows = session.exec(
+        select(Rating)
+        .where(col(Rating.player_id).in_(ids.values()))
+        .order_by(col(Rating.player_id))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).all()
+    by_id = {row.player_id: row for row in rows}
+    names = sorted(places, key=lambda name: ids[name])
+    after = rate(
+        [Skill(by_id[ids[n]].mu, by_id[ids[n]].sigma) for n in names], [places[n] for n in names]
+    )
+    now = utcnow()
+    for name, skill in zip(names, after, strict=True):
+        session.execute(
+            update(Rating)
+            .where(col(Rating.player_id) == ids[name])
+            .values(mu=skill.mu, sigma=skill.sigma, games=Rating.games + 1, updated_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        session.add(
+            RatingPoint(
+                player_id=ids[name],
+                game_id=game_id,
+                finished_at=finished_at,
+                mu=skill.mu,
+                sigma=skill.sigma,
+            )
+        )
+    session.flush()
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """Every rating recomputed from the rated games: by player id, the final skill and
+    games, and the history points in order as (player id, game id, skill)."""
+
+    skills: dict[int, tuple[Skill, int]]
+    history: list[tuple[int, int, Skill]]
+
+
+def replay(session: Session) -> Replayed:
+    """Recompute every rating from the finished rated games, in the order their finishes
+    were applied (the rating history's ids; a game without history after them, by its
+    finish)."""
+    applied = (
+        select(RatingPoint.game_id, func.min(RatingPoint.id).label("first"))
+        .group_by(col(RatingPoint.game_id))
+        .subquery()
+    )
+    games = session.exec(
+        select(GameRecord.id, GameRecord.standings)
+        .outerjoin(applied, applied.c.game_id == GameRecord.id)
+        .where(
+            GameRecord.status == GameStatus.FINISHED,
+            (col(GameRecord.rated)) | (col(GameRecord.season_id).is_not(None)),
+        )
+        .order_by(
+            applied.c.first.is_(None),
+            applied.c.first,
+            col(GameRecord.finished_at),
+            col(GameRecord.id),
+        )
+    ).all()
+    ids = dict(session.exec(select(Player.name, Player.id)).all())
+    skills: dict[int, tuple[Skill, int]] = {}
+    history: list[tuple[int, int, Skill]] = []
+    for game_id, standings in games:
+        assert game_id is not None and standings is not None
+        places = places_of(standings)
+        players = sorted((ids[name] for name in places), key=int)
+        by_id = {ids[name]: place for name, place in places.items()}
+        before = [skills.get(pid, (DEFAULT, 0))[0] for pid in players]
+        for pid, skill in zip(players, rate(before, [by_id[pid] for pid in players]), strict=True):
+            skills[pid] = (skill, skills.get(pid, (DEFAULT, 0))[1] + 1)
+            history.append((pid, game_id, skill))
+    return Replayed(skills, history)
+
+
+def differences(session: Session, replayed: Replayed) -> list[str]:
+    """Where the stored ratings and history differ from `replayed`, one line each."""
+    names = dict(session.exec(select(Player.id, Player.name)).all())
+    stored = {row.player_id: row for row in session.exec(select(Rating)).all()}
+    found = []
+    for pid in sorted(stored.keys() | replayed.skills.keys()):
+        row = stored.get(pid)
+        have = None if row is None or row.games == 0 else (Skill(row.mu, row.sigma), row.games)
+        want = replayed.skills.get(pid)
+        if have != want:
+            found.append(f"rating of {names.get(pid, pid)}: stored {have}, recomputed {want}")
+    points = {
+        (p.player_id, p.game_id): Skill(p.mu, p.sigma)
+        for p in session.exec(select(RatingPoint)).all()
+    }
+    wanted = {(pid, game_id): skill for pid, game_id, skill in replayed.history}
+    for key in sorted(points.keys() ^ wanted.keys()):
+        found.append(f"history of {names.get(key[0], key[0])} in game {key[1]}: missing or extra")
+    for key in sorted(points.keys() & wanted.keys()):
+        if points[key] != wanted[key]:
+            found.append(
+                f"history of {names.get(key[0], key[0])} after game {key[1]}: "
+                f"stored {points[key]}, recomputed {wanted[key]}"
+            )
+    return found
+
+
+def store(session: Session, replayed: Replayed) -> None:
+    """Write `replayed` as the stored ratings (the history points keep their ids, so the
+    order of application stays recorded)."""
+    now = utcnow()
+    for pid, (skill, games) in replayed.skills.items():
+        session.execute(
+            _insert(session)(Rating.__table__)  # type: ignore[attr-defined]
+            .values(player_id=pid, mu=skill.mu, sigma=skill.sigma, games=games, updated_at=now)
+            .on_conflict_do_update(
+                index_elements=["player_id"],
+                set_={"mu": skill.mu, "sigma": skill.sigma, "games": games, "updated_at": now},
+            )
+        )
+    for pid, game_id, skill in replayed.history:
+        session.execute(
+            update(RatingPoint)
+            .where(col(RatingPoint.player_id) == pid, col(RatingPoint.game_id) == game_id)
+            .values(mu=skill.mu, sigma=skill.sigma)
+        )
+    session.commit()
+
+
+def skill_of(row: Rating | None) -> Skill:
+    """A stored rating, or the defaults for a player without one."""
+    return DEFAULT if row is None else Skill(row.mu, row.sigma)

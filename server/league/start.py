@@ -1,0 +1,216 @@
+"""Starting a season (LEAGUE.md §3): place the registered players in divisions, draw the
+schedule from the season's secret seed, and start every game of it at once with the
+league's clock and options — in one transaction, so a season starts whole or not at all.
+
+The schedule is public once the season is over: division `d`'s games are
+`server.league.schedule(players, game_size, None, seed=division_seed(seed, d))` with the
+division's players as placed, so anyone can recompute it from the revealed seed and check
+the seed against the commitment published at the start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from cafe import Game, Options
+from cafe.fairbag import commitment
+from server.clock.store import alarms
+from server.clock.deadlines import Interval
+from server.domain import Conflict
+from server.games import notify
+from server.league import emails, ratings, scheduling, table
+from server.league.standings import final_tables
+from server.league.store import organiser_only
+from server.models import (
+    GameRecord,
+    GameSeat,
+    GameStatus,
+    League,
+    Player,
+    Rating,
+    Season,
+    SeasonMember,
+    SeasonStatus,
+    Vacation,
+    utcnow,
+)
+
+#: How often members get the league digest while a season runs.
+DIGEST_EVERY = timedelta(days=7)
+
+
+def division_seed(seed: bytes, division: int) -> bytes:
+    """The seed of one division's schedule, derived from the season's."""
+    return hashlib.sha256(seed + b"division" + str(division).encode()).digest()
+
+
+def _by_rating(session: Session, players: list[Player]) -> list[Player]:
+    """Players best rating first (ordinal; unrated players as new ones), then by name."""
+    stored = {
+        row.player_id: ratings.Skill(row.mu, row.sigma)
+        for row in session.exec(
+            select(Rating).where(col(Rating.player_id).in_([p.id for p in players]))
+        )
+    }
+    return sorted(
+        players, key=lambda p: (-stored.get(p.id, ratings.DEFAULT).ordinal, p.name)  # type: ignore[arg-type]
+    )
+
+
+def _previous(session: Session, league: League, number: int) -> Season | None:
+    return session.exec(
+        select(Season).where(Season.league_id == league.id, Season.number == number - 1)
+    ).first()
+
+
+def place(session: Session, league: League, season: Season, players: list[Player]) -> list[list[str]]:
+    """The divisions of the season, top first: by rating in the first season, else by the
+    last season's final tables with its moves (`table.next_divisions`)."""
+    previous = _previous(session, league, season.number)
+    if previous is None or previous.status != SeasonStatus.FINISHED:
+        return table.first_divisions([p.name for p in _by_rating(session, players)], league.division_size)
+    tables = final_tables(session, previous)
+    before = {row.player for rows in tables for row in rows}
+    names = {p.name for p in players}
+    moves = [
+        table.Move(m["player"], m["from_division"], m["to_division"]) for m in previous.moves or []
+    ]
+    return table.next_divisions(
+        tables,
+        moves,
+        leaving=before - names,
+        newcomers=[p.name for p in _by_rating(session, players) if p.name not in before],
+        division_size=league.division_size,
+    )
+
+
+def _pauses(session: Session, player_ids: list[int], since: Any) -> dict[int, list[Interval]]:
+    """Every mover's vacations that end after `since`, in one query."""
+    found: dict[int, list[Interval]] = {pid: [] for pid in player_ids}
+    for pid, start, end in session.exec(
+        select(Vacation.player_id, Vacation.start, Vacation.end).where(
+            col(Vacation.player_id).in_(player_ids), col(Vacation.end) > since
+        )
+    ):
+        found[pid].append(Interval(start, end))
+    return found
+
+
+def _claim(session: Session, league: League, season: Season, *, seed: bytes, now: Any) -> None:
+    """Compare-and-set the season from registration to running, before anything else is
+    written: of two starts at once, one wins and the other is told so, with nothing done."""
+    claimed = session.execute(
+        update(Season)
+        .where(col(Season.id) == season.id, col(Season.status) == SeasonStatus.REGISTRATION)
+        .values(
+            status=SeasonStatus.RUNNING,
+            seed_hex=seed.hex(),
+            commitment=commitment(seed),
+            started_at=now,
+            digest_due=now + DIGEST_EVERY,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise Conflict("season_not_open", f"season {season.number} of {league.slug} has started")
+
+
+def start_season(session: Session, *, league: League, season: Season, player: Player) -> Season:
+    """Start the season (the organiser): divisions, schedule, and every game dealt and
+    running; members are told their division and games."""
+    organiser_only(league, player, "start a season")
+    if season.status != SeasonStatus.REGISTRATION:
+        raise Conflict("season_not_open", f"season {season.number} of {league.slug} is {season.status}")
+    members = list(
+        session.exec(
+            select(SeasonMember, Player)
+            .join(Player, col(Player.id) == SeasonMember.player_id)
+            .where(SeasonMember.season_id == season.id, col(SeasonMember.withdrawn_at).is_(None))
+        ).all()
+    )
+    if len(members) < league.game_size:
+        raise Conflict(
+            "not_enough_players",
+            f"{len(members)} registered for season {season.number} of {league.slug}; "
+            f"a season needs at least {league.game_size} (the game size)",
+        )
+    players = {p.name: p for _, p in members}
+    divisions = place(session, league, season, list(players.values()))
+    seed = secrets.token_bytes(32)
+    now = utcnow()
+    _claim(session, league, season, seed=seed, now=now)
+    scheduled = [
+        (number, game)
+        for number, names in enumerate(divisions, 1)
+        for game in scheduling.schedule(names, league.game_size, seed=division_seed(seed, number))
+    ]
+    movers: list[str] = []
+    records: list[tuple[GameRecord, Game, tuple[str, ...]]] = []
+    for number, names in scheduled:
+        engine = Game.new(list(names), seed=(game_seed := secrets.token_bytes(32)), options=Options(**league.options))
+        movers.append(engine.player_to_move)
+        record = GameRecord(
+            creator_id=league.organiser_id,
+            status=GameStatus.ACTIVE,
+            seats=len(names),
+            options=dict(league.options),
+            clock=league.clock,
+            state=engine.to_position(),
+            seed_hex=game_seed.hex(),
+            commitment=engine.commitment,
+            started_at=now,
+            turn_started_at=None if league.clock is None else now,
+            rated=True,
+            season_id=season.id,
+            division=number,
+            version=1,
+        )
+        records.append((record, engine, names))
+    paused = _pauses(session, [players[name].id for name in movers], now)  # type: ignore[misc]
+    for (record, engine, _), mover in zip(records, movers, strict=True):
+        for name, value in alarms(league.clock, now, paused[players[mover].id], sent=()).items():  # type: ignore[index]
+            setattr(record, name, value)
+    session.add_all(record for record, _, _ in records)
+    session.flush()
+    seats = []
+    for record, engine, names in records:
+        assert record.id is not None
+        seat_of = {name: seat for seat, name in enumerate(engine.players)}
+        seats += [
+            GameSeat(game_id=record.id, player_id=players[name].id, join_order=order, seat=seat_of[name])  # type: ignore[arg-type]
+            for order, name in enumerate(names)
+        ]
+    session.add_all(seats)
+    for record, _, _ in records:
+        assert record.id is not None and record.state is not None
+        notify.after_change(
+            session,
+            game_id=record.id,
+            version=record.version,
+            state=record.state,
+            finished=False,
+            mover=None,
+            turn=None,
+        )
+    division_of = {name: number for number, names in enumerate(divisions, 1) for name in names}
+    for member, player_row in members:
+        member.division = division_of[player_row.name]
+    session.add_all(member for member, _ in members)
+    session.execute(
+        update(Season)
+        .where(col(Season.id) == season.id)
+        .values(games_left=len(records))
+        .execution_options(synchronize_session=False)
+    )
+    session.flush()
+    session.refresh(season)
+    emails.season_started(session, league=league, season=season)
+    session.commit()
+    return season

@@ -1,0 +1,226 @@
+"""Leagues and their seasons' registration: create a league, open a season, register,
+withdraw, invite (LEAGUE.md §3).
+
+Starting a season is `server.league.start`, a finished game's effect on the standings
+`server.league.results`.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from server.domain import Conflict, Forbidden, NotFound, Refused
+from server.league import emails
+from server.models import (
+    GameRecord,
+    GameSeat,
+    GameStatus,
+    League,
+    Player,
+    Season,
+    SeasonMember,
+    SeasonStatus,
+    utcnow,
+)
+
+
+def load_league(session: Session, slug: str) -> League:
+    """The league with this slug, or a 404."""
+    league = session.exec(select(League).where(League.slug == slug)).first()
+    if league is None:
+        raise NotFound("league_not_found", f"there is no league {slug!r}; see GET /api/leagues")
+    return league
+
+
+def load_season(session: Session, league: League, number: int, *, lock: bool = False) -> Season:
+    """The league's season `number`, or a 404; `lock`: its row locked for an update."""
+    query = select(Season).where(Season.league_id == league.id, Season.number == number)
+    season = session.exec(
+        (query.with_for_update() if lock else query).execution_options(populate_existing=True)
+    ).first()
+    if season is None:
+        raise NotFound(
+            "season_not_found", f"league {league.slug} has no season {number}; see its seasons"
+        )
+    return season
+
+
+def latest_season(session: Session, league: League) -> Season | None:
+    """The league's newest season, if any."""
+    return session.exec(
+        select(Season).where(Season.league_id == league.id).order_by(col(Season.number).desc())
+    ).first()
+
+
+def organiser_only(league: League, player: Player, what: str) -> None:
+    """A 403 unless `player` organises the league."""
+    if league.organiser_id != player.id:
+        raise Forbidden("not_organiser", f"only the organiser of {league.slug} can {what}")
+
+
+def create_league(session: Session, *, organiser: Player, settings: dict[str, Any]) -> League:
+    """A new league organised by `organiser`; a 409 if its slug is taken."""
+    assert organiser.id is not None
+    league = League(organiser_id=organiser.id, **settings)
+    session.add(league)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict(
+            "slug_taken", f"a league named {settings['slug']!r} exists; choose another slug"
+        ) from None
+    return league
+
+
+def member_count(session: Session, season_ids: list[int]) -> dict[int, int]:
+    """Registered (not withdrawn) players of each season."""
+    rows = session.exec(
+        select(SeasonMember.season_id, func.count())
+        .where(
+            col(SeasonMember.season_id).in_(season_ids), col(SeasonMember.withdrawn_at).is_(None)
+        )
+        .group_by(col(SeasonMember.season_id))
+    ).all()
+    counts = dict.fromkeys(season_ids, 0)
+    counts.update({season_id: count for season_id, count in rows})
+    return counts
+
+
+def open_season(session: Session, *, league: League, player: Player) -> Season:
+    """Open registration for the league's next season (the organiser): the members of the
+    last one are registered, and told so; invitees who are not are invited to join."""
+    organiser_only(league, player, "open a season")
+    previous = latest_season(session, league)
+    if previous is not None and previous.status != SeasonStatus.FINISHED:
+        raise Conflict(
+            "season_not_finished",
+            f"season {previous.number} of {league.slug} is {previous.status}; "
+            "a new season opens once it is finished",
+        )
+    assert league.id is not None
+    season = Season(league_id=league.id, number=1 if previous is None else previous.number + 1)
+    session.add(season)
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict("season_exists", "another season was opened at the same moment") from None
+    assert season.id is not None
+    returning: list[Player] = []
+    if previous is not None:
+        returning = list(
+            session.exec(
+                select(Player)
+                .join(SeasonMember, col(SeasonMember.player_id) == Player.id)
+                .where(
+                    SeasonMember.season_id == previous.id, col(SeasonMember.withdrawn_at).is_(None)
+                )
+                .order_by(col(Player.name))
+            ).all()
+        )
+        session.add_all(SeasonMember(season_id=season.id, player_id=p.id) for p in returning)
+    known = {p.name for p in returning}
+    invitees = [] if league.open else sorted(set(league.invited) - known)
+    invited = session.exec(select(Player).where(col(Player.name).in_(invitees))).all()
+    emails.registration_opened(
+        session, league=league, season=season, registered=returning, invited=invited
+    )
+    session.commit()
+    return season
+
+
+def _may_register(league: League, player: Player) -> None:
+    if not league.open and player.name not in league.invited and league.organiser_id != player.id:
+        raise Forbidden(
+            "not_invited", f"{league.slug} is by invitation; ask its organiser to invite you"
+        )
+
+
+def register(session: Session, *, league: League, number: int, player: Player) -> Season:
+    """The caller signs up for the season (open for registration). The season's row is
+    locked for it (on PostgreSQL), so a registration never lands in a season that started
+    meanwhile."""
+    season = load_season(session, league, number, lock=True)
+    if season.status != SeasonStatus.REGISTRATION:
+        raise Conflict(
+            "registration_closed", f"season {number} of {league.slug} is {season.status}"
+        )
+    _may_register(league, player)
+    member = session.exec(
+        select(SeasonMember).where(
+            SeasonMember.season_id == season.id, SeasonMember.player_id == player.id
+        )
+    ).first()
+    if member is not None and member.withdrawn_at is None:
+        raise Conflict(
+            "already_registered", f"you are registered for season {number} of {league.slug}"
+        )
+    if member is None:
+        assert season.id is not None and player.id is not None
+        session.add(SeasonMember(season_id=season.id, player_id=player.id))
+    else:
+        member.withdrawn_at = None
+        session.add(member)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict(
+            "already_registered", f"you are registered for season {number} of {league.slug}"
+        ) from None
+    return season
+
+
+def invite(session: Session, *, league: League, player: Player, names: list[str]) -> list[str]:
+    """The organiser invites players to an invitation-only league (and, if a season is
+    open for registration, they hear of it)."""
+    organiser_only(league, player, "invite players")
+    if league.open:
+        raise Conflict("league_open", f"{league.slug} is open: anyone may register")
+    found = session.exec(select(Player).where(col(Player.name).in_(names))).all()
+    unknown = sorted(set(names) - {p.name for p in found})
+    if unknown:
+        raise Refused("unknown_player", f"no player is named {', '.join(unknown)}")
+    new = [p for p in found if p.name not in league.invited]
+    league.invited = sorted(set(league.invited) | {p.name for p in found})
+    session.add(league)
+    season = latest_season(session, league)
+    if new and season is not None and season.status == SeasonStatus.REGISTRATION:
+        emails.registration_opened(
+            session, league=league, season=season, registered=[], invited=new
+        )
+    session.commit()
+    return league.invited
+
+
+def league_games(session: Session, season_id: int) -> dict[int, list[int]]:
+    """The season's game ids by division."""
+    rows = session.exec(
+        select(GameRecord.division, GameRecord.id)
+        .where(GameRecord.season_id == season_id)
+        .order_by(col(GameRecord.id))
+    ).all()
+    games: dict[int, list[int]] = {}
+    for division, game_id in rows:
+        assert division is not None and game_id is not None
+        games.setdefault(division, []).append(game_id)
+    return games
+
+
+def running_games_of(session: Session, *, season_id: int, player_id: int) -> list[GameRecord]:
+    """The player's running games of the season."""
+    return list(
+        session.exec(
+            select(GameRecord)
+            .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
+            .where(
+                GameRecord.season_id == season_id,
+                GameSeat.player_id == player_id,
+                GameRecord.status == GameStatus.ACTIVE,
+            )
+            .order_by(col(GameRecord.id))
+        ).all()
+    )

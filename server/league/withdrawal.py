@@ -1,0 +1,73 @@
+"""Withdrawing from a season. Leaving a running season: the player resigns every running game of theirs in it, in the
+withdrawal's own transaction, so that the withdrawal and its resignations land together."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from cafe import Game
+from server.domain import Conflict
+from server.games import turns
+from server.league.store import load_season, running_games_of
+from server.models import (
+    League,
+    Player,
+    Season,
+    SeasonMember,
+    SeasonStatus,
+    TurnKind,
+    TurnRecord,
+    utcnow,
+)
+
+
+def resign_league_games(session: Session, *, season_id: int, player: Player) -> list[int]:
+    """Resign the player from each running game of the season they are still in (in the
+    caller's transaction); the games resigned. A game that moved on meanwhile makes the
+    whole withdrawal a 409 to retry, never a partial one."""
+    assert player.id is not None
+    resigned = []
+    for game in running_games_of(session, season_id=season_id, player_id=player.id):
+        assert game.id is not None and game.state is not None
+        seat = game.state["players"].index(player.name)
+        if game.state["eliminated"][seat]:
+            continue
+        engine = Game.from_position(game.state)
+        engine.resign(seat)
+        entry = TurnRecord(
+            game_id=game.id, number=game.turn_count + 1, seat=seat, kind=TurnKind.RESIGN
+        )
+        values = turns.change_values(
+            session, game=game, engine=engine, entry=entry, by_the_player=True
+        )
+        if not turns.write_change(session, game=game, values=values, entry=entry):
+            session.rollback()
+            raise Conflict(
+                "busy", f"game {game.id} changed while you withdrew; nothing changed, try again"
+            )
+        resigned.append(game.id)
+    return resigned
+
+
+def withdraw(session: Session, *, league: League, number: int, player: Player) -> Season:
+    """The caller leaves the season: before its start they are simply not placed; during it
+    they resign every running game of theirs in it (finished results stand)."""
+    season = load_season(session, league, number)
+    member = session.exec(
+        select(SeasonMember).where(
+            SeasonMember.season_id == season.id, SeasonMember.player_id == player.id
+        )
+    ).first()
+    if member is None or member.withdrawn_at is not None:
+        raise Conflict(
+            "not_registered", f"you are not registered for season {number} of {league.slug}"
+        )
+    if season.status == SeasonStatus.FINISHED:
+        raise Conflict("season_finished", f"season {number} of {league.slug} is over")
+    member.withdrawn_at = utcnow()
+    session.add(member)
+    if season.status == SeasonStatus.RUNNING:
+        assert season.id is not None
+        resign_league_games(session, season_id=season.id, player=player)
+    session.commit()
+    return season

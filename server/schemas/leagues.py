@@ -1,0 +1,238 @@
+"""Leagues, seasons, standings and ratings: what organisers and players send, and what
+everyone is shown (LEAGUE.md §3–§5)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, model_validator
+
+from server.models import SeasonStatus
+from server.schemas.clock import ClockSettings
+from server.schemas.fields import (
+    PlayerName,
+    PublicModel,
+    QueryInt,
+    QueryModel,
+    RequestModel,
+    Timestamp,
+    _storable_line,
+)
+from server.schemas.games import GameOptions
+
+SLUG_RULE = "2 to 32 lowercase letters, digits or '-', starting with a letter"
+LeagueSlug = Annotated[
+    str,
+    Field(min_length=2, max_length=32, pattern=r"^[a-z][a-z0-9-]{1,31}$", description=SLUG_RULE),
+]
+LeagueName = Annotated[
+    str,
+    Field(min_length=1, max_length=64, description="a name of 1 to 64 characters"),
+    AfterValidator(_storable_line),
+]
+
+
+class LeagueCreate(RequestModel):
+    """A new league, organised by the caller; every setting has LEAGUE.md §3's default."""
+
+    name: LeagueName
+    slug: LeagueSlug
+    open: bool = Field(
+        default=True, description="true (anyone may register) or false (by invitation)"
+    )
+    game_size: int = Field(default=4, ge=2, le=4, description="a whole number from 2 to 4")
+    clock: ClockSettings = Field(
+        default_factory=ClockSettings,
+        description="an object with `days_per_turn` (1 to 30), `timeout` (autoplay or "
+        "resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
+    )
+    options: GameOptions | None = Field(
+        default=None,
+        description="an object with `birthday` (null or a points threshold) "
+        "and `coffee_klatsch` (true or false)",
+    )
+    division_size: int = Field(default=8, ge=4, le=12, description="a whole number from 4 to 12")
+    promote: int = Field(default=2, ge=0, le=4, description="a whole number from 0 to 4")
+    relegate: int = Field(default=2, ge=0, le=4, description="a whole number from 0 to 4")
+
+    @model_validator(mode="after")
+    def _division_holds_a_game(self) -> LeagueCreate:
+        if self.promote + self.relegate > self.division_size - 1:
+            raise ValueError(
+                f"promote + relegate ({self.promote + self.relegate}) must leave a player "
+                f"in a division of {self.division_size}"
+            )
+        return self
+
+
+class SeasonBrief(PublicModel):
+    """A season in its league's page: its number and where it stands."""
+
+    number: int
+    status: SeasonStatus
+    players: int
+    started_at: Timestamp | None
+    finished_at: Timestamp | None
+
+
+class LeaguePublic(PublicModel):
+    """A league, its settings and its seasons, newest last."""
+
+    name: str
+    slug: str
+    organiser: str
+    open: bool
+    game_size: int
+    clock: ClockSettings
+    options: GameOptions
+    division_size: int
+    promote: int
+    relegate: int
+    invited: list[str] = Field(description="the names invited (an invitation-only league)")
+    created_at: Timestamp
+    seasons: list[SeasonBrief]
+
+
+class LeagueSummary(PublicModel):
+    """A league in a list."""
+
+    name: str
+    slug: str
+    organiser: str
+    open: bool
+    game_size: int
+    season: int | None = Field(description="the newest season's number; null before the first")
+    season_status: SeasonStatus | None
+    players: int = Field(description="the players of the newest season")
+
+
+class LeagueList(PublicModel):
+    """The leagues, oldest first."""
+
+    leagues: list[LeagueSummary]
+
+
+class InvitationsCreate(RequestModel):
+    """Players the organiser invites to an invitation-only league."""
+
+    names: list[PlayerName] = Field(
+        min_length=1, max_length=100, description="a list of 1 to 100 player names"
+    )
+
+
+class Invited(PublicModel):
+    """Who is invited now."""
+
+    invited: list[str]
+
+
+class StandingRow(PublicModel):
+    """A line of a division's table: league points, then the tiebreaks (LEAGUE.md §3)."""
+
+    place: int
+    player: str
+    points: float = Field(description="league points (shared places give fractions)")
+    score_sum: int = Field(description="the sum of the player's final game scores")
+    wins: int
+    played: int = Field(description="finished games")
+    withdrawn: bool
+
+
+class Division(PublicModel):
+    """A division of a running or finished season: members, games and table."""
+
+    number: int
+    players: list[str]
+    rounds: int = Field(description="the games each member plays")
+    games: list[int]
+    standings: list[StandingRow]
+
+
+class SeasonMove(PublicModel):
+    """A player moving between divisions at a season's end."""
+
+    player: str
+    from_division: int
+    to_division: int
+    direction: str = Field(description="up or down")
+
+
+class SeasonPublic(PublicModel):
+    """A season. `seed` appears once it is finished, so anyone can recompute its schedule
+    (`server.league.schedule`) and check it against `seed_commitment`."""
+
+    league: str
+    number: int
+    status: SeasonStatus
+    registered: list[str] = Field(description="players registered and not withdrawn")
+    withdrawn: list[str]
+    seed_commitment: str | None
+    seed: str | None
+    divisions: list[Division]
+    moves: list[SeasonMove] | None = Field(description="null until the season is finished")
+    created_at: Timestamp
+    started_at: Timestamp | None
+    finished_at: Timestamp | None
+
+
+class RatingRow(PublicModel):
+    """A player's rating (LEAGUE.md §4): shown and sorted by `ordinal` = mu − 3·sigma."""
+
+    player: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+class RatingList(PublicModel):
+    """Rated players, best ordinal first."""
+
+    ratings: list[RatingRow]
+    total: int
+
+
+class RatingsQuery(QueryModel):
+    """A page of the rating list."""
+
+    limit: QueryInt = Field(default=50, ge=1, le=200, description="a whole number from 1 to 200")
+    offset: QueryInt = Field(default=0, ge=0, le=10**9, description="a whole number from 0")
+
+
+class RatingPointPublic(PublicModel):
+    """The player's rating after one rated game."""
+
+    game: int
+    finished_at: Timestamp
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class RecentGame(PublicModel):
+    """A finished game on a player's profile."""
+
+    id: int
+    players: list[str]
+    place: int | None
+    final: int | None
+    finished_at: Timestamp | None
+
+
+class PlayerLeague(PublicModel):
+    """A league a player is a member of, by its newest season they registered for."""
+
+    slug: str
+    name: str
+    season: int
+    division: int | None
+
+
+class PlayerProfile(PublicModel):
+    """What anyone may see of a player: rating and its history, leagues, recent games."""
+
+    name: str
+    rating: RatingRow
+    history: list[RatingPointPublic]
+    leagues: list[PlayerLeague]
+    recent_games: list[RecentGame]
