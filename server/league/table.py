@@ -157,9 +157,11 @@ def next_divisions(
 
     leaving out the players in ``leaving`` and every withdrawn row; after the last division
     come the ``newcomers`` in the order given (the caller sorts them by rating, highest
-    first). Because the cut is made on the whole list, places freed by leavers are refilled
-    in order: the first players of the division below move up into them, and so on down;
-    newcomers land in the last division (or in the one above, when the last fills up).
+    first). Because the cut is made on the whole list, places freed by leavers and
+    withdrawals are refilled in order: the first players of the division below (those just
+    relegated into it, the best of them first) move up into them, and so on down; and
+    newcomers land in the last division (spilling into the one above only when there are
+    more of them than it holds). Moves are only honoured between neighbouring divisions.
     """
     where = {row.player: d for d, table in enumerate(tables) for row in table}
     withdrawn = {row.player for table in tables for row in table if row.withdrawn}
