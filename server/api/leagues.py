@@ -24,7 +24,7 @@ bp = Blueprint("leagues", __name__, url_prefix="/api/leagues")
 
 @bp.post("")
 @login_required
-@validate(201, LeaguePublic, 409, json=LeagueCreate)
+@validate(201, LeaguePublic, 409, 422, json=LeagueCreate)
 def create(json: LeagueCreate) -> tuple[LeaguePublic, int, dict[str, str]]:
     """Create a league organised by the caller; its settings apply to every game of it."""
     settings = json.model_dump()

@@ -20,7 +20,6 @@ from server.clock.store import next_deadline
 from server.db import writing
 from server.domain import Conflict
 from server.games import notify
-from server.league import results
 from server.games.store import (
     active_seat,
     bump_version,
@@ -31,6 +30,7 @@ from server.games.store import (
     turn_log,
 )
 from server.idempotency import Idempotency
+from server.league import results
 from server.models import GameRecord, Player, TurnKind, TurnRecord, utcnow
 
 

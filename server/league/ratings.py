@@ -67,7 +67,9 @@ def apply_game(
     one's history. Their rating rows are locked (in player order, so that games finishing
     at once wait for each other rather than deadlock) for the read-modify-write."""
     places = places_of(standings)
-    ids = dict(session.exec(select(Player.name, Player.id).where(col(Player.name).in_(places))))
+    ids = dict(
+        session.exec(select(Player.name, Player.id).where(col(Player.name).in_(places))).all()
+    )
     table = Rating.__table__  # type: ignore[attr-defined]
     session.execute(
         _insert(session)(table).on_conflict_do_nothing(),

@@ -56,7 +56,9 @@ def _count_in_table(
         .where(Season.id == game.season_id)
     ).one()
     outcome = table.game_outcome(standings, league.game_size)
-    ids = dict(session.exec(select(Player.name, Player.id).where(col(Player.name).in_(outcome))))
+    ids = dict(
+        session.exec(select(Player.name, Player.id).where(col(Player.name).in_(outcome))).all()
+    )
     for name in sorted(outcome, key=lambda n: ids[n]):
         result = outcome[name]
         session.execute(
@@ -81,9 +83,7 @@ def _count_in_table(
         .execution_options(synchronize_session=False)
     ).scalar_one()
     if left == 0:
-        finish_season(
-            session, league=league, season=season, finished_at=finished_at, config=config
-        )
+        finish_season(session, league=league, season=season, finished_at=finished_at, config=config)
 
 
 def season_moves(session: Session, league: League, season: Season) -> list[dict[str, Any]]:

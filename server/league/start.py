@@ -20,8 +20,8 @@ from sqlmodel import Session, col, select
 
 from cafe import Game, Options
 from cafe.fairbag import commitment
-from server.clock.store import alarms
 from server.clock.deadlines import Interval
+from server.clock.store import alarms
 from server.domain import Conflict
 from server.games import notify
 from server.league import emails, ratings, scheduling, table
@@ -59,7 +59,8 @@ def _by_rating(session: Session, players: list[Player]) -> list[Player]:
         )
     }
     return sorted(
-        players, key=lambda p: (-stored.get(p.id, ratings.DEFAULT).ordinal, p.name)  # type: ignore[arg-type]
+        players,
+        key=lambda p: (-stored.get(p.id, ratings.DEFAULT).ordinal, p.name),  # type: ignore[arg-type]
     )
 
 
@@ -69,14 +70,18 @@ def _previous(session: Session, league: League, number: int) -> Season | None:
     ).first()
 
 
-def place(session: Session, league: League, season: Season, players: list[Player]) -> list[list[str]]:
+def place(
+    session: Session, league: League, season: Season, players: list[Player]
+) -> list[list[str]]:
     """The divisions of the season, top first: by rating in the first season, else by the
     last season's final tables with its moves (`table.next_divisions`)."""
     previous = _previous(session, league, season.number)
     if previous is None or previous.status != SeasonStatus.FINISHED:
-        return table.first_divisions([p.name for p in _by_rating(session, players)], league.division_size)
+        return table.first_divisions(
+            [p.name for p in _by_rating(session, players)], league.division_size
+        )
     tables = final_tables(session, previous)
-    before = {row.player for rows in tables for row in rows}
+    before = {row.player for rows in tables for row in rows if not row.withdrawn}
     names = {p.name for p in players}
     moves = [
         table.Move(m["player"], m["from_division"], m["to_division"]) for m in previous.moves or []
@@ -127,7 +132,9 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
     running; members are told their division and games."""
     organiser_only(league, player, "start a season")
     if season.status != SeasonStatus.REGISTRATION:
-        raise Conflict("season_not_open", f"season {season.number} of {league.slug} is {season.status}")
+        raise Conflict(
+            "season_not_open", f"season {season.number} of {league.slug} is {season.status}"
+        )
     members = list(
         session.exec(
             select(SeasonMember, Player)
@@ -154,7 +161,11 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
     movers: list[str] = []
     records: list[tuple[GameRecord, Game, tuple[str, ...]]] = []
     for number, names in scheduled:
-        engine = Game.new(list(names), seed=(game_seed := secrets.token_bytes(32)), options=Options(**league.options))
+        engine = Game.new(
+            list(names),
+            seed=(game_seed := secrets.token_bytes(32)),
+            options=Options(**league.options),
+        )
         movers.append(engine.player_to_move)
         record = GameRecord(
             creator_id=league.organiser_id,
@@ -174,7 +185,7 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
         )
         records.append((record, engine, names))
     paused = _pauses(session, [players[name].id for name in movers], now)  # type: ignore[misc]
-    for (record, engine, _), mover in zip(records, movers, strict=True):
+    for (record, _, _), mover in zip(records, movers, strict=True):
         for name, value in alarms(league.clock, now, paused[players[mover].id], sent=()).items():  # type: ignore[index]
             setattr(record, name, value)
     session.add_all(record for record, _, _ in records)
@@ -184,7 +195,9 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
         assert record.id is not None
         seat_of = {name: seat for seat, name in enumerate(engine.players)}
         seats += [
-            GameSeat(game_id=record.id, player_id=players[name].id, join_order=order, seat=seat_of[name])  # type: ignore[arg-type]
+            GameSeat(
+                game_id=record.id, player_id=players[name].id, join_order=order, seat=seat_of[name]
+            )  # type: ignore[arg-type]
             for order, name in enumerate(names)
         ]
     session.add_all(seats)

@@ -7,6 +7,8 @@ Starting a season is `server.league.start`, a finished game's effect on the stan
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -22,7 +24,6 @@ from server.models import (
     Season,
     SeasonMember,
     SeasonStatus,
-    utcnow,
 )
 
 
@@ -63,6 +64,13 @@ def organiser_only(league: League, player: Player, what: str) -> None:
 def create_league(session: Session, *, organiser: Player, settings: dict[str, Any]) -> League:
     """A new league organised by `organiser`; a 409 if its slug is taken."""
     assert organiser.id is not None
+    moving = settings["promote"] + settings["relegate"]
+    if moving > settings["division_size"]:
+        raise Refused(
+            "invalid_league",
+            f"promote + relegate ({moving}) is more than a division of "
+            f"{settings['division_size']} holds",
+        )
     league = League(organiser_id=organiser.id, **settings)
     session.add(league)
     try:
@@ -85,7 +93,7 @@ def member_count(session: Session, season_ids: list[int]) -> dict[int, int]:
         .group_by(col(SeasonMember.season_id))
     ).all()
     counts = dict.fromkeys(season_ids, 0)
-    counts.update({season_id: count for season_id, count in rows})
+    counts.update(dict(rows))
     return counts
 
 

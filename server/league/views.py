@@ -86,8 +86,7 @@ def league_list(session: Session) -> list[LeagueSummary]:
         .order_by(col(League.id))
     ).all()
     newest = {
-        s.league_id: s
-        for s in session.exec(select(Season).order_by(col(Season.number))).all()
+        s.league_id: s for s in session.exec(select(Season).order_by(col(Season.number))).all()
     }
     counts = member_count(session, [s.id for s in newest.values() if s.id is not None])
     return [
@@ -136,7 +135,8 @@ def season_public(
     tables = division_tables(session, season, division)
     if division is not None and not tables:
         raise NotFound(
-            "division_not_found", f"season {season.number} of {league.slug} has no division {division}"
+            "division_not_found",
+            f"season {season.number} of {league.slug} has no division {division}",
         )
     games = league_games(session, season.id)
     finished = season.status == SeasonStatus.FINISHED
@@ -196,7 +196,9 @@ def rating_list(session: Session, *, limit: int, offset: int) -> tuple[list[Rati
         .limit(limit)
         .offset(offset)
     ).all()
-    total = session.exec(select(func.count()).select_from(Rating).where(col(Rating.games) > 0)).one()
+    total = session.exec(
+        select(func.count()).select_from(Rating).where(col(Rating.games) > 0)
+    ).one()
     return [rating_row(name, row) for row, name in rows], total
 
 

@@ -1,5 +1,6 @@
-"""Withdrawing from a season. Leaving a running season: the player resigns every running game of theirs in it, in the
-withdrawal's own transaction, so that the withdrawal and its resignations land together."""
+"""Withdrawing from a season. Leaving a running season, the player resigns every running
+game of theirs in it, in the withdrawal's own transaction, so that the withdrawal and its
+resignations land together."""
 
 from __future__ import annotations
 

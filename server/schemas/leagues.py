@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field
 
 from server.models import SeasonStatus
 from server.schemas.clock import ClockSettings
@@ -54,15 +54,6 @@ class LeagueCreate(RequestModel):
     division_size: int = Field(default=8, ge=4, le=12, description="a whole number from 4 to 12")
     promote: int = Field(default=2, ge=0, le=4, description="a whole number from 0 to 4")
     relegate: int = Field(default=2, ge=0, le=4, description="a whole number from 0 to 4")
-
-    @model_validator(mode="after")
-    def _division_holds_a_game(self) -> LeagueCreate:
-        if self.promote + self.relegate > self.division_size - 1:
-            raise ValueError(
-                f"promote + relegate ({self.promote + self.relegate}) must leave a player "
-                f"in a division of {self.division_size}"
-            )
-        return self
 
 
 class SeasonBrief(PublicModel):

@@ -23,7 +23,7 @@ def test_rate_is_openskill_plackett_luce_with_default_parameters():
     ours = ratings.rate([ratings.DEFAULT, ratings.Skill(27.0, 6.0), ratings.DEFAULT], [1, 1, 3])
     assert ours == [ratings.Skill(team[0].mu, team[0].sigma) for team in direct]
     assert ours[0].ordinal == pytest.approx(direct[0][0].ordinal())
-    assert ratings.DEFAULT == ratings.Skill(25.0, 25.0 / 3)
+    assert ratings.Skill(25.0, 25.0 / 3) == ratings.DEFAULT
 
 
 def resign_in_order(api, tokens, game_id, order):
