@@ -31,7 +31,7 @@ from server.db import get_engine
 from server.devserver import run_dev
 from server.domain import DomainError
 from server.games import turns
-from server.league import ratings
+from server.league import departure, ratings
 from server.league.check import differences as league_check_differences
 from server.mail import replies
 from server.mail.receiver import start_receiver
@@ -183,6 +183,23 @@ def players_add(name: str, email: str) -> None:
         except DomainError as error:
             raise fail(error.message) from None
         typer.echo(f"player {player.id}: {player.name} <{player.email}>")
+
+
+@players_app.command("remove")
+def players_remove(name: str) -> None:
+    """Take a player out of the service: withdrawn from every season, resigned from every
+    running game, tokens revoked, emails off (finished results and rating stay)."""
+    flask_app = load_app()
+    with flask_app.app_context(), Session(get_engine(flask_app)) as session:
+        player = session.exec(select(Player).where(Player.name == name)).first()
+        if player is None:
+            raise fail(f"no player is named {name!r}")
+        try:
+            gone = departure.remove_player(session, player)
+        except DomainError as error:
+            raise fail(error.message) from None
+    games = ", ".join(str(game) for game in gone.games) or "none"
+    typer.echo(f"{name} removed: withdrawn from {gone.seasons} seasons, resigned games: {games}")
 
 
 @tokens_app.command("create")

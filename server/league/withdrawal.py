@@ -4,6 +4,8 @@ resignations land together."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlmodel import Session, select
 
 from cafe import Game
@@ -11,6 +13,7 @@ from server.domain import Conflict
 from server.games import turns
 from server.league.store import load_season, running_games_of
 from server.models import (
+    GameRecord,
     League,
     Player,
     Season,
@@ -22,13 +25,12 @@ from server.models import (
 )
 
 
-def resign_league_games(session: Session, *, season_id: int, player: Player) -> list[int]:
-    """Resign the player from each running game of the season they are still in (in the
+def resign_games(session: Session, games: Sequence[GameRecord], player: Player) -> list[int]:
+    """Resign the player from each of these running games they are still in (in the
     caller's transaction); the games resigned. A game that moved on meanwhile makes the
-    whole withdrawal a 409 to retry, never a partial one."""
-    assert player.id is not None
+    whole change a 409 to retry, never a partial one."""
     resigned = []
-    for game in running_games_of(session, season_id=season_id, player_id=player.id):
+    for game in games:
         assert game.id is not None and game.state is not None
         seat = game.state["players"].index(player.name)
         if game.state["eliminated"][seat]:
@@ -43,9 +45,7 @@ def resign_league_games(session: Session, *, season_id: int, player: Player) -> 
         )
         if not turns.write_change(session, game=game, values=values, entry=entry):
             session.rollback()
-            raise Conflict(
-                "busy", f"game {game.id} changed while you withdrew; nothing changed, try again"
-            )
+            raise Conflict("busy", f"game {game.id} changed meanwhile; nothing changed, try again")
         resigned.append(game.id)
     return resigned
 
@@ -68,7 +68,9 @@ def withdraw(session: Session, *, league: League, number: int, player: Player) -
     member.withdrawn_at = utcnow()
     session.add(member)
     if season.status == SeasonStatus.RUNNING:
-        assert season.id is not None
-        resign_league_games(session, season_id=season.id, player=player)
+        assert season.id is not None and player.id is not None
+        resign_games(
+            session, running_games_of(session, season_id=season.id, player_id=player.id), player
+        )
     session.commit()
     return season

@@ -1,0 +1,74 @@
+"""A player leaving the service (`cafe-server players remove NAME`): they stop playing
+everywhere, with every table left consistent.
+
+In one transaction: every season they are registered for and that has not finished is
+withdrawn from (a running season's games of theirs resigned, as a withdrawal does), every
+other running game of theirs resigned, their API tokens revoked and their emails turned off.
+Their finished games, results and rating stay, as a record of what was played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from server.league.withdrawal import resign_games
+from server.models import (
+    ApiToken,
+    GameRecord,
+    GameSeat,
+    GameStatus,
+    Player,
+    Season,
+    SeasonMember,
+    SeasonStatus,
+    TurnEmails,
+    utcnow,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """What removing a player did: how many seasons they were withdrawn from, and the
+    games resigned."""
+
+    seasons: int
+    games: list[int]
+
+
+def remove_player(session: Session, player: Player) -> Departure:
+    """Withdraw `player` from every season, resign every running game of theirs, revoke
+    their tokens and stop their emails; a 409 (nothing changed) if a game moved on meanwhile."""
+    assert player.id is not None
+    now = utcnow()
+    members = session.exec(
+        select(SeasonMember, Season)
+        .join(Season, col(Season.id) == SeasonMember.season_id)
+        .where(
+            SeasonMember.player_id == player.id,
+            col(SeasonMember.withdrawn_at).is_(None),
+            Season.status != SeasonStatus.FINISHED,
+        )
+    ).all()
+    for member, _ in members:
+        member.withdrawn_at = now
+        session.add(member)
+    running = session.exec(
+        select(GameRecord)
+        .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
+        .where(GameSeat.player_id == player.id, GameRecord.status == GameStatus.ACTIVE)
+        .order_by(col(GameRecord.id))
+    ).all()
+    resigned = resign_games(session, running, player)
+    session.execute(
+        update(ApiToken)
+        .where(col(ApiToken.player_id) == player.id, col(ApiToken.revoked_at).is_(None))
+        .values(revoked_at=now)
+    )
+    player.turn_emails = TurnEmails.NONE
+    player.reminders = False
+    session.add(player)
+    session.commit()
+    return Departure(seasons=len(members), games=sorted(resigned))
