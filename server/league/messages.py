@@ -227,7 +227,7 @@ def digest(
         table=shown,
         table_text=table_text(shown),
         waiting=games,
-        preheader=f"{len(games)} league game{'s' if len(games) != 1 else ''} wait for you"
+        preheader=f"{len(games)} league game{' waits' if len(games) == 1 else 's wait'} for you"
         if games
         else "No league game waits for you",
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 
 import pytest
 from league_support import NAMES, finish, ok, opened, prefer, start
@@ -16,8 +17,10 @@ from sqlmodel import Session, select
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.db import get_engine
-from server.league import digest
+from server.league import digest, messages, ratings
+from server.league.table import Move, TableRow
 from server.mail.addresses import read_season_reply_address
+from server.mail.facts import Links, Recipient
 from server.models import Season
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -241,3 +244,35 @@ def test_season_finished_sends_the_final_table_moves_and_new_rating(api):
         html = readable(row)
         assert f"{name} (you)" in html and f"Your rating is now {rating['ordinal']:.2f}" in html
     assert any("moves up" in r.body for r in rows) and any("moves down" in r.body for r in rows)
+
+
+def test_the_longest_names_still_fit_the_text_width_and_a_phone():
+    """A 64-character league name and a division of twelve 24-character names."""
+    names = [f"{letter * 23}{n % 10}" for n, letter in enumerate("abcdefghijkl")]
+    you = Recipient(1, names[0], "a@example.com", timezone="America/Argentina/Buenos_Aires")
+    clock = {"days_per_turn": 30, "timeout": "autoplay", "max_timeouts": 5, "vacation": False}
+    season = messages.SeasonFacts("L" * 64, "s" * 32, 123, 4, clock)
+    links = Links("https://cafe.example", "play+s1-p1-x@cafe.example", "https://cafe.example/u/x")
+    rows = [TableRow(name, Fraction(100, 3), 1234, 11, 11) for name in names]
+    games = [
+        messages.LeagueGame(1_000_000 + n, [names[0], *names[n + 1 : n + 4]], names[0], T0)
+        for n in range(9)
+    ]
+    moves = [Move(names[0], 2, 1), Move(names[-1], 2, 3)]
+    change = messages.RatingChange(ratings.DEFAULT, ratings.Skill(31.25, 4.5))
+    built = [
+        messages.registration(you, season, registered=True, links=links),
+        messages.registration(you, season, registered=False, links=links),
+        messages.season_started(you, season, division=12, players=names, games=games, links=links),
+        messages.digest(you, season, division=12, rows=rows, waiting=games, links=links),
+        messages.season_finished(
+            you, season, division=2, rows=rows, moves=moves, rating=change, links=links
+        ),
+        messages.joined(you, season, links=links),
+        messages.join_refused(you, season, reason="x " * 150, links=links),
+    ]
+    for message in built:
+        assert_text_fits(message.text)
+        read_html(message.html)
+        assert "<table" not in message.html or "width:100%" in message.html
+    assert "33.33" in built[3].text
