@@ -12,6 +12,7 @@ import dataclasses
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
@@ -20,6 +21,9 @@ from cafe import Game
 from cafe.bots import GreedyBot
 from server.games.store import standing_json
 from server.games.turns import result_detail
+from server.league import messages as league
+from server.league.ratings import DEFAULT, Skill
+from server.league.table import Move, TableRow
 from server.mail import messages
 from server.mail.facts import (
     DigestGame,
@@ -34,6 +38,16 @@ from server.mail.facts import (
 LINKS = Links("https://cafe.example", "play+g7@cafe.example", "https://cafe.example/u/x")
 DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
 CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
+SEASON = league.SeasonFacts("Tuesday Club", "tuesday", 2, 4, CLOCK)
+TABLE = [
+    TableRow("ann", Fraction(7, 2), 81, 2, 3),
+    TableRow("bob", Fraction(3), 70, 1, 3),
+    TableRow("cid", Fraction(1), 52, 0, 2, withdrawn=True),
+]
+LEAGUE_GAMES = [
+    league.LeagueGame(11, ["ann", "bob", "cid"], "ann", DEADLINE),
+    league.LeagueGame(12, ["ann", "bob", "dan"], "bob"),
+]
 
 
 def play(turns: int | None) -> tuple[Game, list[LoggedTurn]]:
@@ -110,6 +124,37 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
         "vacation_ended": lambda: messages.vacation_ended(
             me, ended=DEADLINE, early=True, games=away, bank_days=11, links=LINKS
         ),
+        **league_builders(),
+    }
+
+
+def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
+    """One way to build each of the league's emails."""
+    ann = Recipient(1, "ann", "ann@example.com", timezone="Europe/Prague")
+    moves = [Move("ann", 2, 1), Move("cid", 2, 3)]
+    rating = league.RatingChange(DEFAULT, Skill(27.1, 7.2))
+    return {
+        "league_registration": lambda: league.registration(
+            ann, SEASON, registered=False, links=LINKS
+        ),
+        "league_season_started": lambda: league.season_started(
+            ann,
+            SEASON,
+            division=2,
+            players=["ann", "bob", "cid", "dan"],
+            games=LEAGUE_GAMES,
+            links=LINKS,
+        ),
+        "league_digest": lambda: league.digest(
+            ann, SEASON, division=2, rows=TABLE, waiting=LEAGUE_GAMES[:1], links=LINKS
+        ),
+        "league_season_finished": lambda: league.season_finished(
+            ann, SEASON, division=2, rows=TABLE, moves=moves, rating=rating, links=LINKS
+        ),
+        "league_joined": lambda: league.joined(ann, SEASON, links=LINKS),
+        "league_join_refused": lambda: league.join_refused(
+            ann, SEASON, reason="season 2 of tuesday is running", links=LINKS
+        ),
     }
 
 
@@ -141,7 +186,7 @@ def main() -> int:
     problems += [f"{kind}: shipped, not rendered here" for kind in sorted(shipped - set(kinds))]
     for kind, build in kinds.items():
         problem = check(kind, build)
-        print(f"  {kind:<20} {'FAILED' if problem else 'ok'}")
+        print(f"  {kind:<24} {'FAILED' if problem else 'ok'}")
         problems += [problem] if problem else []
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)

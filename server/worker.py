@@ -3,8 +3,8 @@ with retries and backoff.
 
 Every `WORKER_SWEEP` seconds a round first sweeps the due deadlines, reminders and vacation
 emails (`server.clock.sweep`: time-outs, automatic vacation days, reminders, vacations
-starting or ending, each exactly once however many workers run); their emails are then
-delivered like any other.
+starting or ending, league digests, each exactly once however many workers run); their
+emails are then delivered like any other.
 
 Each round claims a batch (`server.outbox.claim`), renders its events from the games as
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
@@ -226,10 +226,11 @@ class Worker:
             swept = done.total
             if swept:
                 log.info(
-                    "sweep: %s, %d reminders, vacation emails %s",
+                    "sweep: %s, %d reminders, vacation emails %s, %d league digests",
                     dict(done.timeouts),
                     done.reminders,
                     dict(done.vacations),
+                    done.league_digests,
                 )
         if time.monotonic() >= self._next_digests:
             self._next_digests = time.monotonic() + DIGEST_CHECK

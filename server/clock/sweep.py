@@ -18,7 +18,9 @@ that the same version is still due, and acts:
   indexed): `announce` queues its email (`server.clock.notices`) in the transaction that
   moves `notice_due` on, the vacation and its player claimed like a game, so that two
   workers, a crash or the player ending it at that moment never double it. A vacation whose
-  end has passed too by the time it is swept (the workers were down) gets "ended" only.
+  end has passed too by the time it is swept (the workers were down) gets "ended" only;
+- a running league season's weekly digest (`seasons.digest_due`, indexed): queued in the
+  transaction that moves `digest_due` on by a compare-and-set (`server.league.digest`).
 
 A crash anywhere rolls back the game at hand only; the next sweep finds it due again.
 """
@@ -38,6 +40,7 @@ from server.clock import deadlines, store, vacations
 from server.clock.notices import Notice, queue
 from server.db import writing
 from server.games import timeouts
+from server.league import digest as league_digest
 from server.mail import outgoing
 from server.models import (
     GameRecord,
@@ -55,21 +58,28 @@ BATCH = 200
 
 @dataclass
 class Swept:
-    """What one sweep did: the time-outs by outcome, the reminders sent, and the vacation
-    emails queued by kind."""
+    """What one sweep did: the time-outs by outcome, the reminders sent, the vacation
+    emails queued by kind, and the league seasons whose weekly digest was queued."""
 
     timeouts: Counter[str] = field(default_factory=Counter)
     reminders: int = 0
     vacations: Counter[str] = field(default_factory=Counter)
+    league_digests: int = 0
 
     @property
     def total(self) -> int:
-        """Every game and vacation the sweep acted on."""
-        return sum(self.timeouts.values()) + self.reminders + sum(self.vacations.values())
+        """Every game, vacation and season the sweep acted on."""
+        return (
+            sum(self.timeouts.values())
+            + self.reminders
+            + sum(self.vacations.values())
+            + self.league_digests
+        )
 
 
 def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> Swept:
-    """Act on the deadlines, reminders and vacation emails due now, up to `limit` of each."""
+    """Act on the deadlines, reminders, vacation emails and league digests due now, up to
+    `limit` of each."""
     swept = Swept()
     now = utcnow()
     with Session(engine, expire_on_commit=False) as session:
@@ -83,6 +93,9 @@ def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> S
             notice = announce(session, vacation_id, config=config)
             if notice is not None:
                 swept.vacations[notice] += 1
+        for season_id, due in league_digest.due_seasons(session, now, limit):
+            queued = league_digest.send_digest(session, season_id, due, config=config)
+            swept.league_digests += queued is not None
     return swept
 
 

@@ -1,15 +1,87 @@
 """The league's emails (issue 12 §3): registration opened, season started, the weekly
 league digest, season finished. Rendered when queued, in the transaction that makes them
-true, like the vacation notices."""
+true, like the vacation notices: the facts are gathered here in a few queries for the
+whole season, and each member's message is built by `server.league.messages`.
+
+Outbox kinds: `league_registration`, `league_season_started`, `league_digest`,
+`league_season_finished`. They follow the players' preferences like the game emails of
+`server.games.notify`: none goes to a player who chose `turn_emails = none`. A
+registration email to someone not yet registered carries a season reply address
+(`server.mail.addresses.SeasonReplyAddress`): replying `join` registers them
+(`server.league.joining`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlmodel import Session
+from flask import current_app
+from sqlmodel import Session, col, select
 
-from server.models import League, Player, Season
+from server.games.notify import recipient
+from server.league import messages, ratings
+from server.league.messages import LeagueGame, RatingChange, SeasonFacts
+from server.league.standings import division_tables
+from server.league.table import Move
+from server.mail import outgoing
+from server.mail.addresses import SeasonReplyAddress, season_reply_address
+from server.mail.facts import Links
+from server.mail.templates import Rendered
+from server.models import (
+    GameRecord,
+    GameStatus,
+    League,
+    Player,
+    Rating,
+    RatingPoint,
+    Season,
+    SeasonMember,
+    TurnEmails,
+)
+from server.schemas.clock import DEFAULT_CLOCK
+
+
+def season_facts(league: League, season: Season) -> SeasonFacts:
+    """The season as its emails name it."""
+    return SeasonFacts(
+        league=league.name,
+        slug=league.slug,
+        number=season.number,
+        game_size=league.game_size,
+        clock=league.clock or DEFAULT_CLOCK,
+    )
+
+
+def season_links(config: Mapping[str, Any], *, season_id: int, player_id: int) -> Links:
+    """The links of an email that may be answered with `join`: its reply address names the
+    season and the player."""
+    address = SeasonReplyAddress(season_id=season_id, player_id=player_id)
+    return dataclasses.replace(
+        outgoing.links(config, player_id=player_id),
+        reply_to=season_reply_address(config["SECRET_KEY"], config["MAIL_DOMAIN"], address),
+    )
+
+
+def _config(config: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return current_app.config if config is None else config
+
+
+def _send(
+    session: Session,
+    config: Mapping[str, Any],
+    kind: str,
+    player: Player,
+    rendered: Rendered,
+    links: Links,
+) -> None:
+    outgoing.queue(session, config, kind=kind, to=player.email, rendered=rendered, links=links)
+
+
+def wanted(players: Iterable[Player]) -> list[Player]:
+    """The players who take game emails at all (not `turn_emails = none`)."""
+    return [player for player in players if player.turn_emails != TurnEmails.NONE]
 
 
 def registration_opened(
@@ -23,15 +95,168 @@ def registration_opened(
 ) -> None:
     """Tell the returning members they are registered (and how to withdraw), and the
     invitees how to join (`cafe league join SLUG`, or reply `join`)."""
+    config = _config(config)
+    facts = season_facts(league, season)
+    assert season.id is not None
+    for player in wanted(registered):
+        links = outgoing.links(config, player_id=player.id)
+        rendered = messages.registration(recipient(player), facts, registered=True, links=links)
+        _send(session, config, "league_registration", player, rendered, links)
+    for player in wanted(invited):
+        assert player.id is not None
+        links = season_links(config, season_id=season.id, player_id=player.id)
+        rendered = messages.registration(recipient(player), facts, registered=False, links=links)
+        _send(session, config, "league_registration", player, rendered, links)
+
+
+def members(session: Session, season: Season) -> list[tuple[SeasonMember, Player]]:
+    """The season's members still in it (not withdrawn), by name."""
+    return list(
+        session.exec(
+            select(SeasonMember, Player)
+            .join(Player, col(Player.id) == SeasonMember.player_id)
+            .where(SeasonMember.season_id == season.id, col(SeasonMember.withdrawn_at).is_(None))
+            .order_by(col(Player.name))
+        ).all()
+    )
+
+
+def league_games(session: Session, season: Season, *, running: bool) -> list[LeagueGame]:
+    """The season's games (`running`: only those still being played) as emails list them;
+    the deadline is that of the player to move."""
+    query = select(GameRecord).where(GameRecord.season_id == season.id)
+    if running:
+        query = query.where(GameRecord.status == GameStatus.ACTIVE)
+    found = []
+    for game in session.exec(query.order_by(col(GameRecord.id))):
+        assert game.id is not None and game.state is not None
+        names = list(game.state["players"])
+        found.append(
+            LeagueGame(
+                id=game.id,
+                players=names,
+                to_move=names[game.state["to_move"]],
+                deadline=game.deadline,
+            )
+        )
+    return found
+
+
+def _mine(games: Sequence[LeagueGame], name: str) -> list[LeagueGame]:
+    return [game for game in games if name in game.players]
+
+
+def _only_my_deadline(game: LeagueGame, name: str) -> LeagueGame:
+    return game if game.to_move == name else dataclasses.replace(game, deadline=None)
 
 
 def season_started(
     session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
 ) -> None:
     """Tell every member their division, opponents and games (with links)."""
+    config = _config(config)
+    facts = season_facts(league, season)
+    everyone = members(session, season)
+    games = league_games(session, season, running=False)
+    divisions: dict[int, list[str]] = {}
+    for member, player in everyone:
+        assert member.division is not None
+        divisions.setdefault(member.division, []).append(player.name)
+    for member, player in everyone:
+        if player.turn_emails == TurnEmails.NONE:
+            continue
+        assert member.division is not None
+        links = outgoing.links(config, player_id=player.id)
+        rendered = messages.season_started(
+            recipient(player),
+            facts,
+            division=member.division,
+            players=divisions[member.division],
+            games=[_only_my_deadline(g, player.name) for g in _mine(games, player.name)],
+            links=links,
+        )
+        _send(session, config, "league_season_started", player, rendered, links)
+
+
+def weekly_digest(
+    session: Session, *, league: League, season: Season, config: Mapping[str, Any]
+) -> int:
+    """Queue the weekly league digest of a running season to every member who takes game
+    emails: their division's table and their games waiting for their move. How many."""
+    facts = season_facts(league, season)
+    tables = division_tables(session, season)
+    running = league_games(session, season, running=True)
+    queued = 0
+    for member, player in members(session, season):
+        if player.turn_emails == TurnEmails.NONE or member.division is None:
+            continue
+        links = outgoing.links(config, player_id=player.id)
+        rendered = messages.digest(
+            recipient(player),
+            facts,
+            division=member.division,
+            rows=tables[member.division],
+            waiting=[game for game in running if game.to_move == player.name],
+            links=links,
+        )
+        _send(session, config, "league_digest", player, rendered, links)
+        queued += 1
+    return queued
+
+
+def rating_changes(
+    session: Session, season: Season, player_ids: Sequence[int]
+) -> dict[int, RatingChange]:
+    """Each player's rating now and before the first game of the season counted in it (the
+    model's defaults for a player rated first in it)."""
+    game_ids = set(
+        session.exec(select(GameRecord.id).where(GameRecord.season_id == season.id)).all()
+    )
+    before: dict[int, ratings.Skill] = {}
+    done: set[int] = set()
+    for point in session.exec(
+        select(RatingPoint)
+        .where(col(RatingPoint.player_id).in_(player_ids))
+        .order_by(col(RatingPoint.id))
+    ):
+        if point.player_id in done:
+            continue
+        if point.game_id in game_ids:
+            done.add(point.player_id)
+        else:
+            before[point.player_id] = ratings.Skill(point.mu, point.sigma)
+    now = {
+        row.player_id: row
+        for row in session.exec(select(Rating).where(col(Rating.player_id).in_(player_ids)))
+    }
+    return {
+        pid: RatingChange(
+            before=before.get(pid, ratings.DEFAULT), after=ratings.skill_of(now.get(pid))
+        )
+        for pid in player_ids
+    }
 
 
 def season_finished(
     session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
 ) -> None:
     """Send every member the final table, who moves up and down, and their new rating."""
+    config = _config(config)
+    facts = season_facts(league, season)
+    tables = division_tables(session, season)
+    moves = [Move(m["player"], m["from_division"], m["to_division"]) for m in season.moves or []]
+    told = [(m, p) for m, p in members(session, season) if p.turn_emails != TurnEmails.NONE]
+    changes = rating_changes(session, season, [p.id for _, p in told if p.id is not None])
+    for member, player in told:
+        assert member.division is not None and player.id is not None
+        links = outgoing.links(config, player_id=player.id)
+        rendered = messages.season_finished(
+            recipient(player),
+            facts,
+            division=member.division,
+            rows=tables[member.division],
+            moves=moves,
+            rating=changes[player.id],
+            links=links,
+        )
+        _send(session, config, "league_season_finished", player, rendered, links)

@@ -152,6 +152,22 @@ def register(session: Session, *, league: League, number: int, player: Player) -
     locked for it (on PostgreSQL), so a registration never lands in a season that started
     meanwhile."""
     season = load_season(session, league, number, lock=True)
+    add_member(session, league=league, season=season, player=player)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict(
+            "already_registered", f"you are registered for season {number} of {league.slug}"
+        ) from None
+    return season
+
+
+def add_member(session: Session, *, league: League, season: Season, player: Player) -> None:
+    """Register the player for the season (its row locked by the caller), in the caller's
+    transaction: a 409 unless it is open for registration or if they are registered, a 403
+    if the league is by invitation and they are not invited."""
+    number = season.number
     if season.status != SeasonStatus.REGISTRATION:
         raise Conflict(
             "registration_closed", f"season {number} of {league.slug} is {season.status}"
@@ -172,14 +188,6 @@ def register(session: Session, *, league: League, number: int, player: Player) -
     else:
         member.withdrawn_at = None
         session.add(member)
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise Conflict(
-            "already_registered", f"you are registered for season {number} of {league.slug}"
-        ) from None
-    return season
 
 
 def invite(session: Session, *, league: League, player: Player, names: list[str]) -> list[str]:

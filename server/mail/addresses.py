@@ -16,6 +16,10 @@ of an address's local part; 80 bits cannot be guessed, and the whole local part 
 under the 64 characters RFC 5321 allows. A reply address is good for the one version it
 names: once the game has moved on, a reply to it is refused (`server.mail.replies`).
 
+A **season reply address** (`play+s4-p3-<signature>@<mail domain>`) names a league season
+and the player it was sent to, signed the same way under a key of its own purpose: replying
+`join` to it registers that player for that season (`server.league.joining`).
+
 An **unsubscribe token** (`itsdangerous`, timestamped) names a player for the one-click
 unsubscribe link, which must work without signing in; it expires after
 `UNSUBSCRIBE_LINK_DAYS`.
@@ -51,6 +55,7 @@ MAX_LOCAL = 64
 
 REPLY_LOCAL = "play"
 _REPLY = re.compile(r"play\+g(\d{1,10})-v(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
+_SEASON_REPLY = re.compile(r"play\+s(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
 
 
 class AddressError(ValueError):
@@ -169,6 +174,40 @@ def read_reply_address(
     if not any(matches):
         return None
     return ReplyAddress(int(game), int(version), int(player))
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonReplyAddress:
+    """What a season reply address names: the league season and the player it was sent to."""
+
+    season_id: int
+    player_id: int
+
+
+def season_reply_address(secret: str, domain: str, reply: SeasonReplyAddress) -> str:
+    """The signed address a reply about a league season is sent to."""
+    numbers = f"s{reply.season_id}-p{reply.player_id}"
+    return f"{REPLY_LOCAL}+{numbers}-{_signature(secret, 'season', numbers)}@{domain}"
+
+
+def read_season_reply_address(
+    secrets: str | Sequence[str], domain: str, address: str
+) -> SeasonReplyAddress | None:
+    """What a season reply address names, or None unless it is ours and signed with one of
+    `secrets`."""
+    local, _, at = address.strip().rpartition("@")
+    found = _SEASON_REPLY.fullmatch(local)
+    if found is None or at.lower() != domain.lower():
+        return None
+    season, player, signature = found.groups()
+    numbers = f"s{int(season)}-p{int(player)}"
+    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
+    matches = [
+        hmac.compare_digest(signature.lower(), _signature(key, "season", numbers)) for key in keys
+    ]
+    if not any(matches):
+        return None
+    return SeasonReplyAddress(int(season), int(player))
 
 
 @cache

@@ -6,7 +6,8 @@ path (`server.games.turns.play_turn`: the same checks, the same transaction, the
 emails to the other players); the confirmation to the player and the record that this
 message was handled are written in that very transaction (`play_turn(..., by_email=...)`). A reply
 that is not played is answered with the precise reason, the game as it is now and, when it
-is the player's turn, the best turns again.
+is the player's turn, the best turns again. A reply to a league season's registration email
+(its own form of reply address) registers for the season: `server.league.joining`.
 
 Every message is handled once, by its Message-ID: a second delivery changes nothing and
 is not answered again. Auto-responders, bounces and list mail are never answered. A reply
@@ -33,6 +34,7 @@ from server.config import verifying_keys
 from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, turns
+from server.league import joining
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
 from server.models import GameRecord, InboundMail, OutboxMessage, Player, utcnow
@@ -97,6 +99,9 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
     if reply.automatic:
         _record(session, reply, None, "ignored")
         return Outcome("ignored", "an automatic message")
+    joined = joining.answer(session, config, reply, ours)  # a league season's address
+    if joined is not None:
+        return Outcome(*joined)
     found = _load(session, signed)
     if found is None:
         address = ours[0] if ours else (reply.recipients[0] if reply.recipients else "")

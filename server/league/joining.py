@@ -1,0 +1,158 @@
+"""Registering for a league season by replying `join` to its registration email
+(`league_registration`), handled by `cafe-server mail-in` (`server.mail.replies`).
+
+The email's reply address names the season and the player it was sent to, signed
+(`server.mail.addresses.SeasonReplyAddress`); as for emailed turns, the `From` of the reply
+counts for nothing. The reply's first own line must read `join` (or `cafe league join
+SLUG`). The registration goes through the API's own rules (`server.league.store.add_member`,
+the season's row locked) and, in the same transaction, the answer is queued and the message
+recorded as handled, so a message delivered twice registers and answers once. Every reply
+a person wrote is answered: `league_joined`, or `league_join_refused` with the reason
+(registration closed, registered already, not invited, no `join` in it). Answers go out
+whatever the player's email preferences: they answer the player's own email.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from server.config import verifying_keys
+from server.domain import DomainError
+from server.games.notify import recipient
+from server.league import messages
+from server.league.emails import season_facts, season_links
+from server.league.store import add_member
+from server.mail import outgoing, reading
+from server.mail.addresses import SeasonReplyAddress, read_season_reply_address
+from server.mail.facts import Links
+from server.mail.templates import Rendered
+from server.models import InboundMail, League, Player, Season, SeasonStatus
+
+#: A reply's first own line that asks to join: `join`, `Join!`, `cafe league join tuesday`.
+JOIN = re.compile(r"(?:cafe\s+league\s+)?join(?:\s+[a-z0-9-]{1,32})?\s*[.!]?", re.IGNORECASE)
+
+
+def season_address(
+    config: Mapping[str, Any], addresses: Sequence[str]
+) -> SeasonReplyAddress | None:
+    """The first of `addresses` that is a season reply address we signed."""
+    keys, domain = verifying_keys(config), config["MAIL_DOMAIN"]
+    for address in addresses:
+        found = read_season_reply_address(keys, domain, address)
+        if found is not None:
+            return found
+    return None
+
+
+def answer(
+    session: Session, config: Mapping[str, Any], reply: reading.Reply, addresses: Sequence[str]
+) -> tuple[str, str] | None:
+    """Handle a reply sent to a season reply address among `addresses`: register the player
+    and confirm, or refuse and say why. The outcome (`joined`, `refused` or `duplicate`) and
+    a note for the log; None if no such address names a season and player that exist."""
+    signed = season_address(config, addresses)
+    if signed is None:
+        return None
+    found = session.exec(
+        select(Season, League)
+        .join(League, col(League.id) == Season.league_id)
+        .where(col(Season.id) == signed.season_id)
+        .with_for_update(of=Season)
+        .execution_options(populate_existing=True)
+    ).first()
+    player = session.get(Player, signed.player_id)
+    if found is None or player is None:
+        session.rollback()
+        return None
+    season, league = found
+    first = reply.lines[0] if reply.lines else ""
+    try:
+        if reply.too_large:
+            raise DomainError("too_large", "your reply was too large to read")
+        if not JOIN.fullmatch(first):
+            said = f"yours said {first[:60]!r}" if first else "yours had no text of its own"
+            raise DomainError(
+                "not_join", f"we read only the word join in a reply to this email; {said}"
+            )
+        add_member(session, league=league, season=season, player=player)
+    except DomainError as refusal:
+        session.rollback()
+        return _refuse(session, config, reply, league, season, player, refusal.message)
+    assert player.id is not None
+    links = outgoing.links(config, player_id=player.id)
+    rendered = messages.joined(recipient(player), season_facts(league, season), links=links)
+    _queue(session, config, reply, "league_joined", player, rendered, links)
+    if _record(session, reply, player, "joined"):
+        return "joined", f"{player.name} registered for {league.slug} season {season.number}"
+    if _handled(session, reply.message_key):
+        return "duplicate", "handled by another process meanwhile"
+    already = f"you are registered for season {season.number} of {league.slug}"
+    return _refuse(session, config, reply, league, season, player, already)
+
+
+def _refuse(
+    session: Session,
+    config: Mapping[str, Any],
+    reply: reading.Reply,
+    league: League,
+    season: Season,
+    player: Player,
+    reason: str,
+) -> tuple[str, str]:
+    """Answer with the reason (and, while registration is open, the season's reply address
+    again, to reply `join` to) and record the message as handled."""
+    assert player.id is not None and season.id is not None
+    links = (
+        season_links(config, season_id=season.id, player_id=player.id)
+        if season.status == SeasonStatus.REGISTRATION
+        else outgoing.links(config, player_id=player.id)
+    )
+    rendered = messages.join_refused(
+        recipient(player), season_facts(league, season), reason=reason, links=links
+    )
+    _queue(session, config, reply, "league_join_refused", player, rendered, links)
+    if _record(session, reply, player, "join_refused"):
+        return "refused", reason
+    return "duplicate", "handled by another process meanwhile"
+
+
+def _queue(
+    session: Session,
+    config: Mapping[str, Any],
+    reply: reading.Reply,
+    kind: str,
+    player: Player,
+    rendered: Rendered,
+    links: Links,
+) -> None:
+    outgoing.queue(
+        session,
+        config,
+        kind=kind,
+        to=player.email,
+        rendered=rendered,
+        links=links,
+        answering=reply.message_id,
+    )
+
+
+def _handled(session: Session, key: str) -> bool:
+    found = session.exec(select(InboundMail.id).where(InboundMail.message_key == key)).first()
+    return found is not None
+
+
+def _record(session: Session, reply: reading.Reply, player: Player, outcome: str) -> bool:
+    """Commit the message as handled with what is queued; False (nothing kept) if it was
+    handled already or the transaction lost a race."""
+    session.add(InboundMail(message_key=reply.message_key, player_id=player.id, outcome=outcome))
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return False
+    return True

@@ -1,0 +1,294 @@
+"""The league's emails (issue 12 §3), each a pure function of its facts and its recipient,
+like the game emails of `server.mail.messages`: registration opened, season started, the
+weekly league digest, season finished, and the answers to a `join` reply.
+
+A division's table is drawn here once for both parts: as text lines that fit the text
+width (the reader's row marked `>`), and as rows for a simple HTML table of `width:100%`
+that fits a phone. `server.league.emails` gathers the facts and queues the messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from server.league.ratings import Skill
+from server.league.table import Move, TableRow
+from server.mail import times
+from server.mail.facts import Links, Recipient
+from server.mail.templates import Rendered
+from server.mail.templates import render as render_pair
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonFacts:
+    """A league season as its emails name it: the league, the season's number, its clock."""
+
+    league: str  # the league's name
+    slug: str
+    number: int
+    game_size: int
+    clock: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueGame:
+    """One of the recipient's league games: its players, who is to move, and the
+    recipient's deadline when it is their move (None otherwise, or without a clock)."""
+
+    id: int
+    players: Sequence[str]
+    to_move: str
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A player's rating before the season and after it."""
+
+    before: Skill
+    after: Skill
+
+
+def join_command(slug: str) -> str:
+    """The client command that registers for the league's open season."""
+    return f"cafe league join {slug}"
+
+
+def leave_command(slug: str) -> str:
+    """The client command that withdraws from the league's season."""
+    return f"cafe league leave {slug}"
+
+
+def season_url(base_url: str, season: SeasonFacts) -> str:
+    """The season's page: its divisions, tables and games."""
+    return f"{base_url.rstrip('/')}/leagues/{season.slug}/seasons/{season.number}"
+
+
+def points_text(points: Fraction) -> str:
+    """League points as shown: `3`, `1.5`, `2.33` (shared places give fractions)."""
+    return f"{float(points):.2f}".rstrip("0").rstrip(".")
+
+
+def clock_text(clock: Mapping[str, Any]) -> str:
+    """The league's clock in words: days per turn, what a time-out does, vacations."""
+    days = clock["days_per_turn"]
+    out = (
+        f"when time runs out your best turn is played for you, and after "
+        f"{clock['max_timeouts']} time-outs in a row you are removed from the game"
+        if clock["timeout"] == "autoplay"
+        else "when time runs out you are removed from the game"
+    )
+    pause = "vacations pause your clock" if clock["vacation"] else "vacations do not pause it"
+    return f"{days} day{'s' if days != 1 else ''} a turn; {out}; {pause}"
+
+
+def _arrow(move: Move | None) -> str:
+    if move is None:
+        return ""
+    return "up" if move.to_division < move.from_division else "down"
+
+
+def table_rows(
+    rows: Sequence[TableRow], reader: str, moves: Sequence[Move] = ()
+) -> list[dict[str, Any]]:
+    """A division's ordered table as the templates show it: place, points in words, whether
+    the row is the reader's, and where the player moves (`up`, `down` or ``)."""
+    moving = {move.player: move for move in moves}
+    return [
+        {
+            "place": place,
+            "player": row.player,
+            "points": points_text(row.points),
+            "score_sum": row.score_sum,
+            "wins": row.wins,
+            "played": row.played,
+            "you": row.player == reader,
+            "withdrawn": row.withdrawn,
+            "move": _arrow(moving.get(row.player)),
+        }
+        for place, row in enumerate(rows, 1)
+    ]
+
+
+def table_text(shown: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The text part's table: a header and one line per row, at most 72 columns (names
+    are at most 24 characters); the reader's row starts with `>`."""
+    lines = [f"    {'#':>2}  {'player':<24} {'points':>6} {'score':>6} {'won':>4} {'games':>6}"]
+    for row in shown:
+        note = "withdrew" if row["withdrawn"] else f"moves {row['move']}" if row["move"] else ""
+        line = (
+            f"  {'>' if row['you'] else ' '} {row['place']:>2}  {row['player']:<24} "
+            f"{row['points']:>6} {row['score_sum']:>6} {row['wins']:>4} {row['played']:>6}"
+            f"  {note}"
+        )
+        lines.append(line.rstrip())
+    return lines
+
+
+def _base(
+    recipient: Recipient, season: SeasonFacts, links: Links, **context: Any
+) -> dict[str, Any]:
+    base_url = links.base_url.rstrip("/")
+    return {
+        "name": recipient.name,
+        "base_url": base_url,
+        "reply_to": links.reply_to,
+        "unsubscribe": links.unsubscribe,
+        "game_id": None,
+        "preheader": "",
+        "season": season,
+        "season_url": season_url(base_url, season),
+        "join": join_command(season.slug),
+        "leave": leave_command(season.slug),
+        "clock": clock_text(season.clock),
+        **context,
+    }
+
+
+def _games(games: Sequence[LeagueGame], reader: str, zone: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": game.id,
+            "opponents": ", ".join(name for name in game.players if name != reader),
+            "to_move": game.to_move,
+            "your_move": game.to_move == reader,
+            "deadline": None if game.deadline is None else times.local(game.deadline, zone),
+        }
+        for game in games
+    ]
+
+
+def registration(
+    recipient: Recipient, season: SeasonFacts, *, registered: bool, links: Links
+) -> Rendered:
+    """Registration for the season is open: a returning member is told they are registered
+    and how to withdraw; anyone else how to join (the command, or a reply of `join`)."""
+    context = _base(
+        recipient,
+        season,
+        links,
+        registered=registered,
+        preheader=f"You are registered for season {season.number}; to withdraw: "
+        f"{leave_command(season.slug)}"
+        if registered
+        else f"Reply join, or run {join_command(season.slug)}",
+    )
+    return render_pair("league_registration", context)
+
+
+def season_started(
+    recipient: Recipient,
+    season: SeasonFacts,
+    *,
+    division: int,
+    players: Sequence[str],
+    games: Sequence[LeagueGame],
+    links: Links,
+) -> Rendered:
+    """The season has started: the recipient's division and opponents, their games (with
+    links, who moves first, their deadline where they do) and the clock."""
+    zone = recipient.timezone
+    shown = _games(games, recipient.name, zone)
+    context = _base(
+        recipient,
+        season,
+        links,
+        division=division,
+        opponents=[name for name in players if name != recipient.name],
+        games=shown,
+        first=sum(1 for game in shown if game["your_move"]),
+        preheader=f"Division {division}: {len(shown)} games, all starting now",
+    )
+    return render_pair("league_season_started", context)
+
+
+def digest(
+    recipient: Recipient,
+    season: SeasonFacts,
+    *,
+    division: int,
+    rows: Sequence[TableRow],
+    waiting: Sequence[LeagueGame],
+    links: Links,
+) -> Rendered:
+    """The weekly league digest: the division's table now and the recipient's games that
+    wait for their move, with the deadlines in their zone."""
+    shown = table_rows(rows, recipient.name)
+    games = _games(waiting, recipient.name, recipient.timezone)
+    context = _base(
+        recipient,
+        season,
+        links,
+        division=division,
+        table=shown,
+        table_text=table_text(shown),
+        waiting=games,
+        preheader=f"{len(games)} league game{' waits' if len(games) == 1 else 's wait'} for you"
+        if games
+        else "No league game waits for you",
+    )
+    return render_pair("league_digest", context)
+
+
+def _rating(change: RatingChange) -> dict[str, str]:
+    before, after = change.before, change.after
+    return {
+        "mu": f"{after.mu:.2f}",
+        "sigma": f"{after.sigma:.2f}",
+        "ordinal": f"{after.ordinal:.2f}",
+        "change": f"{after.ordinal - before.ordinal:+.2f}",
+        "before": f"{before.ordinal:.2f}",
+    }
+
+
+def season_finished(
+    recipient: Recipient,
+    season: SeasonFacts,
+    *,
+    division: int,
+    rows: Sequence[TableRow],
+    moves: Sequence[Move],
+    rating: RatingChange,
+    links: Links,
+) -> Rendered:
+    """The season is over: the final table of the recipient's division, who moves up and
+    down (all divisions), and the recipient's new rating with its change over the season."""
+    shown = table_rows(rows, recipient.name, [m for m in moves if m.from_division == division])
+    place = next(row["place"] for row in shown if row["you"])
+    mine = next((m for m in moves if m.player == recipient.name), None)
+    context = _base(
+        recipient,
+        season,
+        links,
+        division=division,
+        table=shown,
+        table_text=table_text(shown),
+        place=place,
+        up=[m for m in moves if m.to_division < m.from_division],
+        down=[m for m in moves if m.to_division > m.from_division],
+        mine=mine,
+        moving=_arrow(mine),
+        rating=_rating(rating),
+        preheader=f"Final table: you placed {place} in division {division}",
+    )
+    return render_pair("league_season_finished", context)
+
+
+def joined(recipient: Recipient, season: SeasonFacts, *, links: Links) -> Rendered:
+    """The answer to a `join` reply that registered the recipient."""
+    context = _base(
+        recipient, season, links, preheader=f"To withdraw: {leave_command(season.slug)}"
+    )
+    return render_pair("league_joined", context)
+
+
+def join_refused(
+    recipient: Recipient, season: SeasonFacts, *, reason: str, links: Links
+) -> Rendered:
+    """The answer to a reply to a registration email that registered no one: why."""
+    context = _base(recipient, season, links, reason=reason, preheader=reason)
+    return render_pair("league_join_refused", context)
