@@ -13,9 +13,9 @@ from markupsafe import Markup, escape
 from cafe.render.palette import FLOOR, FLOOR_EDGE, MUTED_TEXT, WOOD
 from server.schemas.leagues import RatingPointPublic
 
-WIDTH, HEIGHT = 640, 260
+WIDTH, HEIGHT = 400, 220
 #: Room for the axis labels: left, right, top, bottom.
-LEFT, RIGHT, TOP, BOTTOM = 52, 16, 16, 40
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 36
 
 
 def _scale(low: float, high: float) -> tuple[float, float]:
@@ -60,17 +60,17 @@ def rating_chart(name: str, history: Sequence[RatingPointPublic]) -> Markup | No
         parts.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
             f'stroke="{FLOOR}"/>'
-            f'<text x="{LEFT - 6}" y="{y(value) + 5:.1f}" text-anchor="end" font-size="14" '
+            f'<text x="{LEFT - 6}" y="{y(value) + 5:.1f}" text-anchor="end" font-size="15" '
             f'fill="{MUTED_TEXT}">{value:.1f}</text>'
         )
     parts.append(
-        f'<text x="{x(0):.1f}" y="{HEIGHT - 14}" text-anchor="middle" font-size="14" '
+        f'<text x="{x(0):.1f}" y="{HEIGHT - 14}" text-anchor="middle" font-size="15" '
         f'fill="{MUTED_TEXT}">game 1</text>'
     )
     if len(values) > 1:
         parts.append(
             f'<text x="{x(len(values) - 1):.1f}" y="{HEIGHT - 14}" text-anchor="end" '
-            f'font-size="14" fill="{MUTED_TEXT}">game {len(values)}</text>'
+            f'font-size="15" fill="{MUTED_TEXT}">game {len(values)}</text>'
         )
     parts.append(
         f'<polyline points="{points}" fill="none" stroke="{WOOD}" stroke-width="3" '
