@@ -77,6 +77,16 @@ def test_read_a_league_table_on_a_phone_and_a_desktop(browser, axe_source, clien
     expect(page.get_by_role("heading", level=1)).to_have_text(winner)
     expect(page.get_by_role("img", name=f"Rating history of {winner}")).to_be_visible()
     shared.check_page(page, axe_source, "player")
+
+    last = client.call("GET", f"/api/games/{division['games'][-1]}", names[0]).json()
+    leaver = min(last["players"])  # withdrawing resigns the last game: the season is over
+    left = client.call("POST", f"/api/leagues/{slug}/seasons/1/withdraw", leaver)
+    assert left.status_code == 200, left.text
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    table = page.get_by_role("table", name="Division 1 standings")
+    expect(table.get_by_role("row", name=leaver)).to_contain_text("(withdrawn)")
+    expect(page.get_by_text("To verify")).to_be_visible()
+    shared.check_page(page, axe_source, "season-finished")
     context.close()
 
 

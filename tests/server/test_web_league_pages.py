@@ -233,3 +233,15 @@ def test_a_players_page_has_the_rating_its_chart_leagues_and_games(api):
     api.register("zed")
     unrated = api.client.get("/players/zed").text
     assert "No rated game yet" in unrated and "<svg" not in unrated.split("<main", 1)[1]
+
+
+def test_an_invitation_only_league_offers_no_join_button_to_strangers(api):
+    league_with_season(api, names=["ann"], open=False)
+    api.register("bob")
+    web_sign_in(api, "bob")
+    page = api.client.get("/leagues/tuesday/seasons/1").text
+    assert "Join season 1" not in page
+    assert "By invitation" in api.client.get("/leagues/tuesday").text
+    asked = api.client.post("/leagues/tuesday/seasons/1/join", data={"csrf": csrf_of(page)})
+    assert asked.status_code == 403 and "tuesday is by invitation" in asked.text
+    assert api.call("GET", "/api/leagues/tuesday/seasons/1").json["registered"] == ["ann"]
