@@ -38,11 +38,11 @@ def index() -> str:
 
 def _league_page(slug: str, *, status: int = 200, problem: str | None = None) -> tuple[str, int]:
     session = get_session()
-    league = views.league_public(session, store.load_league(session, slug))
+    league = store.load_league(session, slug)
     html = render_template(
         "web/league.html",
-        league=league,
-        open_next=league_view.may_open_next(league, signed_in()),
+        league=views.league_public(session, league),
+        open_next=league_view.may_open_next(session, league, signed_in()),
         problem=problem,
     )
     return html, status
@@ -63,7 +63,7 @@ def _season_page(
         season=shown,
         schedule=league_view.schedule(session, shown, season.id),
         actions=league_view.season_actions(session, league, shown, viewer),
-        open_next=league_view.may_open_next(views.league_public(session, league), viewer),
+        open_next=league_view.may_open_next(session, league, viewer),
         points_text=league_view.points_text,
         problem=problem,
     )

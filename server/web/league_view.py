@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from server.league.store import latest_season
 from server.models import GameRecord, GameStatus, League, Player, SeasonStatus
-from server.schemas.leagues import LeaguePublic, SeasonPublic
+from server.schemas.leagues import SeasonPublic
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +100,9 @@ def _running(session: Session, season: SeasonPublic, viewer: Player) -> int:
     )
 
 
-def may_open_next(league: LeaguePublic, viewer: Player | None) -> bool:
+def may_open_next(session: Session, league: League, viewer: Player | None) -> bool:
     """Whether the viewer organises the league and its newest season (if any) is over."""
-    if viewer is None or viewer.name != league.organiser:
+    if viewer is None or league.organiser_id != viewer.id:
         return False
-    return not league.seasons or league.seasons[-1].status == SeasonStatus.FINISHED
+    newest = latest_season(session, league)
+    return newest is None or newest.status == SeasonStatus.FINISHED
