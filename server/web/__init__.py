@@ -1,6 +1,7 @@
 """The web side: every game's page, signing in, the player's games and settings, the
 one-click unsubscribe, and the development mail viewer (`/dev/mail`, only with
-`DEV_MAIL`). Server-rendered from `templates/web/`; every page works without JavaScript."""
+`DEV_MAIL`). Server-rendered from `templates/web/`; every page works without JavaScript.
+The leagues' and players' pages are `league_pages` and `player_pages`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import logging
 
 from flask import Flask
 
-from server.web import account_pages, devmail, game_pages, sessions, unsubscribe
+from server.web import (
+    account_pages,
+    devmail,
+    game_pages,
+    league_pages,
+    player_pages,
+    sessions,
+    unsubscribe,
+)
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +29,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(unsubscribe.bp)
+    app.register_blueprint(league_pages.bp)
+    app.register_blueprint(player_pages.bp)
     if devmail.may_serve(app.config):
         app.register_blueprint(devmail.bp)
     elif app.config["DEV_MAIL"]:

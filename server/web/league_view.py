@@ -1,0 +1,108 @@
+"""What the league and season pages show beyond the API's models: each scheduled game with
+its status and winner, league points as people write them, and the buttons the viewer may
+press (join, leave, start, open the next season).
+
+The buttons shown follow the same rules the store enforces (`server.league.store`), so a
+player is not offered what would be refused; a stale page's press is still refused there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from server.league.store import latest_season
+from server.models import GameRecord, GameStatus, League, Player, SeasonStatus
+from server.schemas.leagues import SeasonPublic
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    """A game of a division's schedule as its line shows it."""
+
+    id: int
+    players: list[str]
+    status: GameStatus
+    winners: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonActions:
+    """What the viewer may do on a season's page."""
+
+    join: bool = False
+    leave: bool = False
+    start: bool = False
+    running_games: int = 0
+
+
+def points_text(points: float) -> str:
+    """League points as written: whole numbers plain, shared places to two decimals."""
+    return f"{points:.2f}".rstrip("0").rstrip(".")
+
+
+def schedule(
+    session: Session, season: SeasonPublic, season_id: int
+) -> dict[int, list[ScheduledGame]]:
+    """Each division's games in id order, read in one query."""
+    games = session.exec(
+        select(GameRecord).where(GameRecord.season_id == season_id).order_by(col(GameRecord.id))
+    ).all()
+    by_id = {game.id: game for game in games}
+    return {
+        division.number: [_scheduled(by_id[game_id]) for game_id in division.games]
+        for division in season.divisions
+    }
+
+
+def _scheduled(game: GameRecord) -> ScheduledGame:
+    assert game.id is not None and game.state is not None
+    winners = [line["player"] for line in game.standings or [] if line["place"] == 1]
+    return ScheduledGame(
+        id=game.id, players=list(game.state["players"]), status=game.status, winners=winners
+    )
+
+
+def season_actions(
+    session: Session, league: League, season: SeasonPublic, viewer: Player | None
+) -> SeasonActions:
+    """The buttons `viewer` gets on the season's page (none signed out)."""
+    if viewer is None:
+        return SeasonActions()
+    registered = viewer.name in season.registered
+    organiser = league.organiser_id == viewer.id
+    may_register = league.open or organiser or viewer.name in league.invited
+    open_ = season.status == SeasonStatus.REGISTRATION
+    return SeasonActions(
+        join=open_ and not registered and may_register,
+        leave=registered and season.status != SeasonStatus.FINISHED,
+        start=open_ and organiser,
+        running_games=_running(session, season, viewer) if registered else 0,
+    )
+
+
+def _running(session: Session, season: SeasonPublic, viewer: Player) -> int:
+    """The viewer's running games of a running season (leaving resigns them)."""
+    if season.status != SeasonStatus.RUNNING:
+        return 0
+    mine = [g for d in season.divisions if viewer.name in d.players for g in d.games]
+    games = session.exec(
+        select(GameRecord).where(
+            col(GameRecord.id).in_(mine), GameRecord.status == GameStatus.ACTIVE
+        )
+    ).all()
+    return sum(
+        1
+        for game in games
+        if game.state is not None
+        and not game.state["eliminated"][game.state["players"].index(viewer.name)]
+    )
+
+
+def may_open_next(session: Session, league: League, viewer: Player | None) -> bool:
+    """Whether the viewer organises the league and its newest season (if any) is over."""
+    if viewer is None or league.organiser_id != viewer.id:
+        return False
+    newest = latest_season(session, league)
+    return newest is None or newest.status == SeasonStatus.FINISHED

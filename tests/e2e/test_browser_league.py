@@ -1,0 +1,106 @@
+"""The league and player pages in a real browser against a real gunicorn: reading a
+season's table at phone and desktop widths (no horizontal scroll, axe-core clean), joining
+a season with its button, and a player's page with the rating chart. Screenshots go to
+`test-artifacts/screenshots/` like those of tests/e2e/test_browser.py, whose browser,
+axe-core and page checks these tests share."""
+
+from __future__ import annotations
+
+import test_browser as shared
+from playwright.sync_api import expect
+
+PHONE, DESKTOP = shared.PHONE, shared.DESKTOP
+browser = shared.browser
+axe_source = shared.axe_source
+
+#: A league name that HTML would take for markup if it were not escaped.
+NAME = '<Café "Tuesday" & Co>'
+
+
+def season_of(client, names: list[str], *, start: bool) -> str:
+    """A league of `names` (the first organises) with season 1 open and all registered,
+    started if `start`; its slug."""
+    organiser = names[0]
+    slug = f"l{organiser.lower()}"
+    settings = {"name": NAME, "slug": slug, "game_size": 2, "division_size": 4}
+    made = client.call("POST", "/api/leagues", organiser, json=settings)
+    assert made.status_code == 201, made.text
+    assert client.call("POST", f"/api/leagues/{slug}/seasons", organiser).status_code == 201
+    for name in names:
+        joined = client.call("POST", f"/api/leagues/{slug}/seasons/1/register", name)
+        assert joined.status_code == 200, joined.text
+    if start:
+        started = client.call("POST", f"/api/leagues/{slug}/seasons/1/start", organiser)
+        assert started.status_code == 200, started.text
+    return slug
+
+
+def test_read_a_league_table_on_a_phone_and_a_desktop(browser, axe_source, client):
+    names = [client.sign_up(name) for name in ("ann", "bob", "cid", "dan")]
+    slug = season_of(client, names, start=True)
+    season = client.call("GET", f"/api/leagues/{slug}/seasons/1").json()
+    [division] = season["divisions"]
+    for game_id in division["games"][:-1]:  # the last game runs on: the season too
+        players = client.call("GET", f"/api/games/{game_id}", names[0]).json()["players"]
+        resigned = client.call("POST", f"/api/games/{game_id}/resign", min(players))
+        assert resigned.status_code == 200, resigned.text
+    first = division["games"][0]
+    players = client.call("GET", f"/api/games/{first}", names[0]).json()["players"]
+    winner = max(players)
+    standings = client.call("GET", f"/api/leagues/{slug}/seasons/1").json()["divisions"][0]
+
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    page.goto(f"{client.server.base}/leagues")
+    shared.check_page(page, axe_source, "leagues")
+    page.get_by_role("link", name=NAME).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(NAME)
+    shared.check_page(page, axe_source, "league")
+    page.get_by_role("link", name="Season 1").click()
+    shared.check_page(page, axe_source, "season")
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        table = page.get_by_role("table", name="Division 1 standings")
+        expect(table).to_be_visible()
+        rows = [
+            [cell.strip() for cell in row.split("\t")]
+            for row in table.locator("tbody tr").all_inner_texts()
+        ]
+        assert [(row[0], row[1]) for row in rows] == [
+            (str(line["place"]), line["player"]) for line in standings["standings"]
+        ]
+        assert rows[0][2] == f"{standings['standings'][0]['points']:g}"
+    expect(page.get_by_role("link", name=f"Game {first}")).to_be_visible()
+    expect(page.get_by_role("row", name=f"Game {first}")).to_contain_text(f"won by {winner}")
+
+    page.get_by_role("link", name=winner).first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(winner)
+    expect(page.get_by_role("img", name=f"Rating history of {winner}")).to_be_visible()
+    shared.check_page(page, axe_source, "player")
+
+    last = client.call("GET", f"/api/games/{division['games'][-1]}", names[0]).json()
+    leaver = min(last["players"])  # withdrawing resigns the last game: the season is over
+    left = client.call("POST", f"/api/leagues/{slug}/seasons/1/withdraw", leaver)
+    assert left.status_code == 200, left.text
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    table = page.get_by_role("table", name="Division 1 standings")
+    expect(table.get_by_role("row", name=leaver)).to_contain_text("(withdrawn)")
+    expect(page.get_by_text("To verify")).to_be_visible()
+    shared.check_page(page, axe_source, "season-finished")
+    context.close()
+
+
+def test_join_a_season_with_its_button(browser, client):
+    names = [client.sign_up(name) for name in ("eve", "fay")]
+    slug = season_of(client, names, start=False)
+    newcomer = client.sign_up("gus")
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    shared.sign_in(page, client, newcomer)
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    page.get_by_role("button", name="Join season 1").click()
+    expect(page.get_by_role("status")).to_contain_text("You are registered for season 1")
+    expect(page.get_by_role("button", name="Leave season 1")).to_be_visible()
+    registered = client.call("GET", f"/api/leagues/{slug}/seasons/1").json()["registered"]
+    assert newcomer in registered
+    context.close()
