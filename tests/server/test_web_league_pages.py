@@ -245,3 +245,20 @@ def test_an_invitation_only_league_offers_no_join_button_to_strangers(api):
     asked = api.client.post("/leagues/tuesday/seasons/1/join", data={"csrf": csrf_of(page)})
     assert asked.status_code == 403 and "tuesday is by invitation" in asked.text
     assert api.call("GET", "/api/leagues/tuesday/seasons/1").json["registered"] == ["ann"]
+
+
+def test_the_rating_list_page_marks_the_viewers_row(api):
+    game_id, tokens = api.started_game("ann", "bob", "cid", rated=True)
+    for name in ("ann", "bob"):
+        assert api.call("POST", f"/api/games/{game_id}/resign", tokens[name]).status_code == 200
+    page = api.client.get("/ratings")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert html.index(">cid<") < html.index(">bob<") < html.index(">ann<")
+    assert 'class="me"' not in html
+    web_sign_in(api, "bob")
+    mine = api.client.get("/ratings").get_data(as_text=True)
+    assert re.search(
+        r'<tr class="me" aria-current="true"><td class="num">2</td><td><a[^>]*>bob<', mine
+    )
+    assert api.client.get("/ratings?page=x").status_code == 200
