@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import quote
 
 import requests
 
@@ -113,11 +114,15 @@ class ApiClient:
         clock: dict[str, Any] | None = None,
         *,
         timed: bool = True,
+        rated: bool = False,
     ) -> dict[str, Any]:
         """An open game with the caller seated: with the time control `clock` (settings not
-        given take the server's defaults), or with no clock if not `timed`."""
+        given take the server's defaults), or with no clock if not `timed`; a `rated` game
+        updates its players' ratings when it ends."""
         body = {"seats": seats, "options": options, "invite": invite}
         body["clock"] = (clock or {}) if timed else None
+        if rated:
+            body["rated"] = True
         return self._json("POST", "/api/games", body=body)
 
     def game(self, game_id: int, etag: str | None = None) -> tuple[dict[str, Any] | None, str]:
@@ -161,6 +166,49 @@ class ApiClient:
 
     def resign(self, game_id: int) -> dict[str, Any]:
         return self._json("POST", f"/api/games/{game_id}/resign")
+
+    # --- leagues and ratings (LEAGUE.md §3–§4) -------------------------------------------
+
+    def leagues(self) -> list[dict[str, Any]]:
+        """Every league, oldest first, each with its newest season."""
+        return self._json("GET", "/api/leagues", repeatable=True)["leagues"]
+
+    def league(self, slug: str) -> dict[str, Any]:
+        """A league: its settings, organiser and seasons (oldest first)."""
+        return self._json("GET", f"/api/leagues/{_segment(slug)}", repeatable=True)
+
+    def create_league(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """A new league organised by the caller."""
+        return self._json("POST", "/api/leagues", body=settings)
+
+    def open_season(self, slug: str) -> dict[str, Any]:
+        """Open registration for the league's next season (the organiser)."""
+        return self._json("POST", f"/api/leagues/{_segment(slug)}/seasons")
+
+    def season(self, slug: str, number: int, division: int | None = None) -> dict[str, Any]:
+        """A season with its divisions (only division `division`, if given)."""
+        path = f"/api/leagues/{_segment(slug)}/seasons/{number}"
+        if division is not None:
+            path += f"/divisions/{division}"
+        return self._json("GET", path, repeatable=True)
+
+    def season_action(self, slug: str, number: int, action: str) -> dict[str, Any]:
+        """`register`, `withdraw` or `start` (the organiser) a season; the season after it."""
+        return self._json("POST", f"/api/leagues/{_segment(slug)}/seasons/{number}/{action}")
+
+    def invite_to_league(self, slug: str, names: list[str]) -> list[str]:
+        """Invite players to an invitation-only league (the organiser); everyone invited."""
+        path = f"/api/leagues/{_segment(slug)}/invitations"
+        return self._json("POST", path, body={"names": names})["invited"]
+
+    def ratings(self, limit: int, offset: int) -> dict[str, Any]:
+        """A page of the rating list, best first: `ratings` and the `total` rated."""
+        params = {"limit": str(limit), "offset": str(offset)}
+        return self._json("GET", "/api/ratings", params=params, repeatable=True)
+
+    def player(self, name: str) -> dict[str, Any]:
+        """A player's public profile: rating, its history, leagues, recent games."""
+        return self._json("GET", f"/api/players/{_segment(name)}", repeatable=True)
 
     # --- transport ---------------------------------------------------------------------
 
@@ -216,6 +264,12 @@ class ApiClient:
             f"cannot reach the server at {self.base_url}; is it running, and is the URL right? "
             + WHERE_THE_URL_COMES_FROM
         )
+
+
+def _segment(text: str) -> str:
+    """`text` as one path segment: a slug or name typed with a `/` or `?` cannot reach
+    another route."""
+    return quote(text, safe="")
 
 
 def _decode(response: requests.Response) -> dict[str, Any]:

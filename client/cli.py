@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from client.commands import account, board, lobby, play, records, vacation
+from client.commands import account, board, league, lobby, play, rating, records, vacation
 from client.config import DEFAULT_PROFILE
 from client.errors import EXIT_CODE_MEANINGS, ApiError, CliError, cli_wording
 from client.output import fail_line
@@ -93,9 +93,11 @@ for command in (
     records.verify,
     play.resign,
     vacation.vacation,
+    rating.rating,
     account.prefs,
 ):
     app.command()(command)
+app.add_typer(league.app)
 
 
 def main() -> None:

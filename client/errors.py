@@ -86,6 +86,7 @@ CLI_WORDING = (
      "have a new code mailed with `cafe login EMAIL`"),
     (re.compile(r"see GET /api/games/(\d+)/turns"), r"see `cafe history \1`"),
     (re.compile(r"see GET /api/games\b"), "see `cafe games`"),
+    (re.compile(r"see GET /api/leagues\b"), "see `cafe league list`"),
 )  # fmt: skip
 
 

@@ -1,4 +1,5 @@
-"""Terminal output: colour or not, one-line errors, and plain tables within 100 columns.
+"""Terminal output: colour or not, one-line errors, and plain tables within 100 columns
+(80 for the league's tables, which people paste into mails and forums).
 
 Everything reads well without colour; colour is only added when stdout is a terminal, the
 user did not ask for `--plain`, and `NO_COLOR` is not set (https://no-color.org).
@@ -13,6 +14,10 @@ from collections.abc import Iterable, Sequence
 import typer
 
 WIDTH = 100
+#: The width of the league and rating tables.
+NARROW = 80
+#: The first column of a row about the reader (their line of a table, their game).
+YOU = "→"
 PROG = "cafe"
 
 
@@ -50,9 +55,14 @@ def shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[str]], right: Iterable[int] = ()) -> str:
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    right: Iterable[int] = (),
+    width: int = WIDTH,
+) -> str:
     """Rows under their headers in aligned columns (those in `right` aligned right), each
-    line cut to the width of the terminal picture."""
+    line cut to `width` columns."""
     rows = [list(headers), *(list(row) for row in rows)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(headers))]
     flush_right = set(right)
@@ -62,15 +72,41 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[str]], right: Iterable
             cell.rjust(widths[i]) if i in flush_right else cell.ljust(widths[i])
             for i, cell in enumerate(row)
         ]
-        lines.append(shorten("  ".join(cells).rstrip(), WIDTH))
+        lines.append(shorten("  ".join(cells).rstrip(), width))
     return "\n".join(lines)
 
 
-def joined(parts: Sequence[str], sep: str = " · ") -> str:
-    """Phrases joined by `sep` into lines of at most `WIDTH` columns (a phrase is not split)."""
+def marked_table(
+    headers: Sequence[str],
+    rows: Sequence[tuple[bool, Sequence[str]]],
+    right: Iterable[int] = (),
+    *,
+    color: bool = False,
+) -> str:
+    """A table within `NARROW` columns whose rows flagged true are the reader's: marked
+    `→` in a first column (readable without colour, in a pipe or a mail), and bold too
+    when `color` is on. `right` counts the columns of `headers`; no row of the reader's,
+    no marker column."""
+    if not any(mine for mine, _ in rows):
+        return table(headers, [cells for _, cells in rows], right, width=NARROW)
+    text = table(
+        ("", *headers),
+        [(YOU if mine else "", *cells) for mine, cells in rows],
+        right={i + 1 for i in right},
+        width=NARROW,
+    )
+    lines = text.split("\n")
+    for index, (mine, _) in enumerate(rows, 1):
+        if mine and color:
+            lines[index] = typer.style(lines[index], bold=True)
+    return "\n".join(lines)
+
+
+def joined(parts: Sequence[str], sep: str = " · ", width: int = WIDTH) -> str:
+    """Phrases joined by `sep` into lines of at most `width` columns (a phrase is not split)."""
     lines = [parts[0]]
     for part in parts[1:]:
-        if len(lines[-1] + sep + part) <= WIDTH:
+        if len(lines[-1] + sep + part) <= width:
             lines[-1] += sep + part
         else:
             lines.append(part)

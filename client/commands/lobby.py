@@ -131,11 +131,16 @@ def new(
     no_clock: Annotated[
         bool, typer.Option("--no-clock", help="A casual game without deadlines.")
     ] = False,
+    rated: Annotated[
+        bool,
+        typer.Option("--rated", help="The result updates the players' ratings (cafe rating)."),
+    ] = False,
 ) -> None:
     """Open a new game with you seated.
 
     Others join it with `cafe join ID`; you start it with `cafe start ID`. Each turn has a
-    deadline (3 days unless you choose) unless you open it with --no-clock.
+    deadline (3 days unless you choose) unless you open it with --no-clock. A --rated game
+    updates its players' ratings when it ends, as league games do.
     """
     invited = [name.strip() for value in invite or [] for name in value.split(",") if name.strip()]
     wanted = seats if seats is not None else max(2, len(invited) + 1)
@@ -149,11 +154,12 @@ def new(
     if timeout is not None:
         clock["timeout"] = timeout.value
     options = {"birthday": birthday, "coffee_klatsch": coffee_klatsch}
-    state = ctx.obj.api().create_game(wanted, options, invited, clock, timed=not no_clock)
+    api = ctx.obj.api()
+    state = api.create_game(wanted, options, invited, clock, timed=not no_clock, rated=rated)
     game_id = state["id"]
     say(
         f"Game {game_id} is open: {wanted} seats, {options_text(state.get('options'))}, "
-        f"{clock_text(state.get('clock'))}."
+        f"{clock_text(state.get('clock'))}{', rated' if state.get('rated') else ''}."
     )
     if invited:
         say(f"Invited (by email): {', '.join(invited)}.")

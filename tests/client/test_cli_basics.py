@@ -12,7 +12,8 @@ from client.errors import EXIT_CODE_MEANINGS, ExitCode
 
 COMMANDS = [
     "register", "login", "logout", "whoami", "games", "new", "join", "start", "show", "move",
-    "hint", "watch", "history", "record", "verify", "resign", "vacation", "prefs",
+    "hint", "watch", "history", "record", "verify", "resign", "vacation", "rating", "prefs",
+    "league",
 ]  # fmt: skip
 
 

@@ -1,0 +1,376 @@
+"""`cafe league …`: leagues, their seasons, tables and schedules (LEAGUE.md §3).
+
+Players list and read leagues, join and leave seasons; the organiser creates a league,
+opens each season's registration, invites players (to a league by invitation) and starts
+the season. `join` and `leave` act on the league's newest season, the only one that can
+be open or running. Refusals are the server's own words, one line on stderr.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from client import leagueview as view
+from client.commands.lobby import Timeout
+from client.errors import CliError
+from client.output import NARROW, color_wanted, joined, say
+from client.session import Session
+
+if TYPE_CHECKING:
+    from client.api import ApiClient
+
+app = typer.Typer(
+    name="league",
+    help="Leagues: seasons in divisions, tables, schedules, promotion and relegation.",
+    short_help="Leagues: seasons, divisions, tables and schedules.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+
+Slug = Annotated[
+    str, typer.Argument(help="The league's short name (see `cafe league list`).", metavar="SLUG")
+]
+SeasonOption = Annotated[
+    int | None,
+    typer.Option(
+        "--season", min=1, metavar="N", help="Which season [default: the newest that has begun]"
+    ),
+]
+DivisionOption = Annotated[
+    int | None,
+    typer.Option("--division", min=1, metavar="D", help="Only this division (1 is the top)."),
+]
+
+
+def reader(session: Session) -> tuple[ApiClient, str | None]:
+    """A client for reading (signed in if the profile is) and the reader's name, whose
+    rows are marked; anyone may read leagues, signed in or not."""
+    if not session.token:
+        return session.client(), None
+    api = session.api()
+    return api, session.player_name(api)
+
+
+def newest_season(league: dict[str, Any], doing: str) -> dict[str, Any]:
+    """The league's newest season; a `CliError` saying how to open one if there is none."""
+    if not league["seasons"]:
+        raise CliError(
+            f"{league['slug']} has no season to {doing} yet; its organiser opens one with "
+            f"`cafe league open {league['slug']}`"
+        )
+    return league["seasons"][-1]
+
+
+def begun_season(league: dict[str, Any], number: int | None) -> int:
+    """Season `number`, or else the newest that has begun (has divisions)."""
+    if number is not None:
+        return number
+    newest = newest_season(league, "show")
+    begun = [s for s in league["seasons"] if s["status"] != "registration"]
+    if not begun:
+        raise CliError(
+            f"season {newest['number']} of {league['slug']} has not begun: "
+            f"{view.plural(newest['players'], 'player')} registered so far; its organiser "
+            f"starts it with `cafe league start {league['slug']}`"
+        )
+    return int(begun[-1]["number"])
+
+
+def next_reads(slug: str) -> str:
+    """Where to read a running season: its tables and its games."""
+    return f"The tables: cafe league standings {slug}\nThe games:  cafe league schedule {slug}"
+
+
+@app.command("list")
+def list_leagues(ctx: typer.Context) -> None:
+    """Every league with its newest season (→ marks those you organise)."""
+    api, me = reader(ctx.obj)
+    leagues = api.leagues()
+    if not leagues:
+        say("No leagues yet; create one with `cafe league create SLUG --name NAME`.")
+        return
+    color = color_wanted()
+    say(view.league_rows(leagues, me, color=color), color=color)
+    say("More about one: cafe league show SLUG")
+
+
+@app.command()
+def show(ctx: typer.Context, slug: Slug) -> None:
+    """A league's settings and seasons, and what you can do next."""
+    api, _ = reader(ctx.obj)
+    league = api.league(slug)
+    say(view.settings_text(league))
+    if not league["seasons"]:
+        say(f"No season yet; to open one: cafe league open {slug}")
+        return
+    say()
+    say(view.seasons_table(league["seasons"]))
+    newest = league["seasons"][-1]
+    if newest["status"] == "registration":
+        say(f"Join season {newest['number']}: cafe league join {slug}")
+    else:
+        say(next_reads(slug))
+
+
+@app.command()
+def create(
+    ctx: typer.Context,
+    slug: Annotated[
+        str,
+        typer.Argument(
+            help="A short unique name: 2 to 32 lowercase letters, digits or '-'.", metavar="SLUG"
+        ),
+    ],
+    name: Annotated[
+        str | None,
+        typer.Option(
+            help="The league's full name [default: SLUG]", show_default=False, metavar="NAME"
+        ),
+    ] = None,
+    invitation: Annotated[
+        bool,
+        typer.Option(
+            "--invitation-only", help="Only players you invite (cafe league invite) may join."
+        ),
+    ] = False,
+    game_size: Annotated[
+        int, typer.Option(min=2, max=4, metavar="N", help="Players in each game, 2 to 4.")
+    ] = 4,
+    division_size: Annotated[
+        int, typer.Option(min=4, max=12, metavar="N", help="Players in a division, 4 to 12.")
+    ] = 8,
+    promote: Annotated[
+        int, typer.Option(min=0, max=4, metavar="N", help="Players moving up each season.")
+    ] = 2,
+    relegate: Annotated[
+        int, typer.Option(min=0, max=4, metavar="N", help="Players moving down each season.")
+    ] = 2,
+    days_per_turn: Annotated[
+        int, typer.Option(min=1, max=30, metavar="N", help="Days each player has for a turn.")
+    ] = 3,
+    timeout: Annotated[
+        Timeout,
+        typer.Option(
+            help="When a player runs out of time: the server plays for them (autoplay) or "
+            "they leave the game (resign)."
+        ),
+    ] = Timeout.AUTOPLAY,
+    max_timeouts: Annotated[
+        int,
+        typer.Option(
+            min=1, max=5, metavar="N", help="Time-outs in a row that remove a player (autoplay)."
+        ),
+    ] = 2,
+    no_vacation: Annotated[
+        bool, typer.Option("--no-vacation", help="Vacations do not pause the league's clocks.")
+    ] = False,
+    birthday: Annotated[
+        int | None,
+        typer.Option(min=1, help="Play with the birthday table, reached at T points.", metavar="T"),
+    ] = None,
+    coffee_klatsch: Annotated[
+        bool, typer.Option("--coffee-klatsch", help="Play with coffee klatsch and regulars' table.")
+    ] = False,
+) -> None:
+    """Create a league that you organise.
+
+    Its settings apply to every game of every season. Then open its first season with
+    `cafe league open SLUG`.
+    """
+    settings = {
+        "name": name or slug,
+        "slug": slug,
+        "open": not invitation,
+        "game_size": game_size,
+        "division_size": division_size,
+        "promote": promote,
+        "relegate": relegate,
+        "clock": {
+            "days_per_turn": days_per_turn,
+            "timeout": timeout.value,
+            "max_timeouts": max_timeouts,
+            "vacation": not no_vacation,
+        },
+        "options": {"birthday": birthday, "coffee_klatsch": coffee_klatsch},
+    }
+    league = ctx.obj.api().create_league(settings)
+    say(f"League {league['slug']} is created.\n{view.settings_text(league)}")
+    if not league["open"]:
+        say(f"Invite players: cafe league invite {league['slug']} NAME…")
+    say(f"Open its first season: cafe league open {league['slug']}")
+
+
+@app.command("open")
+def open_season(ctx: typer.Context, slug: Slug) -> None:
+    """Open registration for the league's next season (the organiser).
+
+    The members of the last season are registered unless they leave; everyone registered
+    or invited hears of it by email.
+    """
+    season = ctx.obj.api().open_season(slug)
+    registered = season["registered"]
+    say(f"Season {season['number']} of {slug} is open for registration.")
+    if registered:
+        say(joined([f"Registered already: {registered[0]}", *registered[1:]], ", ", NARROW) + ".")
+    say(f"Players join with: cafe league join {slug}\nStart it when they are in: "
+        f"cafe league start {slug}")  # fmt: skip
+
+
+@app.command()
+def join(ctx: typer.Context, slug: Slug) -> None:
+    """Register for the league's season open for registration."""
+    api = ctx.obj.api()
+    number = newest_season(api.league(slug), "join")["number"]
+    season = api.season_action(slug, number, "register")
+    say(
+        f"You are registered for season {number} of {slug}.\n"
+        f"{view.plural(len(season['registered']), 'player')} so far; your division and games "
+        "come by email at the start."
+    )
+
+
+@app.command()
+def leave(
+    ctx: typer.Context,
+    slug: Slug,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Withdraw from the league's newest season.
+
+    During a running season this resigns your running games of it (they finish without
+    you; your finished results stand, and you place last in the games you resigned), and
+    you are not registered for the next season.
+    """
+    api = ctx.obj.api()
+    newest = newest_season(api.league(slug), "leave")
+    number = newest["number"]
+    if newest["status"] == "running" and not yes:
+        typer.confirm(
+            f"Withdraw from season {number} of {slug}? Your running games of it are resigned",
+            abort=True,
+        )
+    api.season_action(slug, number, "withdraw")
+    if newest["status"] == "running":
+        say(
+            f"You withdrew from season {number} of {slug}.\nYour running games of it are "
+            "resigned; your finished results stand."
+        )
+    else:
+        say(f"You withdrew from season {number} of {slug}.\nTo join again: cafe league join {slug}")
+
+
+@app.command()
+def start(ctx: typer.Context, slug: Slug) -> None:
+    """Start the season open for registration (the organiser).
+
+    The registered players are placed in divisions, and every game of the season begins
+    at once with the league's clock. The schedule comes from the season's secret seed,
+    whose commitment (its SHA-256) is published now and the seed itself at the end.
+    """
+    api = ctx.obj.api()
+    number = newest_season(api.league(slug), "start")["number"]
+    season = api.season_action(slug, number, "start")
+    divisions = season["divisions"]
+    sizes = " or ".join(str(n) for n in sorted({len(d["players"]) for d in divisions})[::-1])
+    games = sum(len(d["games"]) for d in divisions)
+    say(
+        f"Season {number} of {slug} has started.\n"
+        f"{view.plural(len(season['registered']), 'player')} in "
+        f"{view.plural(len(divisions), 'division')} of {sizes}; "
+        f"{view.plural(games, 'game')} begun with the league's clock.\n"
+        f"Schedule commitment (SHA-256 of the season's seed, revealed when it ends):\n"
+        f"  {season['seed_commitment']}\n{next_reads(slug)}"
+    )
+
+
+@app.command()
+def invite(
+    ctx: typer.Context,
+    slug: Slug,
+    names: Annotated[
+        list[str],
+        typer.Argument(help="Players to invite (or names separated by commas).", metavar="NAME…"),
+    ],
+) -> None:
+    """Invite players to a league by invitation (the organiser)."""
+    wanted = [name.strip() for value in names for name in value.split(",") if name.strip()]
+    invited = ctx.obj.api().invite_to_league(slug, wanted)
+    say(joined([f"Invited to {slug} now: {invited[0]}", *invited[1:]], ", ", NARROW) + ".")
+    say(f"They join with: cafe league join {slug}")
+
+
+@app.command()
+def standings(
+    ctx: typer.Context, slug: Slug, season: SeasonOption = None, division: DivisionOption = None
+) -> None:
+    """The tables of a season's divisions (→ marks you).
+
+    Ordered by league points (the opponents each outplaced, scaled so that a short game
+    counts as a full one), then the sum of final scores, then games won. Once the season
+    is over, `next` says who moves up (↑) or down (↓) to which division.
+    """
+    api, me = reader(ctx.obj)
+    league = api.league(slug)
+    found = api.season(slug, begun_season(league, season), division)
+    say(view.season_heading(league, found))
+    if not found["divisions"]:
+        names = found["registered"] or ["nobody yet"]
+        say(joined([f"Registered: {names[0]}", *names[1:]], ", ", NARROW))
+        return
+    color = color_wanted()
+    for shown in found["divisions"]:
+        say(f"\n{view.division_heading(shown)}")
+        say(view.standings_table(shown, found["moves"], me, color=color), color=color)
+
+
+@app.command()
+def schedule(
+    ctx: typer.Context, slug: Slug, season: SeasonOption = None, division: DivisionOption = None
+) -> None:
+    """A season's games by division, with scores and winners (→ marks yours).
+
+    A running game shows the scores so far and who is to move; a finished one the final
+    scores in place order and the winner.
+    """
+    session: Session = ctx.obj
+    api = session.api()  # the games are read through the games API, which needs a sign-in
+    me = session.player_name(api)
+    league = api.league(slug)
+    found = api.season(slug, begun_season(league, season), division)
+    say(view.season_heading(league, found))
+    if not found["divisions"]:
+        say("The schedule is drawn when the organiser starts the season.")
+        return
+    games = read_games(api, [g for d in found["divisions"] for g in d["games"]], found["status"])
+    color = color_wanted()
+    for shown in found["divisions"]:
+        say(f"\n{view.division_heading(shown)}")
+        say(view.schedule_table(shown, games, me, color=color), color=color)
+    waiting = [str(i) for i, g in games.items() if g["status"] == "active" and g["to_move"] == me]
+    if waiting:
+        label = f"Your turn (cafe show ID) in game{'s' if len(waiting) > 1 else ''}"
+        say("\n" + joined([f"{label} {waiting[0]}", *waiting[1:]], ", ", NARROW))
+
+
+def read_games(api: ApiClient, ids: list[int], status: str) -> dict[int, dict[str, Any]]:
+    """The games `ids` in as few requests as the games API allows: one listing of the
+    newest games gives the running ones (scores, who is to move); a finished game (whose
+    standings a listing lacks) or one too old to be listed is read on its own. A finished
+    season skips the listing."""
+    listed: dict[int, dict[str, Any]] = {}
+    if status != "finished" and ids:
+        wanted = set(ids)
+        listed = {g["id"]: g for g in api.games(mine=False) if g["id"] in wanted}
+    games = {}
+    for game_id in ids:
+        summary = listed.get(game_id)
+        if summary is not None and summary["status"] != "finished":
+            games[game_id] = summary
+        else:
+            state, _ = api.game(game_id)
+            assert state is not None  # no ETag was sent, so the answer has the state
+            games[game_id] = state
+    return games

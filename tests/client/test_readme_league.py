@@ -1,0 +1,65 @@
+"""The README's League section runs: its `cafe` commands, in order, against a fresh service.
+
+The walk-through builds on the Play section's accounts (ann, the default profile, and bob),
+so their `register` and `login` lines run first. Only one thing is adapted: a `login`
+without `--code` is answered with the code from the email, as a person would type it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from client_support import Cafe, LiveServer
+from typer.testing import Result
+
+ROOT = Path(__file__).resolve().parents[2]
+README_SERVER = "http://127.0.0.1:5000"
+
+
+def section_commands(readme: str, heading: str) -> list[list[str]]:
+    """The `cafe` command lines of the sh blocks in the README's `## heading` section."""
+    section = re.search(rf"^## {heading}\n(.*?)(?=^## |\Z)", readme, re.DOTALL | re.MULTILINE)
+    assert section, f"README.md has no '## {heading}' section"
+    blocks = re.findall(r"```sh\n(.*?)```", section.group(1), re.DOTALL)
+    lines = [shlex.split(line, comments=True) for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line]
+
+
+def run(cafe: Cafe, argv: list[str]) -> Result:
+    """One README line, which must succeed."""
+    assert argv[0] == "cafe", argv
+    args = [cafe.server.url if arg == README_SERVER else arg for arg in argv[1:]]
+    rest = args[2:] if args[0] == "--profile" else args
+    answer = None
+    if rest[0] == "login" and "--code" not in rest:
+        answer = cafe.server.code_for(rest[1]) + "\n"
+    result = cafe.run(*args, input=answer)
+    assert result.exit_code == 0, (argv, result.output)
+    return result
+
+
+def test_the_league_section_of_the_readme_runs(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    accounts = [a for a in section_commands(readme, "Play") if {"register", "login"} & set(a)]
+    walk = section_commands(readme, "League")
+    server = LiveServer.on_file(tmp_path / "readme.db")  # fresh: ann, bob, cid and dan
+    try:
+        cafe = Cafe(server, tmp_path / "config")
+        for argv in accounts:
+            run(cafe, argv)
+        outputs = {" ".join(argv[1:]): run(cafe, argv).stdout for argv in walk}
+    finally:
+        server.stop()
+    ran = {argv[argv.index("league") + 1] for argv in walk if "league" in argv}
+    assert {"create", "open", "join", "start", "show", "list", "standings", "schedule",
+            "leave", "invite"} <= ran  # fmt: skip
+    assert any(argv[1:2] == ["rating"] or argv[3:4] == ["rating"] for argv in walk)
+    assert "→" in outputs["--profile bob league standings tuesday"]
+    schedule = outputs["--profile bob league schedule tuesday"]
+    assert schedule.count(" active ") == 6  # 4 players, 3 games each, in pairs
+    table = outputs["--profile bob league standings tuesday --division 1"]
+    assert "dan (withdrawn)" in table
+    assert "dan" in outputs["--profile bob rating"]
+    assert outputs["rating dan"].startswith("dan · rating ")
