@@ -171,12 +171,12 @@ def test_the_format_reads_as_documented() -> None:
 
 
 class _ModifierBot:
-    """Greedy, but seat 0 writes ``noshrink`` on its seatings and the first player over the
-    birthday threshold names Italy."""
+    """Greedy, but seat 0 writes ``noshrink`` on its seatings that complete a table and the
+    first player over the birthday threshold names Italy."""
 
     def choose(self, game: Game) -> Turn:
         turn = GreedyBot().choose(game)
-        if game.to_move == 0 and turn.kind is TurnKind.SEAT:
+        if game.to_move == 0 and turn.kind is TurnKind.SEAT and game.copy().play(turn).completed:
             turn = replace(turn, noshrink=True)
         if game.birthday_player == game.to_move and game.birthday_nation is None:
             turn = replace(turn, birthday="IT")
