@@ -55,9 +55,9 @@ def me_in(state: dict[str, Any]) -> str | None:
     return None if seat is None else str(state["players"][seat])
 
 
-def header(state: dict[str, Any], where: ZoneInfo) -> str:
-    """The line above a started game's picture (two lines if it would not fit): the
-    deadline as time left and the moment in the player's zone `where`."""
+def header(state: dict[str, Any], where: ZoneInfo, width: int = 100) -> str:
+    """The line above a started game's picture (more lines if it would not fit in `width`
+    columns): the deadline as time left and the moment in the player's zone `where`."""
     me = me_in(state)
     parts = [
         f"Game {state['id']}",
@@ -71,7 +71,7 @@ def header(state: dict[str, Any], where: ZoneInfo) -> str:
         for name, until in zip(state["players"], state.get("vacation_until") or [], strict=False)
         if until
     ]
-    return joined(parts + away)
+    return joined(parts + away, width=width)
 
 
 def next_step(state: dict[str, Any]) -> str:
@@ -99,13 +99,12 @@ def birthday_text(state: dict[str, Any]) -> str | None:
     holder = state.get("birthday_player")
     if holder == seat:
         return (
-            f"You reached {threshold} points first: name the birthday nation by adding "
-            "birthday=XX to any turn of yours (e.g. birthday=IT); its two tables then score "
-            "double."
+            f"You reached {threshold} points first: name the birthday nation by adding\n"
+            "birthday=XX to any turn of yours (e.g. birthday=IT); its tables then score double."
         )
     if holder is None:
         return (
-            f"Birthday table: the first to reach {threshold} points names its nation, on that "
+            f"Birthday table: the first to reach {threshold} points names its nation, on that\n"
             "turn or a later one, by adding birthday=XX to the turn."
         )
     return None

@@ -46,11 +46,21 @@ def load(state: dict[str, Any], mover: str | None = None) -> Game:
         ) from None
 
 
-def picture(state: dict[str, Any], *, color: bool) -> str:
-    """The board, bar and players as a terminal picture (at most 100 columns)."""
-    from cafe import render  # noqa: PLC0415 (only `show` needs it; `move` starts faster)
+def picture(
+    state: dict[str, Any], *, color: bool, compact: bool = False, last: dict[str, Any] | None = None
+) -> str:
+    """The board, bar and players as a terminal picture: 93 columns, or 80 when `compact`;
+    the guests of `last` (the log's last turn) stand out."""
+    from cafe.render import board_text  # noqa: PLC0415 (only `show` needs it)
 
-    return render.text(load(state), color=color)
+    chairs = [t["chair"] for t in (last or {}).get("tables") or [] if t.get("chair")]
+    return board_text.text(
+        load(state),
+        color=color,
+        layout=board_text.COMPACT if compact else board_text.WIDE,
+        last=chairs,
+        last_stool=(last or {}).get("stool"),
+    )
 
 
 def preview(state: dict[str, Any], turn: str, mover: str | None = None) -> dict[str, Any]:

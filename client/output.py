@@ -7,6 +7,7 @@ user did not ask for `--plain`, and `NO_COLOR` is not set (https://no-color.org)
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -40,6 +41,11 @@ def fail_line(message: str) -> None:
     typer.echo(f"{PROG}: {message}", err=True)
 
 
+def terminal_width() -> int:
+    """The terminal's width in columns (`COLUMNS` if set; 80 when it cannot be told)."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
 def signed(number: int) -> str:
     """Points as the game writes them: `+3`, `-4`, `0`."""
     return f"{number:+d}" if number else "0"
@@ -66,11 +72,11 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[str]], right: Iterable
     return "\n".join(lines)
 
 
-def joined(parts: Sequence[str], sep: str = " · ") -> str:
-    """Phrases joined by `sep` into lines of at most `WIDTH` columns (a phrase is not split)."""
+def joined(parts: Sequence[str], sep: str = " · ", width: int = WIDTH) -> str:
+    """Phrases joined by `sep` into lines of at most `width` columns (a phrase is not split)."""
     lines = [parts[0]]
     for part in parts[1:]:
-        if len(lines[-1] + sep + part) <= WIDTH:
+        if len(lines[-1] + sep + part) <= width:
             lines[-1] += sep + part
         else:
             lines.append(part)

@@ -48,6 +48,7 @@ CLEAN_ENV: dict[str, str | None] = {
     "CAFE_TOKEN": None,
     "CAFE_PROFILE": None,
     "NO_COLOR": None,
+    "COLUMNS": "100",  # the board's layout follows the width: the same wherever tests run
 }
 
 

@@ -143,7 +143,7 @@ def test_show_and_hint_say_how_to_name_the_birthday_nation(
 
     cafe.server.rearrange(game, reached)
     shown = mover.run("show", str(game), "--plain").stdout
-    assert "You reached 10 points first: name the birthday nation by adding birthday=XX" in shown
+    assert "You reached 10 points first: name the birthday nation by adding\nbirthday=XX" in shown
     hinted = mover.run("hint", str(game), "-n", "1").stdout.splitlines()
     turn = hinted[1].split(f"cafe move {game} ", 1)[1]
     assert hinted[2] == f"        may name the birthday nation: cafe move {game} {turn} birthday=XX"
