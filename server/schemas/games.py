@@ -135,6 +135,10 @@ class GameSummary(PublicModel):
     players: list[str]
     to_move: str | None
     scores: list[int] | None = Field(description="in the order of `players`; null until started")
+    invited: list[str] = Field(
+        default_factory=list,
+        description="who may join an invitation-only game (empty: anyone may)",
+    )
     options: dict[str, Any]
     clock: ClockSettings | None = Field(description=CLOCK_FIELDS["clock"])
     deadline: Timestamp | None = Field(description=CLOCK_FIELDS["deadline"])
