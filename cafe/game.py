@@ -129,11 +129,13 @@ class Game:
     def to_position(self) -> dict[str, Any]:
         return position.dump(self._state)
 
-    def to_record(self, *, reveal_seed: bool | None = None) -> str:
-        """The game record; the seed is revealed only once the game is over, unless told."""
+    def to_record(self, *, reveal_seed: bool | None = None, **about: str | None) -> str:
+        """The game record; the seed is revealed only once the game is over, unless told.
+        ``about``: ``site``, ``date`` and ``game_id`` for the Site, Date and Game tags."""
         from cafe.record import write  # noqa: PLC0415 (cafe.record builds on Game)
 
-        return write(self, reveal_seed=self.is_over if reveal_seed is None else reveal_seed)
+        reveal = self.is_over if reveal_seed is None else reveal_seed
+        return write(self, reveal_seed=reveal, **about)
 
     def copy(self) -> Game:
         """An independent game in the same state, with the same history."""

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from flask import current_app
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -294,8 +295,14 @@ def replay(session: Session, game: GameRecord) -> Game:
 
 
 def record_text(session: Session, game: GameRecord) -> str:
-    """The game record (`cafe.record`); it reveals the seed only once the game is over."""
-    return replay(session, game).to_record()
+    """The game record (`cafe.record`); it reveals the seed only once the game is over. Its
+    Site is the service's address, Date the day the game started, Game its id."""
+    started = game.started_at
+    return replay(session, game).to_record(
+        site=str(current_app.config["BASE_URL"]),
+        date=started.strftime("%Y.%m.%d") if started else None,
+        game_id=str(game.id),
+    )
 
 
 def check(session: Session, game: GameRecord) -> str | None:

@@ -68,6 +68,12 @@ def test_the_record_of_a_finished_game_reveals_the_seed_and_verifies(
     assert record.exit_code == ExitCode.OK, record.output
     assert "[Seed " in record.stdout
     assert f"-- {bob.name} resigns" in record.stdout
+    started = ann.state(game)["started_at"][:10].replace("-", ".")
+    assert record.stdout.splitlines()[:3] == [
+        '[Site "http://cafe.test"]',
+        f'[Date "{started}"]',
+        f'[Game "{game}"]',
+    ]
     path = tmp_path / f"game-{game}.txt"
     path.write_text(record.stdout)
     verified = cafe.run("verify", str(path))
