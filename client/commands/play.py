@@ -168,7 +168,12 @@ def hint(
         int, typer.Option("-n", min=1, max=50, metavar="N", help="How many turns to suggest.")
     ] = 5,
 ) -> None:
-    """Your best turns now, each as a ready command."""
+    """Your best turns now, each as a ready command.
+
+    While you wait for your turn: the best for your hand against the current board, as if it
+    were your turn (for planning). A turn that lowers your hand limit is offered with
+    noshrink too; one that may name the birthday nation with birthday=XX.
+    """
     from client import picking
 
     session: Session = ctx.obj
