@@ -27,10 +27,18 @@ HAND_SIZE = 5
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested turn and the points it scores now."""
+    """A suggested turn and the points it scores now.
+
+    ``lowers_limit`` is how much the turn would lower the player's hand limit (completed
+    single-nation tables, RULES.md §9; ``noshrink`` keeps it). ``may_name_birthday`` says
+    the turn may also name the birthday nation (``birthday=XX``, §11): the player has
+    reached the threshold, or this turn's points reach it.
+    """
 
     turn: Turn
     points: int
+    lowers_limit: int = 0
+    may_name_birthday: bool = False
 
     def __str__(self) -> str:
         return f"{self.turn} ({self.points:+d})"
@@ -121,11 +129,13 @@ class Game:
     def to_position(self) -> dict[str, Any]:
         return position.dump(self._state)
 
-    def to_record(self, *, reveal_seed: bool | None = None) -> str:
-        """The game record; the seed is revealed only once the game is over, unless told."""
+    def to_record(self, *, reveal_seed: bool | None = None, **about: str | None) -> str:
+        """The game record; the seed is revealed only once the game is over, unless told.
+        ``about``: ``site``, ``date`` and ``game_id`` for the Site, Date and Game tags."""
         from cafe.record import write  # noqa: PLC0415 (cafe.record builds on Game)
 
-        return write(self, reveal_seed=self.is_over if reveal_seed is None else reveal_seed)
+        reveal = self.is_over if reveal_seed is None else reveal_seed
+        return write(self, reveal_seed=reveal, **about)
 
     def copy(self) -> Game:
         """An independent game in the same state, with the same history."""
@@ -200,7 +210,29 @@ class Game:
             return (-points, ruinous and turn.kind is TurnKind.BAR, str(turn))
 
         best.sort(key=rank)
-        return [Hint(turn, points) for turn, points in best[:n]]
+        return [self._hint(turn, points) for turn, points in best[:n]]
+
+    def _hint(self, turn: Turn, points: int) -> Hint:
+        """The hint with what the turn would change besides points (played on a copy)."""
+        state = self._state
+        lowers = 0
+        if turn.kind is TurnKind.SEAT:
+            completed = len(apply_turn(state.copy(), turn).completed)
+            lowers = min(completed, state.hand_limits[state.to_move])
+        return Hint(turn, points, lowers, self.may_name_birthday(points))
+
+    def may_name_birthday(self, points: int = 0) -> bool:
+        """Whether the player to move may name the birthday nation (RULES.md §11) on a turn
+        scoring ``points``: the variant is on, no nation is named yet, and they are the first
+        to reach the threshold (before or with this turn)."""
+        state = self._state
+        threshold = state.options.birthday
+        if threshold is None or state.birthday_nation is not None or self.is_over:
+            return False
+        holder = state.birthday_player
+        if holder is None:
+            return state.scores[state.to_move] + points >= threshold
+        return holder == state.to_move
 
     def _scored(self) -> list[Found]:
         if self.is_over:

@@ -98,12 +98,13 @@ def _seat(
             scores.append(_klatsch_score(state, klatsch))
         points = sum(s.points for s in scores)
         _check_birthday(state, seat, turn, state.scores[seat] + points)
+        touched = dict.fromkeys(t for chair in placed for t in CHAIR_TABLES[chair])
+        completed = tuple(t for t in touched if seating.single_nation_full(t))
+        _check_noshrink(turn, completed)
     except IllegalTurnError:
         for chair in reversed(placed):
             seating.unseat(chair)
         raise
-    touched = dict.fromkeys(t for chair in placed for t in CHAIR_TABLES[chair])
-    completed = tuple(t for t in touched if seating.single_nation_full(t))
     if any(a is not b for a, b in zip(pinned, turn.placements, strict=True)):
         turn = replace(turn, placements=tuple(pinned))
     return turn, points, tuple(scores), completed, exact
@@ -344,6 +345,18 @@ def _finish(
         hand_limit=state.hand_limits[seat],
         stool=stool,
     )
+
+
+def _check_noshrink(turn: Turn, completed: tuple[str, ...]) -> None:
+    """``noshrink`` keeps the hand limit a completed single-nation table would lower
+    (RULES.md §9); on a turn that completes none it would mean nothing, so it is refused
+    rather than recorded."""
+    if turn.noshrink and not completed:
+        raise IllegalTurnError(
+            "noshrink keeps the hand limit after completing a single-nation table (§9), "
+            "and this turn completes none: leave noshrink out",
+            rule="noshrink",
+        )
 
 
 def _check_birthday(state: State, seat: int, turn: Turn, score_after: int) -> None:

@@ -158,11 +158,12 @@ class ApiClient:
         """The text game record."""
         return self._send("GET", f"/api/games/{game_id}/record", repeatable=True).text
 
-    def hints(self, game_id: int, n: int) -> list[dict[str, Any]]:
-        """The caller's `n` best turns, best first (`turn` and `points`)."""
+    def hints(self, game_id: int, n: int) -> dict[str, Any]:
+        """The caller's `n` best turns, best first (`hints`: `turn`, `points`,
+        `lowers_limit`, `may_name_birthday`), and `as_if_your_turn` while they wait."""
         params = {"n": str(n)}
         path = f"/api/games/{game_id}/hints"
-        return self._json("GET", path, params=params, repeatable=True)["hints"]
+        return self._json("GET", path, params=params, repeatable=True)
 
     def resign(self, game_id: int) -> dict[str, Any]:
         return self._json("POST", f"/api/games/{game_id}/resign")

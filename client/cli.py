@@ -26,7 +26,11 @@ EPILOG = (
 
 
 class CafeGroup(TyperGroup):
-    """Ends a command that raised a `CliError` with its message on stderr and its exit code."""
+    """Ends a command that raised a `CliError` with its message on stderr and its exit code;
+    takes `--profile` after the command too (`cafe show 4 --profile bob`)."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
+        return super().parse_args(ctx, profile_first(args))
 
     def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
@@ -34,6 +38,24 @@ class CafeGroup(TyperGroup):
         except CliError as error:
             fail_line(explain(error, ctx.obj))
             raise typer.Exit(error.code) from None
+
+
+def profile_first(args: list[str]) -> list[str]:
+    """The arguments with a `--profile NAME` (or `--profile=NAME`) written after the
+    command moved before it, where the group's option is read. Nothing after `--` moves."""
+    end = args.index("--") if "--" in args else len(args)
+    head, tail = args[:end], args[end:]
+    moved: list[str] = []
+    rest: list[str] = []
+    words = iter(enumerate(head))
+    for i, word in words:
+        if i > 0 and word == "--profile" and i + 1 < len(head):
+            moved += [word, next(words)[1]]
+        elif i > 0 and word.startswith("--profile="):
+            moved.append(word)
+        else:
+            rest.append(word)
+    return moved + rest + tail
 
 
 def explain(error: CliError, session: Session | None) -> str:

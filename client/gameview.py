@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from client.api import ApiClient
 
 
+#: The label of an answer for a player who is waiting for their turn (`hint`, `--dry-run`).
+AS_IF = "Not your turn yet — as if it were ({mover} is to move):"
+
+
 def options_text(options: dict[str, Any] | None) -> str:
     """`coffee klatsch, birthday table at 30 points`, or `no variants`."""
     options = options or {}
@@ -51,9 +55,9 @@ def me_in(state: dict[str, Any]) -> str | None:
     return None if seat is None else str(state["players"][seat])
 
 
-def header(state: dict[str, Any], where: ZoneInfo) -> str:
-    """The line above a started game's picture (two lines if it would not fit): the
-    deadline as time left and the moment in the player's zone `where`."""
+def header(state: dict[str, Any], where: ZoneInfo, width: int = 100) -> str:
+    """The line above a started game's picture (more lines if it would not fit in `width`
+    columns): the deadline as time left and the moment in the player's zone `where`."""
     me = me_in(state)
     parts = [
         f"Game {state['id']}",
@@ -67,7 +71,7 @@ def header(state: dict[str, Any], where: ZoneInfo) -> str:
         for name, until in zip(state["players"], state.get("vacation_until") or [], strict=False)
         if until
     ]
-    return joined(parts + away)
+    return joined(parts + away, width=width)
 
 
 def next_step(state: dict[str, Any]) -> str:
@@ -79,8 +83,31 @@ def next_step(state: dict[str, Any]) -> str:
             f"  cafe record {game_id} > game-{game_id}.txt && cafe verify game-{game_id}.txt"
         )
     if state["to_move"] == me_in(state):
-        return f"Your turn: `cafe hint {game_id}` suggests turns, `cafe move {game_id} TURN` plays."
+        mine = f"Your turn: `cafe hint {game_id}` suggests turns, `cafe move {game_id} TURN` plays."
+        birthday = birthday_text(state)
+        return f"{mine}\n{birthday}" if birthday else mine
     return f"Waiting for {state['to_move']}; `cafe watch {game_id}` waits for your turn."
+
+
+def birthday_text(state: dict[str, Any]) -> str | None:
+    """How the caller may name the birthday nation (RULES.md §11), when they may: they
+    reached the threshold first and no nation is named yet; or nobody has reached it."""
+    threshold = (state.get("options") or {}).get("birthday")
+    seat = state.get("your_seat")
+    if threshold is None or seat is None or state.get("birthday_nation") is not None:
+        return None
+    holder = state.get("birthday_player")
+    if holder == seat:
+        return (
+            f"You reached {threshold} points first: name the birthday nation by adding\n"
+            "birthday=XX to any turn of yours (e.g. birthday=IT); its tables then score double."
+        )
+    if holder is None:
+        return (
+            f"Birthday table: the first to reach {threshold} points names its nation, on that\n"
+            "turn or a later one, by adding birthday=XX to the turn."
+        )
+    return None
 
 
 def open_text(state: dict[str, Any]) -> str:

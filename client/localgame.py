@@ -15,10 +15,11 @@ from cafe import CafeError, Game, IllegalTurnError, InvalidPositionError, Notati
 from client.errors import CliError, TurnRefused
 
 
-def position(state: dict[str, Any]) -> dict[str, Any]:
-    """The position (RULES.md §14, without the bag) of a started game's public state."""
+def position(state: dict[str, Any], mover: str | None = None) -> dict[str, Any]:
+    """The position (RULES.md §14, without the bag) of a started game's public state; with
+    `mover`, as if it were that player's turn (planning while waiting)."""
     players = state["players"]
-    mover = state.get("to_move")
+    mover = mover or state.get("to_move")
     return {
         "players": players,
         "to_move": players.index(mover) if mover in players else 0,
@@ -35,27 +36,38 @@ def position(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def load(state: dict[str, Any]) -> Game:
-    """The engine's game for a started game's public state."""
+def load(state: dict[str, Any], mover: str | None = None) -> Game:
+    """The engine's game for a started game's public state (with `mover` to move)."""
     try:
-        return Game.from_position(position(state))
+        return Game.from_position(position(state, mover))
     except InvalidPositionError as error:
         raise CliError(
             f"cannot rebuild game {state.get('id')} from the server's state: {error}"
         ) from None
 
 
-def picture(state: dict[str, Any], *, color: bool) -> str:
-    """The board, bar and players as a terminal picture (at most 100 columns)."""
-    from cafe import render  # noqa: PLC0415 (only `show` needs it; `move` starts faster)
+def picture(
+    state: dict[str, Any], *, color: bool, compact: bool = False, last: dict[str, Any] | None = None
+) -> str:
+    """The board, bar and players as a terminal picture: 93 columns, or 80 when `compact`;
+    the guests of `last` (the log's last turn) stand out."""
+    from cafe.render import board_text  # noqa: PLC0415 (only `show` needs it)
 
-    return render.text(load(state), color=color)
+    chairs = [t["chair"] for t in (last or {}).get("tables") or [] if t.get("chair")]
+    return board_text.text(
+        load(state),
+        color=color,
+        layout=board_text.COMPACT if compact else board_text.WIDE,
+        last=chairs,
+        last_stool=(last or {}).get("stool"),
+    )
 
 
-def preview(state: dict[str, Any], turn: str) -> dict[str, Any]:
-    """Play `turn` on a copy of the game, as the API would describe it; `TurnRefused` with
-    the engine's reason (and your hand, for a turn it cannot read) if it is not legal."""
-    game = load(state)
+def preview(state: dict[str, Any], turn: str, mover: str | None = None) -> dict[str, Any]:
+    """Play `turn` (for `mover`, default the player to move) on a copy of the game, as the
+    API would describe it; `TurnRefused` with the engine's reason (and your hand, for a turn
+    it cannot read) if it is not legal."""
+    game = load(state, mover)
     try:
         result = game.play(turn)
     except NotationError as error:

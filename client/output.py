@@ -8,6 +8,7 @@ user did not ask for `--plain`, and `NO_COLOR` is not set (https://no-color.org)
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -43,6 +44,11 @@ def note(text: str) -> None:
 def fail_line(message: str) -> None:
     """The one line of an error or warning on stderr."""
     typer.echo(f"{PROG}: {message}", err=True)
+
+
+def terminal_width() -> int:
+    """The terminal's width in columns (`COLUMNS` if set; 80 when it cannot be told)."""
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 def signed(number: int) -> str:

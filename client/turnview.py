@@ -25,9 +25,16 @@ def detail_lines(turn: dict[str, Any], *, mine: bool) -> list[str]:
         where = f"{tile} on #{chair}" if tile else "coffee klatsch"
         parts = [f"{s['table']} {signed(s['points'])} ({_why(s)})" for s in scores]
         lines.append(f"  {where:<11} " + "   ".join(parts))
-    for table in turn.get("completed", []):
+    completed = turn.get("completed", [])
+    after = int(turn.get("hand_limit") or 0)
+    if " noshrink" in f" {text}":
+        lines.extend(
+            f"  completes {table}: hand limit stays {after} (noshrink)" for table in completed
+        )
+        return lines
+    for left, table in enumerate(completed, 1):
         lines.append(
-            f"  completes {table}: hand limit {turn.get('hand_limit')} "
+            f"  completes {table}: hand limit {after + len(completed) - left} "
             "(add noshrink to the turn to keep the old limit)"
         )
     return lines

@@ -5,6 +5,12 @@ A record is text made of lines. Blank lines, and lines whose first non-blank cha
 line, written ``[Name "value"]``, each at most once and no others; ``write`` emits them in
 this order, then one blank line:
 
+``[Site "https://cafe.example.org"]``
+    Optional, as in PGN's seven-tag roster: where the game was played (the service).
+``[Date "2026.11.30"]``
+    Optional: the day the game started, ``YYYY.MM.DD`` as in PGN (``??`` for what is unknown).
+``[Game "17"]``
+    Optional: the game's id at that site.
 ``[Players "ann bob cid"]``
     Required. The player names in seat order (the order of play), separated by spaces.
 ``[Options "birthday=30 coffee_klatsch"]``

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from cafe.errors import InvalidPositionError, NotationError
 from cafe.tiles import parse_tile
 
-TAGS = ("Players", "Options", "Commitment", "Seed", "Deal", "Result")
+TAGS = ("Site", "Date", "Game", "Players", "Options", "Commitment", "Seed", "Deal", "Result")
+#: The form of the Date tag's value (PGN's): year, month, day, ``?`` for unknown digits.
+DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 REQUIRED_TAGS = ("Players", "Options", "Commitment", "Deal")
 NO_OPTIONS = "none"
 KLATSCH = "coffee_klatsch"
@@ -88,6 +90,7 @@ def parse(text: str) -> ParsedRecord:
             name, value = _parse_tag(number, line)
             if name in tags:
                 raise RecordError(number, f"second {name} tag (first on line {tags[name].line})")
+            _check_tag(number, name, value)
             tags[name] = Tag(number, value)
             header_end = number
         elif line.startswith(RESIGNS_PREFIX):
@@ -98,6 +101,14 @@ def parse(text: str) -> ParsedRecord:
         if name not in tags:
             raise RecordError(header_end, f"the header has no {name} tag")
     return ParsedRecord(tags, turns, header_end)
+
+
+def _check_tag(number: int, name: str, value: str) -> None:
+    """The form of the descriptive tags (the others are read when the game is replayed)."""
+    if name == "Date" and not DATE.fullmatch(value):
+        raise RecordError(number, f"Date {value!r}: write YYYY.MM.DD, e.g. 2026.11.30")
+    if name in ("Site", "Game") and not value.strip():
+        raise RecordError(number, f"{name} is empty: leave the tag out instead")
 
 
 def _parse_tag(number: int, line: str) -> tuple[str, str]:

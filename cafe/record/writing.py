@@ -21,12 +21,23 @@ from cafe.standings import Standing
 from cafe.state import Options
 
 
-def write(game: Game, *, reveal_seed: bool) -> str:
-    """The record of a dealt game; the seed appears only with ``reveal_seed``."""
+def write(
+    game: Game,
+    *,
+    reveal_seed: bool,
+    site: str | None = None,
+    date: str | None = None,
+    game_id: str | None = None,
+) -> str:
+    """The record of a dealt game; the seed appears only with ``reveal_seed``. ``site``,
+    ``date`` (``YYYY.MM.DD``, the start) and ``game_id`` say where and when it was played
+    (the Site, Date and Game tags, left out when not given)."""
     deal, commitment, seed = game.deal, game.commitment, game.seed
     if deal is None or commitment is None:
         raise CafeError("a record starts from the deal: this game was loaded from a position")
+    about = (("Site", site), ("Date", date), ("Game", game_id))
     tags = [
+        *((name, value) for name, value in about if value),
         ("Players", " ".join(game.players)),
         ("Options", options_text(game.options)),
         ("Commitment", commitment),

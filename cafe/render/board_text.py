@@ -1,13 +1,19 @@
 """The board as a terminal picture: the 13×13 grid of RULES.md §2, the bar in its centre,
-then the players. At most 100 columns, readable without colour.
+then the players. Readable without colour, in one of two layouts: ``WIDE`` (93 columns)
+and ``COMPACT`` (80 columns, for the classic terminal).
 
-Each grid cell is 7 columns wide and each grid row one line, with a line between rows for
-the links. A table is drawn as ``[DE1]``; its four chairs sit around it, joined to it by
-``─`` and ``│``, showing the guest (``DEf``, ``Jf=FR``) or, when free, ``·12`` (chair 12).
-A shared chair is drawn once, between its two tables, joined to both.
+Each grid cell is 7 columns wide (6 when compact) and each grid row one line, with a line
+between rows for the links. A table is drawn as ``[DE1]``; its four chairs sit around it,
+joined to it by ``─`` and ``│``, showing the guest (``DEf``, ``Jf=FR``; in colour ``DE♀``,
+``J♂=FR``, so that ladies and gentlemen differ at a glance) or, when free, ``·12`` (chair
+12). A shared chair is drawn once, between its two tables, joined to both. The guests of
+the last turn stand out: in reverse video, or marked ``›`` without colour.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
 
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
 from cafe.game import Game
@@ -20,14 +26,44 @@ from cafe.render.common import (
     seats,
     signed,
 )
-from cafe.tiles import nation_of
+from cafe.tiles import is_joker, nation_of
 
-CELL = 7
 MARGIN = 2
-WIDTH = MARGIN + GRID_SIZE * CELL
-#: The free centre of the grid (columns 4–8, rows 8 down to 4) where the bar is drawn.
-BAR_LEFT, BAR_TOP, BAR_WIDTH, BAR_HEIGHT = MARGIN + 4 * CELL, 8, 5 * CELL, 9
+#: The top of the bar's box, in the free centre of the grid (columns 4–8, rows 8 down to 4).
+BAR_TOP, BAR_HEIGHT = 8, 9
 STOOLS_PER_ROW = 5
+LAST = "›"  # marks a guest of the last turn when there is no colour
+GENDER_MARKS = {"f": "♀", "m": "♂"}
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How wide a grid cell is, and what follows from it."""
+
+    cell: int
+
+    @property
+    def width(self) -> int:
+        """The picture's width in columns."""
+        return MARGIN + GRID_SIZE * self.cell
+
+    @property
+    def bar_left(self) -> int:
+        return MARGIN + 4 * self.cell
+
+    @property
+    def bar_width(self) -> int:
+        return 5 * self.cell
+
+    @property
+    def stool_step(self) -> int:
+        """Columns from one stool's label to the next."""
+        return self.cell - 1
+
+
+WIDE, COMPACT = Layout(7), Layout(6)
+WIDTH = WIDE.width
+CELL = WIDE.cell
 HAND = 19  # columns for a hand of five tiles
 
 Style = str | None  # ANSI SGR parameters, e.g. "1;38;5;160"
@@ -75,50 +111,61 @@ class Canvas:
         return "".join(out)
 
 
-def text(game: Game, *, color: bool = False) -> str:
-    """The board, the bar and the players as text lines of at most 100 columns.
+def text(
+    game: Game,
+    *,
+    color: bool = False,
+    layout: Layout = WIDE,
+    last: Collection[int] = (),
+    last_stool: int | None = None,
+) -> str:
+    """The board, the bar and the players as text lines of at most ``layout.width`` columns.
 
     With ``color=True`` guests and tables take their nation's colour (256-colour ANSI
-    codes); without it the picture says everything with plain characters.
+    codes); without it the picture says everything with plain characters. ``last`` are the
+    chairs (and ``last_stool`` the bar stool, counted from 1) the last turn filled.
     """
-    canvas = Canvas(WIDTH, 2 * GRID_SIZE - 1)
-    _draw_links(canvas)
-    _draw_tables(canvas, game)
-    _draw_chairs(canvas, game)
-    _draw_bar(canvas, game)
+    canvas = Canvas(layout.width, 2 * GRID_SIZE - 1)
+    _draw_links(canvas, layout)
+    _draw_tables(canvas, game, layout)
+    _draw_chairs(canvas, game, layout, set(last), color)
+    _draw_bar(canvas, game, layout, last_stool, color)
     title = f"Café International · {headline(game)}"
+    width = layout.width
     lines = [
         f"\x1b[1m{title}\x1b[0m" if color else title,
-        *_wrap(details(game)),
+        *_wrap(details(game), width),
         "",
         *canvas.lines(color),
         "",
-        *_wrap(_legend(game), sep="    ", indent="  "),
+        *_wrap(_legend(game, color, bool(last) or last_stool is not None), width, "    ", "  "),
         "",
         *_player_lines(game, color),
     ]
     return "\n".join(lines) + "\n"
 
 
-def _wrap(parts: list[str], sep: str = " · ", indent: str = "") -> list[str]:
+def _wrap(parts: list[str], width: int, sep: str = " · ", indent: str = "") -> list[str]:
     """Join phrases with ``sep`` into lines that fit the picture's width."""
     lines = [indent + parts[0]]
     for part in parts[1:]:
-        if display_width(lines[-1] + sep + part) <= WIDTH:
+        if display_width(lines[-1] + sep + part) <= width:
             lines[-1] += sep + part
         else:
             lines.append(indent + part)
     return lines
 
 
-def _legend(game: Game) -> list[str]:
+def _legend(game: Game, color: bool, last: bool) -> list[str]:
     """What the marks mean, for a reader who has not seen the picture before."""
     parts = [
         "[DE1] table",
         "·12 free chair 12",
-        "DEf/DEm German lady/gentleman",
-        "Jf=TR joker counting as Turkey",
+        "DE♀/DE♂ (DEf/DEm) German lady/gentleman" if color else "DEf/DEm German lady/gentleman",
+        f"{_label('Jf=TR', color)} joker counting as Turkey",
     ]
+    if last:
+        parts.append("reversed: the last turn" if color else f"{LAST}DEf the last turn")
     if game.birthday_nation:
         parts.append(f"*{game.birthday_nation}1* birthday table")
     return parts
@@ -127,10 +174,10 @@ def _legend(game: Game) -> list[str]:
 # --- the grid --------------------------------------------------------------------------------
 
 
-def _cell(at: tuple[int, int]) -> tuple[int, int]:
+def _cell(at: tuple[int, int], layout: Layout) -> tuple[int, int]:
     """Canvas position (x of the cell's left edge, y) of a grid cell; row 0 is at the bottom."""
     col, row = at
-    return MARGIN + col * CELL, 2 * (GRID_SIZE - 1 - row)
+    return MARGIN + col * layout.cell, 2 * (GRID_SIZE - 1 - row)
 
 
 def _chairs_beside_table(step: int) -> frozenset[tuple[int, int]]:
@@ -145,80 +192,115 @@ def _chairs_beside_table(step: int) -> frozenset[tuple[int, int]]:
 TABLE_TO_RIGHT, TABLE_TO_LEFT = _chairs_beside_table(1), _chairs_beside_table(-1)
 
 
-def _label_x(at: tuple[int, int], label: str) -> int:
+def _label_x(at: tuple[int, int], label: str, layout: Layout) -> int:
     """Where a label starts so that it sits centred in its cell; a two-letter label (``·7``,
     ``Jf``) leans towards the table on its right, so both links keep one space from it."""
-    x, _ = _cell(at)
+    x, _ = _cell(at, layout)
     lean = len(label) % 2 == 0 and at in TABLE_TO_RIGHT and at not in TABLE_TO_LEFT
-    return x + (CELL - len(label)) // 2 + lean
+    return x + max(0, (layout.cell - len(label)) // 2 + lean)
 
 
-def _put_centred(canvas: Canvas, at: tuple[int, int], label: str, style: Style) -> None:
-    canvas.put(_label_x(at, label), _cell(at)[1], label, style)
+def _put_centred(
+    canvas: Canvas, at: tuple[int, int], label: str, style: Style, layout: Layout
+) -> None:
+    canvas.put(_label_x(at, label, layout), _cell(at, layout)[1], label, style)
 
 
-def _draw_links(canvas: Canvas) -> None:
+def _draw_links(canvas: Canvas, layout: Layout) -> None:
     """Join every table to its chairs: ``──`` in the gap to a chair beside it, ``│`` on
     the spacer line to a chair above or below."""
     for table in TABLES.values():
         for number in table.chairs:
-            (tx, ty), (cx, cy) = _cell(table.at), _cell(CHAIRS[number].at)
+            (tx, ty), (cx, cy) = _cell(table.at, layout), _cell(CHAIRS[number].at, layout)
             if ty == cy:
-                canvas.put(min(tx, cx) + CELL - 1, ty, "──", DIM)
+                canvas.put(min(tx, cx) + layout.cell - 1, ty, "──", DIM)
             else:
-                canvas.put(tx + CELL // 2, (ty + cy) // 2, "│", DIM)
+                canvas.put(tx + (layout.cell - 1) // 2, (ty + cy) // 2, "│", DIM)
 
 
-def _draw_tables(canvas: Canvas, game: Game) -> None:
+def _draw_tables(canvas: Canvas, game: Game, layout: Layout) -> None:
     birthday = game.birthday_nation
     for table in TABLES.values():
         mark = "**" if table.nation == birthday else "[]"
         label = f"{mark[0]}{table.id}{mark[1]}"
-        _put_centred(canvas, table.at, label, f"{BOLD};{REVERSE};38;5;{ANSI_COLOURS[table.nation]}")
+        style = f"{BOLD};{REVERSE};38;5;{ANSI_COLOURS[table.nation]}"
+        _put_centred(canvas, table.at, label, style, layout)
 
 
-def _draw_chairs(canvas: Canvas, game: Game) -> None:
+def _draw_chairs(
+    canvas: Canvas, game: Game, layout: Layout, last: Collection[int], color: bool
+) -> None:
     seated = game.chair_tiles
     for chair in CHAIRS.values():
         tile = seated.get(chair.number)
         if tile is None:
-            _put_centred(canvas, chair.at, f"·{chair.number}", DIM)
+            _put_centred(canvas, chair.at, f"·{chair.number}", DIM, layout)
         else:
-            _put_centred(canvas, chair.at, tile, _tile_style(tile))
+            label, style = _marked(tile, chair.number in last, color)
+            _put_centred(canvas, chair.at, label, style, layout)
+
+
+def _marked(tile: str, last: bool, color: bool) -> tuple[str, str]:
+    """A guest's label and style; a guest of the last turn reversed, or marked without
+    colour."""
+    label = _label(tile, color)
+    if not last:
+        return label, _tile_style(tile)
+    return (label, _last_style(tile)) if color else (LAST + label, _tile_style(tile))
+
+
+def _label(tile: str, color: bool) -> str:
+    """``DEf`` as drawn: ``DE♀`` in colour (a terminal shows the mark), ``DEf`` without."""
+    if not color:
+        return tile
+    cut = 2 if is_joker(tile) else 3  # the f/m letter ends the tile's name: DEf, Jf=TR
+    return tile[: cut - 1] + GENDER_MARKS[tile[cut - 1]] + tile[cut:]
 
 
 def _tile_style(tile: str) -> str:
-    """Bold in the nation's colour; a joker in reverse video, to stand out from all nations."""
+    """Bold in the nation's colour; a joker in white on dark grey, neutral beside every
+    nation (Spain's yellow included)."""
     nation = nation_of(tile)
-    return f"{BOLD};38;5;{ANSI_COLOURS[nation]}" if nation else f"{BOLD};{REVERSE}"
+    return f"{BOLD};38;5;{ANSI_COLOURS[nation]}" if nation else f"{BOLD};38;5;255;48;5;240"
+
+
+def _last_style(tile: str) -> str:
+    """A guest of the last turn: reversed, in the nation's colour (a joker underlined)."""
+    nation = nation_of(tile)
+    return (
+        f"{BOLD};{REVERSE};38;5;{ANSI_COLOURS[nation]}" if nation else f"{BOLD};4;38;5;255;48;5;240"
+    )
 
 
 # --- the bar ---------------------------------------------------------------------------------
 
 
-def _draw_bar(canvas: Canvas, game: Game) -> None:
+def _draw_bar(
+    canvas: Canvas, game: Game, layout: Layout, last_stool: int | None, color: bool
+) -> None:
     """The bar as a box in the empty centre: 4 rows of 5 stools, in fill order, each showing
     its guest when taken or its value when free; the next stool's value is in brackets."""
-    x, y = BAR_LEFT, BAR_TOP
-    _draw_box(canvas, " BAR ")
+    x, y, step = layout.bar_left, BAR_TOP, layout.stool_step
+    first = (layout.bar_width - step * (STOOLS_PER_ROW - 1)) // 2 + 2
+    _draw_box(canvas, " BAR ", layout)
     for stool, value in enumerate(BAR_VALUES):
         row, col = divmod(stool, STOOLS_PER_ROW)
-        right, sy = x + 7 + col * 6, y + 2 + row  # labels end at ``right``
+        right, sy = x + first + col * step, y + 2 + row  # labels end at ``right``
         if stool < len(game.bar):
-            tile = game.bar[stool]
-            canvas.put(right - len(tile), sy, tile, _tile_style(tile))
+            label, style = _marked(game.bar[stool], stool + 1 == last_stool, color)
+            canvas.put(right - len(label), sy, label, style)
         elif stool == len(game.bar):
             label = f"[{signed(value)}]"
             canvas.put(right + 1 - len(label), sy, label, f"{BOLD};{REVERSE}")
         else:
             canvas.put(right - 3, sy, f"{signed(value):>3}", DIM)
     note = _bar_note(game)
-    canvas.put(x + (BAR_WIDTH - len(note)) // 2, y + BAR_HEIGHT - 2, note)
+    canvas.put(x + (layout.bar_width - len(note)) // 2, y + BAR_HEIGHT - 2, note)
 
 
-def _draw_box(canvas: Canvas, title: str) -> None:
+def _draw_box(canvas: Canvas, title: str, layout: Layout) -> None:
     """The bar's frame with rounded corners and the title in the top edge."""
-    x, y, w, h = BAR_LEFT, BAR_TOP, BAR_WIDTH, BAR_HEIGHT
+    x, y, w, h = layout.bar_left, BAR_TOP, layout.bar_width, BAR_HEIGHT
     left = (w - 2 - len(title)) // 2
     top = "─" * left + title + "─" * (w - 2 - left - len(title))
     canvas.put(x, y, f"╭{top}╮", BAR_STYLE)

@@ -11,7 +11,7 @@ import typer
 
 from client.errors import CliError, Unreachable
 from client.gameview import header, me_in, next_step, open_text, player_zone
-from client.output import color_wanted, note, say
+from client.output import color_wanted, note, say, terminal_width
 from client.session import Session
 from client.timeview import zone
 
@@ -30,23 +30,43 @@ OptionalGameId = Annotated[
 Plain = Annotated[
     bool, typer.Option("--plain", help="No colour (also when not a terminal, or with NO_COLOR).")
 ]
+Layout = Annotated[
+    bool | None,
+    typer.Option(
+        "--wide/--compact",
+        help="The 93-column board, or the 80-column one [default: what the terminal fits].",
+        show_default=False,
+    ),
+]
+#: The wide board's width: narrower terminals get the compact one.
+WIDE_COLUMNS = 93
 
 #: What one look at the server found: the state to act on (None: keep waiting) and a line
 #: saying what we are waiting for.
 Look = tuple[dict[str, Any] | None, str]
 
 
-def print_game(state: dict[str, Any], *, color: bool, api: "ApiClient | None" = None) -> None:
+def print_game(
+    state: dict[str, Any],
+    *,
+    color: bool,
+    api: "ApiClient | None" = None,
+    wide: bool | None = None,
+) -> None:
     """The game as `cafe show` prints it: the lobby view, or the board with header and footer
-    (with a deadline, in the zone of the player `api` signs in as; else UTC)."""
+    (with a deadline, in the zone of the player `api` signs in as; else UTC), the last turn's
+    guests standing out. `wide` None: the layout the terminal's width fits."""
     if state["status"] == "open":
         say(open_text(state))
         return
     from client import localgame
 
+    if wide is None:
+        wide = terminal_width() >= WIDE_COLUMNS
     where = player_zone(api) if api is not None and state.get("deadline") else zone(None)
-    say(header(state, where))
-    say(localgame.picture(state, color=color), color=color)
+    last = api.turns(state["id"])[-1] if api is not None and state.get("turns") else None
+    say(header(state, where, 100 if wide else 80))
+    say(localgame.picture(state, color=color, compact=not wide, last=last), color=color)
     say(next_step(state))
 
 
@@ -54,14 +74,17 @@ def show(
     ctx: typer.Context,
     game_id: OptionalGameId = None,
     plain: Plain = False,
+    wide: Layout = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="The server's JSON state, as is.")
     ] = False,
 ) -> None:
     """The board, hands, scores and whose turn it is.
 
-    In colour on a terminal: nations in their colours, the bar with its next value, the
-    deadline. Plain text when piped, with --plain, or with NO_COLOR set.
+    In colour on a terminal: nations in their colours, ladies ♀ and gentlemen ♂, the last
+    turn's guests reversed, the bar with its next value, the deadline. Plain text when piped,
+    with --plain, or with NO_COLOR set (the last turn's guests marked ›). The board fits the
+    terminal: 93 columns, or 80 (--wide / --compact choose).
     """
     import json
 
@@ -76,7 +99,7 @@ def show(
     if as_json:
         say(json.dumps(state, indent=2, ensure_ascii=False))
     else:
-        print_game(state, color=color_wanted(plain), api=api)
+        print_game(state, color=color_wanted(plain), api=api, wide=wide)
 
 
 def watch(

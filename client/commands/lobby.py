@@ -24,6 +24,7 @@ class Timeout(StrEnum):
     RESIGN = "resign"
 
 
+LOBBY = "`cafe games --lobby`"
 #: How `cafe games` orders games after those waiting for you.
 ORDER = {"active": 0, "open": 1, "finished": 2}
 
@@ -55,19 +56,53 @@ def games(
         say(table(("id", "seats", "players", "variants"), rows, right={0}))
         say("Join one: cafe join ID")
         return
-    mine = [g for g in api.games() if finished or g["status"] != "finished"]
+    every = api.games()
+    mine = [g for g in every if finished or g["status"] != "finished"]
+    invitations = [
+        g
+        for g in api.games(status="open", mine=False)
+        if me in (g.get("invited") or []) and me not in g["players"]
+    ]
     if not mine:
-        say("You are in no games: open one with `cafe new`, or find one with `cafe games --lobby`.")
+        if any(g["status"] == "finished" for g in every):
+            say("You have no running games; your finished ones: cafe games --finished")
+        else:
+            say(f"You are in no games: open one with `cafe new`, or find one with {LOBBY}.")
+        _say_invitations(invitations)
         return
     mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
     where = player_zone(api) if any(g.get("deadline") for g in mine) else ZoneInfo("UTC")
-    rows = [_row(g, me, where) for g in mine]
+    rows = [_row(_with_final(api, g), me, where) for g in mine]
     say(table(("", "id", "status", "players", "to move", "score", "deadline"), rows, right={1, 5}))
     waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
     if len(waiting) == 1:
         say(f"▶ your turn in game {waiting[0]}: cafe show {waiting[0]}")
     elif waiting:
         say(f"▶ your turn in games {', '.join(waiting)}: cafe show ID")
+    _say_invitations(invitations)
+    ended = any(g["status"] == "finished" for g in every)
+    if not finished and ended and not any(g["status"] == "active" for g in mine):
+        say("Your finished games: cafe games --finished")
+
+
+def _say_invitations(invitations: list[dict[str, Any]]) -> None:
+    """The invitations the player has not answered, each with the command that accepts it."""
+    for game in invitations:
+        who = " and ".join(game["players"]) or "nobody yet"
+        seats = f"{len(game['players'])} of {game['seats']} seats taken"
+        say(f"✉ invited to game {game['id']} with {who} ({seats}): cafe join {game['id']}")
+
+
+def _with_final(api: Any, game: dict[str, Any]) -> dict[str, Any]:
+    """A finished game's summary with the caller's place and final score (after the
+    penalties for tiles left in hand), from its state's standings."""
+    if game["status"] != "finished":
+        return game
+    state, _ = api.game(game["id"])
+    seat = (state or {}).get("your_seat")
+    standings = (state or {}).get("standings") or []
+    mine = [s for s in standings if seat is not None and s["player"] == state["players"][seat]]
+    return {**game, "final": mine[0]} if mine else game
 
 
 def _row(game: dict[str, Any], me: str, where: ZoneInfo) -> tuple[str, ...]:
@@ -75,6 +110,9 @@ def _row(game: dict[str, Any], me: str, where: ZoneInfo) -> tuple[str, ...]:
     the deadline, shown as the time left and the moment in the player's zone)."""
     scores = game.get("scores")
     score = str(scores[game["players"].index(me)]) if scores and me in game["players"] else "-"
+    final = game.get("final")
+    if final:
+        score = f"{final['final']} (place {final['place']})"
     deadline = timeview.deadline_text(game["deadline"], where) if game.get("deadline") else "-"
     players = " ".join(game["players"])
     if game["status"] == "open":

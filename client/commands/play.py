@@ -8,7 +8,7 @@ import typer
 
 from client.commands.board import OptionalGameId, print_game
 from client.errors import ApiError, CliError, TurnRefused, UsageError
-from client.gameview import me_in
+from client.gameview import AS_IF, birthday_text, me_in
 from client.output import color_wanted, say, scores_text, signed
 from client.session import Session
 from client.turnview import detail_lines, draw_line
@@ -32,7 +32,15 @@ def move(
         ),
     ],
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Check and preview the turn; send nothing.")
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Check and preview the turn; send nothing (also while waiting for your turn).",
+        ),
+    ] = False,
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Do not ask before a bar turn that puts you out."),
     ] = False,
 ) -> None:
     """Play your turn (checked locally first).
@@ -53,14 +61,22 @@ def move(
         game_id = picking.waiting_game(api, me, f"cafe move ID {text}")
     state, _ = api.game(game_id)
     assert state is not None
-    _check_can_move(state)
-    preview = localgame.preview(state, text)
+    waiting = _check_can_move(state, planning=dry_run)
+    if waiting:
+        say(AS_IF.format(mover=state["to_move"]))
+    preview = localgame.preview(state, text, me_in(state))
     points = signed(preview["points"])
     say(f"Game {game_id}, version {state['version']}: {preview['turn']} scores {points}")
     say("\n".join(detail_lines(preview, mine=True)))
     if dry_run:
         say(f"Dry run: nothing was sent. To play it: cafe move {game_id} {preview['turn']}")
         return
+    if preview["eliminated"] and not yes:
+        typer.confirm(
+            f"You cannot pay bar stool {preview['stool']}: this turn puts you out of game "
+            f"{game_id} for good. Play it?",
+            abort=True,
+        )
     try:
         played = api.play(game_id, text, state["version"], uuid.uuid4().hex)
     except ApiError as error:
@@ -69,16 +85,26 @@ def move(
 
 
 def _split(words: list[str]) -> tuple[int | None, str]:
-    """The game id (if the first word is a number) and the turn's text."""
-    game_id = int(words[0]) if words[0].isdigit() else None
+    """The game id (if the first word is a number) and the turn's text; a first word that
+    is neither a number nor the start of a turn is a mistyped game number."""
+    first = words[0]
+    game_id = int(first) if first.isdigit() else None
+    if game_id is None and len(words) > 1 and not _starts_turn(first):
+        raise UsageError(f"{first} is not a game number; e.g. cafe move 12 USm@US1-US2")
     text = " ".join(words[1:] if game_id is not None else words).strip()
     if not text:
         raise UsageError("say which turn to play, e.g. cafe move 12 USm@US1-US2 USf@DE2-US1")
     return game_id, text
 
 
-def _check_can_move(state: dict[str, Any]) -> None:
-    """Refuse early (exit 4) when the game is not running or it is not the caller's turn."""
+def _starts_turn(word: str) -> bool:
+    """Whether `word` can begin a turn's text (a placement, `bar` or `swap`)."""
+    return "@" in word or word.lower() in ("bar", "swap")
+
+
+def _check_can_move(state: dict[str, Any], *, planning: bool = False) -> bool:
+    """Refuse early (exit 4) when the game is not running or it is not the caller's turn;
+    `planning` (a dry run) allows waiting for it. True when it is not the caller's turn."""
     game_id = state["id"]
     if state["status"] == "open":
         raise TurnRefused(f"game {game_id} has not started yet")
@@ -87,11 +113,12 @@ def _check_can_move(state: dict[str, Any]) -> None:
     me = me_in(state)
     if me is None:
         raise CliError(f"you do not play in game {game_id}")
-    if state["to_move"] != me:
+    if state["to_move"] != me and not planning:
         raise TurnRefused(
             f"it is {state['to_move']}'s turn in game {game_id}, not yours; "
-            f"`cafe watch {game_id}` waits for yours"
+            f"`cafe watch {game_id}` waits for yours (--dry-run plans one now)"
         )
+    return state["to_move"] != me
 
 
 def _refusal(api: "ApiClient", game_id: int, error: ApiError) -> CliError:
@@ -117,6 +144,8 @@ def _print_played(api: "ApiClient", state: dict[str, Any], played: dict[str, Any
     """The server's account of the turn, the new scores, and who moves next."""
     game_id = state["id"]
     say(f"Played {played['turn']} in game {game_id} for {signed(played['points'])} points.")
+    if played.get("eliminated"):
+        say(f"You could not pay bar stool {played['stool']}: you are out of the game.")
     drew = draw_line(played)
     if drew:
         say(drew)
@@ -139,17 +168,53 @@ def hint(
         int, typer.Option("-n", min=1, max=50, metavar="N", help="How many turns to suggest.")
     ] = 5,
 ) -> None:
-    """Your best turns now, each as a ready command."""
+    """Your best turns now, each as a ready command.
+
+    While you wait for your turn: the best for your hand against the current board, as if it
+    were your turn (for planning). A turn that lowers your hand limit is offered with
+    noshrink too; one that may name the birthday nation with birthday=XX.
+    """
     from client import picking
 
     session: Session = ctx.obj
     api = session.api()
     if game_id is None:
         game_id = picking.waiting_game(api, session.player_name(api), "cafe hint ID")
-    hints = api.hints(game_id, n)
+    state, _ = api.game(game_id)
+    assert state is not None
+    if state["status"] == "finished":
+        raise CliError(f"game {game_id} is over")
+    found = api.hints(game_id, n)
+    if found.get("as_if_your_turn"):
+        say(AS_IF.format(mover=state["to_move"]))
     say(f"Best turns in game {game_id}, best first:")
-    for found in hints:
-        say(f"  {signed(found['points']):>4}  cafe move {game_id} {found['turn']}")
+    for offered in found["hints"]:
+        say("\n".join(hint_lines(game_id, offered, limit=_my_limit(state))))
+    birthday = birthday_text(state)
+    if birthday:
+        say(birthday)
+
+
+def hint_lines(game_id: int, offered: dict[str, Any], *, limit: int) -> list[str]:
+    """A suggested turn as a command, with what it changes besides points: a lowered hand
+    limit (and the `noshrink` command that keeps it), the right to name the birthday nation."""
+    command = f"cafe move {game_id} {offered['turn']}"
+    lines = [f"  {signed(offered['points']):>4}  {command}"]
+    lowers = offered.get("lowers_limit") or 0
+    if lowers:
+        lines.append(
+            f"        lowers your hand limit {limit} → {limit - lowers}; to keep {limit}: "
+            f"{command} noshrink"
+        )
+    if offered.get("may_name_birthday"):
+        lines.append(f"        may name the birthday nation: {command} birthday=XX")
+    return lines
+
+
+def _my_limit(state: dict[str, Any]) -> int:
+    """The caller's hand limit now (5 for a spectator's view, which has no seat)."""
+    seat = state.get("your_seat")
+    return 5 if seat is None else int(state["hand_limits"][seat])
 
 
 def resign(
@@ -163,9 +228,14 @@ def resign(
 
     You rank below everyone still playing.
     """
+    api = ctx.obj.api()
+    state, _ = api.game(game_id)
+    assert state is not None
+    if state["status"] == "finished":
+        raise CliError(f"game {game_id} is over")
     if not yes:
         typer.confirm(f"Resign from game {game_id}? This cannot be undone", abort=True)
-    state = ctx.obj.api().resign(game_id)
+    state = api.resign(game_id)
     after = (
         "The game is over." if state["status"] == "finished" else f"{state['to_move']} moves next."
     )

@@ -84,9 +84,21 @@ def record(game_id: int) -> Response:
 @login_required
 @validate(200, Hints, 403, 404, 409, query=HintsQuery)
 def hints(game_id: int, query: HintsQuery) -> Hints:
-    """The caller's best turns now, best first (`?n=5`)."""
-    found = turns.hints(get_session(), game_id=game_id, player=g.player, n=query.n)
-    return Hints(hints=[Hint(turn=str(h.turn), points=h.points) for h in found])
+    """The caller's best turns now, best first (`?n=5`); while waiting for their turn, as
+    if it were (`as_if_your_turn`)."""
+    found, waiting = turns.hints(get_session(), game_id=game_id, player=g.player, n=query.n)
+    return Hints(
+        hints=[
+            Hint(
+                turn=str(h.turn),
+                points=h.points,
+                lowers_limit=h.lowers_limit,
+                may_name_birthday=h.may_name_birthday,
+            )
+            for h in found
+        ],
+        as_if_your_turn=waiting,
+    )
 
 
 @bp.post("/resign")

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from cafe import Game
-from server.games.turns import movers_game
+from server.games.store import active_seat, conflict, load_game
+from server.games.turns import as_if_movers
 from server.models import Player
 
 
@@ -18,11 +18,18 @@ def preview_turn(
     session: Session, *, game_id: int, player: Player, notation: str, version: int
 ) -> dict[str, Any]:
     """The points and per-table breakdown of the caller's turn against `version`, or the
-    refusal it would get (the engine's reason, a stale version, not your turn)."""
-    game, _ = movers_game(session, game_id=game_id, player=player, version=version)
+    refusal it would get (the engine's reason, a stale version). A player waiting for their
+    turn gets it as if it were theirs now (`as_if_your_turn`), for planning."""
+    game = load_game(session, game_id)
+    seat = active_seat(session, game, player)
+    if version != game.version:
+        raise conflict(
+            session, game_id, "stale_version", f"your turn was made against version {version}"
+        )
     assert game.state is not None
-    result = Game.from_position(game.state).play(notation)
+    result = as_if_movers(game.state, seat).play(notation)
     return {
+        "as_if_your_turn": game.state["to_move"] != seat,
         "turn": result.notation,
         "points": result.points,
         "tables": [dataclasses.asdict(table) for table in result.tables],

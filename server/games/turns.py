@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from flask import current_app
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -269,14 +270,19 @@ def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
     return load_game(session, game_id)
 
 
-def hints(session: Session, *, game_id: int, player: Player, n: int) -> list[Hint]:
-    """The caller's `n` best turns now; a 409 when it is not their turn."""
+def hints(session: Session, *, game_id: int, player: Player, n: int) -> tuple[list[Hint], bool]:
+    """The caller's `n` best turns now, and whether it is not their turn yet: then they are
+    found for the caller's hand against the current board, as if it were (for planning)."""
     game = load_game(session, game_id)
     seat = active_seat(session, game, player)
     assert game.state is not None
-    if game.state["to_move"] != seat:
-        raise conflict(session, game_id, "not_your_turn", "hints are for the player to move")
-    return Game.from_position(game.state).hints(n)
+    return as_if_movers(game.state, seat).hints(n), game.state["to_move"] != seat
+
+
+def as_if_movers(state: Mapping[str, Any], seat: int) -> Game:
+    """The game at `state` with `seat` to move: the position a player waiting for their
+    turn plans against."""
+    return Game.from_position({**state, "to_move": seat})
 
 
 def replay(session: Session, game: GameRecord) -> Game:
@@ -298,8 +304,14 @@ def replay(session: Session, game: GameRecord) -> Game:
 
 
 def record_text(session: Session, game: GameRecord) -> str:
-    """The game record (`cafe.record`); it reveals the seed only once the game is over."""
-    return replay(session, game).to_record()
+    """The game record (`cafe.record`); it reveals the seed only once the game is over. Its
+    Site is the service's address, Date the day the game started, Game its id."""
+    started = game.started_at
+    return replay(session, game).to_record(
+        site=str(current_app.config["BASE_URL"]),
+        date=started.strftime("%Y.%m.%d") if started else None,
+        game_id=str(game.id),
+    )
 
 
 def check(session: Session, game: GameRecord) -> str | None:

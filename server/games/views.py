@@ -59,6 +59,7 @@ def summary(game: GameRecord, names: list[str], clocks: SeatClocks) -> GameSumma
         players=names,
         to_move=to_move_name(game),
         scores=None if game.state is None else game.state["scores"],
+        invited=game.invited,
         options=game.options,
         clock=clock_of(game),
         deadline=deadline_of(game),

@@ -139,6 +139,10 @@ class GameSummary(PublicModel):
     players: list[str]
     to_move: str | None
     scores: list[int] | None = Field(description="in the order of `players`; null until started")
+    invited: list[str] = Field(
+        default_factory=list,
+        description="who may join an invitation-only game (empty: anyone may)",
+    )
     options: dict[str, Any]
     clock: ClockSettings | None = Field(description=CLOCK_FIELDS["clock"])
     deadline: Timestamp | None = Field(description=CLOCK_FIELDS["deadline"])
@@ -231,6 +235,11 @@ class TurnPreview(PublicModel):
     hand_limit: int
     stool: int | None
     eliminated: bool
+    as_if_your_turn: bool = Field(
+        default=False,
+        description="true when it is not the caller's turn yet: the answer is for their hand "
+        "against the current board, as if it were (for planning)",
+    )
 
 
 class TurnPublic(SparseModel):
@@ -264,12 +273,27 @@ class Hint(PublicModel):
 
     turn: str
     points: int
+    lowers_limit: int = Field(
+        default=0,
+        description="how much the turn lowers the hand limit (completed single-nation tables, "
+        "RULES.md §9); adding noshrink to the turn keeps it",
+    )
+    may_name_birthday: bool = Field(
+        default=False,
+        description="true when the turn may also name the birthday nation with birthday=XX "
+        "(RULES.md §11): the caller reached the threshold first, or this turn reaches it",
+    )
 
 
 class Hints(PublicModel):
     """The caller's best turns now, best first."""
 
     hints: list[Hint]
+    as_if_your_turn: bool = Field(
+        default=False,
+        description="true when it is not the caller's turn yet: the answer is for their hand "
+        "against the current board, as if it were (for planning)",
+    )
 
 
 class HintsQuery(QueryModel):

@@ -48,6 +48,7 @@ CLEAN_ENV: dict[str, str | None] = {
     "CAFE_TOKEN": None,
     "CAFE_PROFILE": None,
     "NO_COLOR": None,
+    "COLUMNS": "100",  # the board's layout follows the width: the same wherever tests run
 }
 
 
@@ -174,7 +175,8 @@ class Player:
         """The first hint `cafe hint` gives, as the turn text of its `cafe move` command."""
         hinted = self.run("hint", str(game_id), "-n", "1")
         assert hinted.exit_code == 0, hinted.output
-        return hinted.stdout.splitlines()[-1].split(f"cafe move {game_id} ", 1)[1]
+        first = next(line for line in hinted.stdout.splitlines() if "cafe move" in line)
+        return first.split(f"cafe move {game_id} ", 1)[1]
 
 
 def to_move(players: list[Player], state: dict[str, Any]) -> Player:

@@ -141,11 +141,33 @@ def test_games_lobby_lists_open_games_of_others(cafe: Cafe, ann: Player, bob: Pl
 def test_finished_games_only_when_asked(players: list[Player], game: int) -> None:
     ann, bob = players
     assert bob.run("resign", str(game), "--yes").exit_code == ExitCode.OK
-    assert ann.run("games").stdout.startswith("You are in no games")
+    assert ann.run("games").stdout == (
+        "You have no running games; your finished ones: cafe games --finished\n"
+    )
+    final = next(s for s in ann.state(game)["standings"] if s["player"] == ann.name)
+    assert final["final"] < final["score"] == 0  # the penalty for the tiles left in hand
     listing = ann.run("games", "--finished").stdout.splitlines()
     row = listing[1].split()
     assert row[:2] == [str(game), "finished"]
-    assert row[-3:] == ["-", "0", "-"]  # nobody to move; ann's score; no deadline
+    # nobody to move; ann's final score after penalties and her place; no deadline
+    assert row[-5:] == ["-", str(final["final"]), "(place", "1)", "-"]
+
+
+def test_games_lists_unanswered_invitations_and_points_to_finished(
+    cafe: Cafe, ann: Player, bob: Player, game: int
+) -> None:
+    cid = cafe.sign_up("cid")
+    opened = ann.run("new", "--invite", cid.name).stdout.split()[1]
+    listing = cid.run("games")
+    assert listing.exit_code == ExitCode.OK, listing.output
+    assert listing.stdout.endswith(
+        f"✉ invited to game {opened} with {ann.name} (1 of 2 seats taken): cafe join {opened}\n"
+    )
+    assert f"invited to game {opened}" not in bob.run("games").stdout
+    assert cid.run("join", opened).exit_code == ExitCode.OK
+    assert "invited" not in cid.run("games").stdout
+    assert bob.run("resign", str(game), "--yes").exit_code == ExitCode.OK
+    assert ann.run("games").stdout.endswith("Your finished games: cafe games --finished\n")
 
 
 def test_games_reads_the_scores_from_the_list_alone(

@@ -133,7 +133,7 @@ def test_not_your_turn_is_refused_before_sending(players: list[Player], game: in
     assert result.exit_code == ExitCode.REFUSED
     assert result.stderr == (
         f"cafe: it is {mover.name}'s turn in game {game}, not yours; "
-        f"`cafe watch {game}` waits for yours\n"
+        f"`cafe watch {game}` waits for yours (--dry-run plans one now)\n"
     )
     no_game = other.run("move", "bar Jf")
     assert no_game.exit_code == ExitCode.ERROR
@@ -192,7 +192,8 @@ def test_the_servers_refusal_is_reported_when_the_preview_missed_it(
     monkeypatch: pytest.MonkeyPatch, players: list[Player], game: int
 ) -> None:
     mover, _, _ = mover_and_other(players, game)
-    monkeypatch.setattr(localgame, "preview", lambda state, turn: {"turn": turn, "points": 0})
+    unchecked = {"points": 0, "eliminated": False}
+    monkeypatch.setattr(localgame, "preview", lambda state, turn, _: {"turn": turn, **unchecked})
     result = mover.run("move", str(game), "XXf@DE1")
     assert result.exit_code == ExitCode.REFUSED
     assert result.stderr.startswith("cafe: cannot read tile 'XXf': unknown nation 'XX'")

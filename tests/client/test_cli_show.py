@@ -6,6 +6,7 @@ import json
 from zoneinfo import ZoneInfo
 
 import pytest
+from click.testing import Result
 from client_support import Cafe, Player, to_move
 
 from client import output
@@ -21,12 +22,11 @@ def test_show_draws_the_board_with_header_and_next_step(players: list[Player], g
     result = ann.run("show", str(game))
     assert result.exit_code == ExitCode.OK, result.output
     lines = result.stdout.splitlines()
-    assert lines[:2] == [  # the header, wrapped at 100 columns
+    title = lines.index(f"Café International · {state['to_move']} to move")
+    assert " · ".join(lines[:title]) == (  # the header, wrapped at 100 columns
         f"Game {game} · 0 turns played · version {state['version']} · deadline 3 days left "
-        f"({local(parse(state['deadline']), ZoneInfo('UTC'))})",
-        f"you are {ann.name}",
-    ]
-    assert lines[2] == f"Café International · {state['to_move']} to move"
+        f"({local(parse(state['deadline']), ZoneInfo('UTC'))}) · you are {ann.name}"
+    )
     assert "╭────────────── BAR ──────────────╮" in result.stdout
     assert any(line.startswith(" ▶ ") and state["to_move"] in line for line in lines)
     if state["to_move"] == ann.name:
@@ -113,3 +113,27 @@ def test_show_a_finished_game_gives_the_standings_and_how_to_verify(
     assert result.stdout.endswith(
         f"  cafe record {game} > game-{game}.txt && cafe verify game-{game}.txt\n"
     )
+
+
+def widest(result: Result) -> int:
+    assert result.exit_code == ExitCode.OK, result.output
+    return max(len(line) for line in result.stdout.splitlines())
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_show_fits_the_terminal_and_marks_the_last_turn(
+    players: list[Player], game: int, columns: str
+) -> None:
+    mover = next(p for p in players if p.name == players[0].state(game)["to_move"])
+    turn = mover.best_turn(game)
+    assert mover.run("move", str(game), turn).exit_code == ExitCode.OK
+    shown = mover.run("show", str(game), env={"COLUMNS": columns})
+    if columns == "80":
+        assert widest(shown) <= 80
+        assert widest(mover.run("show", str(game), "--wide", env={"COLUMNS": "80"})) > 80
+    else:
+        assert 80 < widest(shown) <= 100
+        assert widest(mover.run("show", str(game), "--compact", env={"COLUMNS": "120"})) <= 80
+    assert "›DEf the last turn" in shown.stdout
+    first = turn.split()[0]
+    assert first.startswith("bar") or f"›{first.split('@')[0].split('=')[0]}" in shown.stdout

@@ -43,6 +43,19 @@ def test_a_seating_turn_lists_each_guest_with_its_tables() -> None:
     assert draw_line(turn) == "  drew DEf"
 
 
+def test_a_turn_completing_two_tables_reports_the_limit_after_each() -> None:
+    turn = {"turn": "ESm@ES1-IT1", "completed": ["ES1", "IT1"], "hand_limit": 3}
+    assert detail_lines(turn, mine=True) == [
+        "  completes ES1: hand limit 4 (add noshrink to the turn to keep the old limit)",
+        "  completes IT1: hand limit 3 (add noshrink to the turn to keep the old limit)",
+    ]
+    kept = {**turn, "turn": "ESm@ES1-IT1 noshrink", "hand_limit": 5}
+    assert detail_lines(kept, mine=True) == [
+        "  completes ES1: hand limit stays 5 (noshrink)",
+        "  completes IT1: hand limit stays 5 (noshrink)",
+    ]
+
+
 def test_bar_swap_and_coffee_klatsch_turns() -> None:
     assert detail_lines({"turn": "bar DEf", "points": -4, "stool": 7}, mine=True) == [
         "  bar stool 7: -4"

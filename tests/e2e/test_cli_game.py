@@ -108,7 +108,8 @@ def play_turn(cafe: Cafe, game_id: int, mirror: Game) -> Game:
     mover = mirror.player_to_move
     turn = str(GreedyBot().choose(mirror))
     expected = mirror.copy().play(turn)
-    out = cafe(mover, "move", str(game_id), *turn.split()).stdout.splitlines()
+    # --yes: a bar turn that puts the player out is played without the question
+    out = cafe(mover, "move", str(game_id), *turn.split(), "--yes").stdout.splitlines()
     points = f"{expected.points:+d}" if expected.points else "0"
     assert out[0].endswith(f": {expected.notation} scores {points}")
     assert f"Played {expected.notation} in game {game_id} for {points} points." in out

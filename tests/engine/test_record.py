@@ -171,12 +171,12 @@ def test_the_format_reads_as_documented() -> None:
 
 
 class _ModifierBot:
-    """Greedy, but seat 0 writes ``noshrink`` on its seatings and the first player over the
-    birthday threshold names Italy."""
+    """Greedy, but seat 0 writes ``noshrink`` on its seatings that complete a table and the
+    first player over the birthday threshold names Italy."""
 
     def choose(self, game: Game) -> Turn:
         turn = GreedyBot().choose(game)
-        if game.to_move == 0 and turn.kind is TurnKind.SEAT:
+        if game.to_move == 0 and turn.kind is TurnKind.SEAT and game.copy().play(turn).completed:
             turn = replace(turn, noshrink=True)
         if game.birthday_player == game.to_move and game.birthday_nation is None:
             turn = replace(turn, birthday="IT")
@@ -269,6 +269,32 @@ def test_write_needs_a_dealt_game_and_a_known_seed() -> None:
     secret = replay(write(game, reveal_seed=False))
     with pytest.raises(CafeError, match="seed of this game is unknown"):
         write(secret, reveal_seed=True)
+
+
+def test_site_date_and_game_tags_come_first_and_verify_accepts_them() -> None:
+    game = _finished(*ELIMINATIONS)
+    about = {"site": "https://cafe.example.org", "date": "2026.11.30", "game_id": "17"}
+    text = game.to_record(**about)
+    assert text.splitlines()[:4] == [
+        '[Site "https://cafe.example.org"]',
+        '[Date "2026.11.30"]',
+        '[Game "17"]',
+        f'[Players "{" ".join(game.players)}"]',
+    ]
+    assert verify(text) == verify(write(game, reveal_seed=True))
+    assert write(replay(text), reveal_seed=True, **about) == text
+    assert "[Site" not in write(game, reveal_seed=True)
+
+
+@pytest.mark.parametrize(
+    ("tag", "reason"),
+    [('[Date "30.11.2026"]', "write YYYY.MM.DD"), ('[Game " "]', "Game is empty")],
+)
+def test_a_misshapen_date_or_empty_game_tag_is_refused(tag: str, reason: str) -> None:
+    text = tag + "\n" + write(_finished(*ELIMINATIONS), reveal_seed=True)
+    with pytest.raises(RecordError, match=reason) as caught:
+        verify(text)
+    assert caught.value.line == 1
 
 
 # --- tampering --------------------------------------------------------------------------

@@ -192,7 +192,34 @@ def test_text_has_ansi_codes_only_with_color(game: Game) -> None:
     plain, coloured = render.text(game), render.text(game, color=True)
     assert "\x1b" not in plain
     assert "\x1b[" in coloured
-    assert ANSI.sub("", coloured) == plain
+    marks = str.maketrans({"♀": "f", "♂": "m"})
+    legend = "DE♀/DE♂ (DEf/DEm) German lady/gentleman"
+    unpainted = ANSI.sub("", coloured).replace(legend, "DEf/DEm German lady/gentleman")
+    assert unpainted.translate(marks) == plain
+
+
+def test_text_in_colour_marks_ladies_and_gentlemen_and_keeps_jokers_neutral() -> None:
+    coloured = render.text(special_game(), color=True)
+    assert "J♀=TR" in coloured and "♂" in coloured
+    assert "38;5;178" in coloured  # Spain's yellow is Spain's alone
+    joker = re.search(r"\x1b\[0;([0-9;]*)mJ♀=TR", coloured)
+    assert joker and "178" not in joker.group(1) and "48;5;240" in joker.group(1)
+
+
+@pytest.mark.parametrize("layout", [board_text.WIDE, board_text.COMPACT])
+def test_text_marks_the_last_turn_within_the_layouts_width(layout: board_text.Layout) -> None:
+    game = Game.new(["ann", "bob"], seed=3)
+    for _ in range(12):
+        game.play(game.hints(1)[0].turn)
+    last = game.history[-1]
+    chairs = [t.chair for t in last.tables if t.chair]
+    text = render.text(game, layout=layout, last=chairs, last_stool=last.stool)
+    assert max(display_width(line) for line in text.splitlines()) <= layout.width <= 93
+    marked = re.findall(r"›(\S+)", text)
+    assert {game.chair_tiles[c] for c in chairs} <= {m.rstrip("─[") for m in marked} | {""}
+    assert "›DEf the last turn" in text
+    coloured = render.text(game, color=True, layout=layout, last=chairs)
+    assert "›" not in ANSI.sub("", coloured) and "reversed: the last turn" in coloured
 
 
 def test_text_keeps_wide_and_long_names_within_the_width() -> None:

@@ -122,10 +122,17 @@ def test_9_15_noshrink_keeps_the_hand_limit() -> None:
     assert game.hand_limits == [5, 5]
 
 
-def test_9_noshrink_without_a_completed_table_changes_nothing() -> None:
+def test_9_noshrink_without_a_completed_table_is_refused_as_meaningless() -> None:
     game = refill_game(["DEm", "USf"], {13: "DEf"})
-    result = game.play("DEm@DE2 noshrink")
-    assert (result.points, result.hand_limit, result.drawn) == (4, 5, ("ITf", "ITm", "GBf", "GBm"))
+    refuse(game, "DEm@DE2 noshrink", "noshrink")
+    assert game.play("DEm@DE2").points == 4
+
+
+def test_9_hints_say_how_much_a_turn_lowers_the_hand_limit() -> None:
+    game = refill_game(["DEm", "USf", "USm", "AFf", "AFm"], SIX_GERMANS)
+    best = game.hints(1)[0]
+    assert (str(best.turn), best.points, best.lowers_limit) == ("DEm@DE1-DE2 USm@US1", 18, 2)
+    assert all(hint.lowers_limit == 0 for hint in game.hints(20) if hint.points < 8)
 
 
 # --- §10 the end conditions -------------------------------------------------------------

@@ -255,3 +255,22 @@ def test_11_position_with_a_coffee_klatsch_needs_the_variant(variant: bool, load
 )
 def test_every_listed_turn_plays_with_its_listed_points(make_game: Callable[[], Game]) -> None:
     assert_listed_turns_play(make_game())
+
+
+def test_11_hints_say_which_turns_may_name_the_birthday_nation() -> None:
+    game = birthday_game()
+    assert not game.may_name_birthday()
+    assert game.may_name_birthday(4)
+    hints = {str(hint.turn): hint for hint in game.hints(50)}
+    assert hints["DEm@DE2"].may_name_birthday  # 6 + 4 reaches 10
+    assert not any(h.may_name_birthday for h in hints.values() if h.points < 4)
+    game.play("DEm@DE2 birthday=DE")
+    assert not any(hint.may_name_birthday for hint in game.hints(50))  # bob; and named
+
+
+def test_11_the_first_to_reach_the_threshold_may_name_it_on_any_later_turn() -> None:
+    game = birthday_game()
+    game.play("DEm@DE2")
+    game.play("USm@US1")
+    assert game.birthday_player == 0 and game.may_name_birthday()
+    assert all(hint.may_name_birthday for hint in game.hints(5))

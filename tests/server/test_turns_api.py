@@ -292,13 +292,30 @@ def test_hints(api, game):
     assert played.json["points"] == hints[0]["points"]
 
 
+def test_hints_for_a_waiting_player_are_as_if_it_were_their_turn(api, game):
+    game_id, tokens, state = game
+    mover = api.call("GET", f"/api/games/{game_id}/hints", tokens[state["to_move"]]).json
+    assert mover["as_if_your_turn"] is False
+    waiting = next(p for p in state["players"] if p != state["to_move"])
+    response = api.call("GET", f"/api/games/{game_id}/hints?n=3", tokens[waiting])
+    assert response.status_code == 200 and response.json["as_if_your_turn"] is True
+    hand = api.call("GET", f"/api/games/{game_id}", tokens[waiting]).json["hands"]
+    mine = hand[state["players"].index(waiting)]
+    for found in response.json["hints"]:
+        assert set(found["turn"].replace("bar ", "").split()) <= {*mine} or "@" in found["turn"]
+        assert found["lowers_limit"] == 0 and found["may_name_birthday"] is False
+    preview = api.call(
+        "POST",
+        f"/api/games/{game_id}/preview",
+        tokens[waiting],
+        json={"turn": response.json["hints"][0]["turn"], "version": state["version"]},
+    )
+    assert preview.status_code == 200 and preview.json["as_if_your_turn"] is True
+    assert preview.json["points"] == response.json["hints"][0]["points"]
+
+
 def test_hint_refusals(api, game):
     game_id, tokens, state = game
-    waiting = next(p for p in state["players"] if p != state["to_move"])
-    response = api.call("GET", f"/api/games/{game_id}/hints", tokens[waiting])
-    assert response.status_code == 409
-    assert response.json["error"] == "not_your_turn"
-    assert response.json["to_move"] == state["to_move"]
     for n in ("0", "51", "x"):
         bad = api.call("GET", f"/api/games/{game_id}/hints?n={n}", tokens[state["to_move"]])
         assert bad.status_code == 400
@@ -411,15 +428,26 @@ def test_a_preview_scores_the_turn_as_playing_it_would_and_applies_nothing(api):
 def test_a_preview_gives_the_engines_refusal(api):
     game_id, tokens = api.started_game("ann", "bob")
     state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
-    mover, waiter = (
-        (tokens["ann"], tokens["bob"])
-        if state["to_move"] == "ann"
-        else (tokens["bob"], tokens["ann"])
-    )
+    mover = tokens[state["to_move"]]
     path = f"/api/games/{game_id}/preview"
     bad = api.call("POST", path, mover, json={"turn": "bar XXm", "version": state["version"]})
     assert bad.status_code == 400 and bad.json["error"] == "unreadable_turn"
     stale = api.call("POST", path, mover, json={"turn": "bar DEm", "version": 0})
     assert stale.status_code == 409 and stale.json["error"] == "stale_version"
-    waiting = api.call("POST", path, waiter, json={"turn": "bar DEm", "version": state["version"]})
-    assert waiting.status_code == 409 and waiting.json["error"] == "not_your_turn"
+    noshrink = api.call(
+        "POST", path, mover, json={"turn": "bar DEm noshrink", "version": state["version"]}
+    )
+    assert noshrink.status_code == 400 and "noshrink" in noshrink.json["message"]
+
+
+def test_noshrink_on_a_turn_that_completes_nothing_is_refused_and_not_recorded(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = tokens[state["to_move"]]
+    hand = state["hands"][state["players"].index(state["to_move"])]
+    tile = next(t for t in hand if not t.startswith("J"))
+    body = {"turn": f"{tile}@{tile[:2]}1 noshrink", "version": state["version"]}
+    refused = api.call("POST", f"/api/games/{game_id}/turns", mover, json=body)
+    assert refused.status_code == 422, refused.json
+    assert "noshrink" in refused.json["message"] and "completes none" in refused.json["message"]
+    assert api.call("GET", f"/api/games/{game_id}", mover).json["version"] == state["version"]
