@@ -42,6 +42,11 @@ _STEPS = 100  # swap proposals per attempt, at most, per place (N·R places)
 _PATIENCE = 20  # proposals per place without a gain after which a spread of 2 will do
 
 
+def division_seed(seed: bytes, division: int) -> bytes:
+    """The seed of division `division`'s schedule, derived from the season's seed."""
+    return hashlib.sha256(seed + b"division" + str(division).encode()).digest()
+
+
 def default_rounds(players: int, game_size: int) -> int:
     """R = ⌈(N − 1) / (g − 1)⌉: the fewest games in which one could meet every other member."""
     _check_size(game_size)

@@ -10,7 +10,6 @@ the seed against the commitment published at the start.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -43,11 +42,6 @@ from server.models import (
 
 #: How often members get the league digest while a season runs.
 DIGEST_EVERY = timedelta(days=7)
-
-
-def division_seed(seed: bytes, division: int) -> bytes:
-    """The seed of one division's schedule, derived from the season's."""
-    return hashlib.sha256(seed + b"division" + str(division).encode()).digest()
 
 
 def _by_rating(session: Session, players: list[Player]) -> list[Player]:
@@ -156,7 +150,9 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
     scheduled = [
         (number, game)
         for number, names in enumerate(divisions, 1)
-        for game in scheduling.schedule(names, league.game_size, seed=division_seed(seed, number))
+        for game in scheduling.schedule(
+            names, league.game_size, seed=scheduling.division_seed(seed, number)
+        )
     ]
     movers: list[str] = []
     records: list[tuple[GameRecord, Game, tuple[str, ...]]] = []

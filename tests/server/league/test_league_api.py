@@ -10,9 +10,8 @@ import pytest
 from sqlmodel import Session, select
 
 from server.db import get_engine
-from server.league import check
-from server.league.scheduling import default_rounds, schedule, seed_commitment
-from server.league.start import division_seed
+from server.league import check, division_seed, schedule
+from server.league.scheduling import default_rounds, seed_commitment
 from server.models import GameRecord
 
 SETTINGS = {"name": "Tuesday Club", "slug": "tuesday", "game_size": 3, "division_size": 4}
