@@ -113,10 +113,14 @@ class ApiClient:
         clock: dict[str, Any] | None = None,
         *,
         timed: bool = True,
+        private: bool = False,
     ) -> dict[str, Any]:
         """An open game with the caller seated: with the time control `clock` (settings not
-        given take the server's defaults), or with no clock if not `timed`."""
-        body = {"seats": seats, "options": options, "invite": invite}
+        given take the server's defaults), or with no clock if not `timed`; a `private` one
+        only its players and invitees see."""
+        body: dict[str, Any] = {"seats": seats, "options": options, "invite": invite}
+        if private:
+            body["private"] = True
         body["clock"] = (clock or {}) if timed else None
         return self._json("POST", "/api/games", body=body)
 

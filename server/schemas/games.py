@@ -45,7 +45,8 @@ class GameOptions(RequestModel):
 
 
 class GameCreate(RequestModel):
-    """Open a game with the caller seated; `invite` makes it invitation-only."""
+    """Open a game with the caller seated; `invite` makes it invitation-only, `private`
+    also hides it from everyone but its players and invitees."""
 
     seats: int = Field(ge=2, le=4, description="a whole number from 2 to 4")
     options: GameOptions | None = Field(
@@ -61,6 +62,11 @@ class GameCreate(RequestModel):
         description="null (no clock) or an object with `days_per_turn` (1 to 30), `timeout` "
         "(autoplay or resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
     )
+    private: bool = Field(
+        default=False,
+        description="true or false: true shows the game only to its players and invitees "
+        "(to anyone else it does not exist); a private game needs `invite`",
+    )
 
 
 class Standing(PublicModel):
@@ -73,6 +79,9 @@ class Standing(PublicModel):
     final: int
     eliminated: bool
 
+
+#: What `private` means in every view of a game.
+PRIVATE = "true: only its players and invitees see the game"
 
 #: The clock fields every view of a game has (`GamePublic`, `GameSummary`).
 CLOCK_FIELDS = {
@@ -95,6 +104,7 @@ class GamePublic(SparseModel):
     creator: str
     options: dict[str, Any]
     invited: list[str]
+    private: bool = Field(description=PRIVATE)
     players: list[str]
     your_seat: int | None
     to_move: str | None
@@ -132,6 +142,7 @@ class GameSummary(PublicModel):
     status: GameStatus
     version: int
     seats: int
+    private: bool = Field(description=PRIVATE)
     players: list[str]
     to_move: str | None
     scores: list[int] | None = Field(description="in the order of `players`; null until started")

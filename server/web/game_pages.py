@@ -1,6 +1,7 @@
 """`/games/<id>`: a game's page, playing from it, and its record.
 
-Games are public, readable signed out (as on lichess). A player on turn gets their best
+Games are public, readable signed out (as on lichess), except private ones: to anyone but
+their players and invitees those are the missing-page 404. A player on turn gets their best
 turns as buttons and a box for any turn; each is a POST form carrying the version the page
 showed and the session's CSRF token, so a page that the game has moved past answers "the
 game moved on" with the fresh page, and nothing is played twice.
@@ -11,15 +12,17 @@ from __future__ import annotations
 from importlib import resources
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from pydantic import ValidationError
 
-from cafe import CafeError
-from server.apispec import page
+from cafe import CafeError, Options
+from server.apispec import page, refusal
 from server.db import get_session
 from server.domain import DomainError, Forbidden, NotFound, from_engine
 from server.errors import domain_status
 from server.games import store, turns
 from server.games.preview import preview_turn
 from server.models import GameStatus
+from server.schemas.games import GameCreate
 from server.web import game_view
 from server.web.sessions import check_csrf, signed_in
 
@@ -33,10 +36,59 @@ def _page(
     game_id: int, *, status: int = 200, problem: str | None = None, typed: str = ""
 ) -> tuple[str, int]:
     session = get_session()
+    viewer = signed_in()
     game, creator = store.load_game_and_creator(session, game_id)
-    view = game_view.build(session, game, creator, signed_in())
+    store.visible_game(session, game, viewer)
+    view = game_view.build(session, game, creator, viewer)
     html = render_template("web/game.html", view=view, problem=problem, typed=typed)
     return html, status
+
+
+def _new_game_request() -> GameCreate:
+    """The home page's "new game" form as the API's request: invitees separated by commas
+    or spaces, `private` a checkbox, `days_per_turn` a number of days or "none" (no clock;
+    left out: the default clock)."""
+    wanted: dict[str, object] = {
+        "seats": _number(request.form.get("seats", "")),
+        "invite": request.form.get("invite", "").replace(",", " ").split() or None,
+        "private": request.form.get("private") == "on",
+    }
+    days = request.form.get("days_per_turn", "")
+    if days:
+        wanted["clock"] = None if days == "none" else {"days_per_turn": _number(days)}
+    return GameCreate.model_validate(wanted)
+
+
+def _number(text: str) -> int | str:
+    """A form's whole number as one (anything else as typed, for the model to refuse)."""
+    return int(text) if text.isdigit() and len(text) < 10 else text
+
+
+@bp.post("/games")
+@page(303, 302, 403, 413)
+def create() -> Response:
+    """Open a game from the home page's form, then show it; a refusal goes back home, said."""
+    check_csrf()
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("account_pages.form", next="/"))
+    session = get_session()
+    try:
+        wanted = _new_game_request()
+        game = store.create_game(
+            session,
+            creator=player,
+            seats=wanted.seats,
+            options=Options(),
+            invite=wanted.invite or [],
+            clock=None if wanted.clock is None else wanted.clock.model_dump(),
+            private=wanted.private,
+        )
+    except (ValidationError, DomainError) as error:
+        session.rollback()
+        flash(refusal(error).message if isinstance(error, ValidationError) else error.message)
+        return redirect(url_for("account_pages.home"), code=303)
+    return redirect(url_for("game_pages.show", game_id=game.id), code=303)
 
 
 @bp.get("/games/<int:game_id>")
@@ -129,8 +181,8 @@ def script() -> Response:
 def record(game_id: int) -> Response:
     """The game record as a text download: anyone's once the game is over, its players' before."""
     session = get_session()
-    game = store.load_game(session, game_id)
     viewer = signed_in()
+    game = store.visible_game(session, store.load_game(session, game_id), viewer)
     playing = viewer is not None and viewer.name in store.names_of(session, game)
     if game.status != GameStatus.FINISHED and not playing:
         raise Forbidden(
