@@ -185,3 +185,21 @@ def test_playing_after_signing_out_elsewhere_leads_to_the_sign_in_page(api):
     assert played.headers["Location"].startswith(f"/signin?next=/games/{game_id}")
     now = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
     assert now["version"] == state["version"]
+
+
+def test_a_versions_board_is_drawn_once_and_redrawn_after_a_turn(api, monkeypatch):
+    from server.web import game_view
+
+    game_id, tokens = api.started_game("ann", "bob")
+    first = api.client.get(f"/games/{game_id}").text
+    drawn = []
+    monkeypatch.setattr(game_view, "svg", lambda *args, **kw: drawn.append(1) or "<svg>new</svg>")
+    assert api.client.get(f"/games/{game_id}").text == first and not drawn
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    [hint] = api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[state["to_move"]]).json[
+        "hints"
+    ]
+    body = {"turn": hint["turn"], "version": state["version"]}
+    assert api.call("POST", f"/api/games/{game_id}/turns", tokens[state["to_move"]], json=body)
+    after = api.client.get(f"/games/{game_id}").text
+    assert drawn == [1] and "<svg>new</svg>" in after and hint["turn"] in after
