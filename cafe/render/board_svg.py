@@ -67,12 +67,20 @@ ROW = 46  # height of a player's line in the footer
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 GENDER_SYMBOLS = {"f": "♀", "m": "♂"}
+#: The radius of a free chair's invisible tap target: chairs are 1.41 cells apart at the
+#: closest (diagonally), so targets this size never overlap, and on a 375 px phone, where a
+#: cell is about 26 px, one is about 34 px across.
+TARGET = 42
 
 
-def svg(game: Game, *, frame: bool = True, highlight: Collection[int] = ()) -> str:
+def svg(
+    game: Game, *, frame: bool = True, highlight: Collection[int] = (), targets: bool = False
+) -> str:
     """The picture as SVG text: the board with the bar, and with ``frame`` the header above
     it and the players' footer below (a web page shows those as text instead). Chairs in
-    ``highlight`` (the last turn's) are ringed."""
+    ``highlight`` (the last turn's) are ringed. With ``targets`` each free chair gets an
+    invisible round tap target wider than its cushion, the picture a margin to hold those of
+    the outer chairs (a page that seats guests by tapping chairs)."""
     seated = game.chair_tiles
     board = [
         _tag("rect", x=PAD, y=HEADER, width=BOARD, height=BOARD, rx=24, fill=FLOOR,
@@ -80,11 +88,12 @@ def svg(game: Game, *, frame: bool = True, highlight: Collection[int] = ()) -> s
         *(_links(table) for table in TABLES.values()),
         _bar(game),
         *(_table(table, game.birthday_nation) for table in TABLES.values()),
-        *(_chair(chair, seated.get(chair.number), chair.number in highlight)
+        *(_chair(chair, seated.get(chair.number), chair.number in highlight, targets)
           for chair in CHAIRS.values()),
     ]  # fmt: skip
     if not frame:
-        box = f"{PAD} {HEADER} {BOARD} {BOARD}"
+        edge = TARGET - CELL // 2 if targets else 0  # room for the edge chairs' targets
+        box = f"{PAD - edge} {HEADER - edge} {BOARD + 2 * edge} {BOARD + 2 * edge}"
         title = _tag("title", escape(f"The board and the bar: {headline(game)}"))
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}" font-family="{FONT}" '
@@ -224,13 +233,18 @@ def _mix(colour: str, towards: int, amount: float) -> str:
     return "#" + "".join(f"{round(c + (towards - c) * amount):02x}" for c in channels)
 
 
-def _chair(chair: Chair, tile: str | None, highlighted: bool = False) -> str:
+def _chair(chair: Chair, tile: str | None, highlighted: bool = False, target: bool = False) -> str:
     x, y = _centre(chair.at)
     where = " and ".join(chair.tables)
     kind = "shared" if chair.shared else "private"
     attrs = {"id": f"chair-{chair.number}", "data_tables": " ".join(chair.tables)}
     if tile is None:
-        body = _tag("title", f"chair {chair.number} ({where}): free") + _tag(
+        tap = (
+            _tag("circle", cx=x, cy=y, r=TARGET, fill=INK, fill_opacity=0, class_="target")
+            if target
+            else ""
+        )
+        body = _tag("title", f"chair {chair.number} ({where}): free") + tap + _tag(
             "rect", x=x - 19, y=y - 19, width=38, height=38, rx=10, fill=CUSHION,
             stroke=CUSHION_EDGE, stroke_width=1.5,
         ) + _text(x, y, str(chair.number), 15, MUTED, font_weight="bold")  # fmt: skip

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from pydantic import ValidationError
 
 from cafe import CafeError, Options
+from cafe.notation import BIRTHDAY, NOSHRINK
 from server.apispec import page, refusal
 from server.db import get_session
 from server.domain import DomainError, Forbidden, NotFound, from_engine
@@ -30,6 +31,26 @@ bp = Blueprint("game_pages", __name__)
 
 #: `play.js`, shipped beside the page templates.
 PLAY_SCRIPT = (resources.files("server") / "templates" / "web" / "play.js").read_text("utf-8")
+
+
+def _chosen_turn() -> str:
+    """The turn the play form sends: the best turn whose button was pressed, else the typed
+    one, with the modifiers chosen beside them (RULES.md §13: `noshrink` on a seating turn,
+    `birthday=XX`) unless the turn names them already."""
+    notation = (request.form.get("hint") or request.form.get("turn", "")).strip()
+    words = notation.lower().split()
+    if not words:
+        return notation
+    if (
+        request.form.get("noshrink") == "on"
+        and words[0] not in ("bar", "swap")
+        and NOSHRINK not in words
+    ):
+        notation += f" {NOSHRINK}"
+    nation = request.form.get("birthday", "")
+    if nation and not any(word.startswith(f"{BIRTHDAY}=") for word in words):
+        notation += f" {BIRTHDAY}={nation}"
+    return notation
 
 
 def _page(
@@ -101,12 +122,13 @@ def show(game_id: int) -> tuple[str, int]:
 @bp.post("/games/<int:game_id>/play")
 @page(303, 302, 400, 403, 404, 409, 413, 422)
 def play(game_id: int) -> Response | tuple[str, int]:
-    """Play a turn from the page: a hint's button or the notation box."""
+    """Play a turn from the page: a hint's button or the notation box, with the modifiers
+    chosen beside them."""
     check_csrf()
     player = signed_in()
     if player is None:
         return redirect(url_for("account_pages.form", next=f"/games/{game_id}"))
-    notation = request.form.get("turn", "").strip()
+    notation = _chosen_turn()
     seen = request.form.get("version", "")
     if not notation:
         return _page(
@@ -155,7 +177,7 @@ def preview(game_id: int) -> tuple[dict[str, object], int]:
             get_session(),
             game_id=game_id,
             player=player,
-            notation=request.form.get("turn", "").strip(),
+            notation=_chosen_turn(),
             version=int(seen) if seen.isdigit() else -1,
         )
     except NotFound:

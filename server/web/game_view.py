@@ -81,6 +81,8 @@ class GameView:
     time_left: str | None = None
     urgent: bool = False
     nations: dict[str, str] = field(default_factory=lambda: dict(NATIONS))
+    birthday_offer: str | None = None
+    noshrink_offer: bool = False
 
     @property
     def my_hand(self) -> list[str]:
@@ -145,7 +147,7 @@ def _version(game: GameRecord, log: list[TurnRecord]) -> Version:
     )
     return Version(
         engine,
-        Markup(svg(engine, frame=False, highlight=_last_chairs(log))),
+        Markup(svg(engine, frame=False, highlight=_last_chairs(log), targets=True)),
         tuple(_tables_in_words(engine)),
         tuple(history),
     )
@@ -190,6 +192,38 @@ class VersionCache:
 
 
 VERSIONS = VersionCache(VERSIONS_KEPT)
+
+
+def _seated_nation(tile: str) -> str:
+    """The nation a seated guest counts as (a seated joker always has one: `Jf=FR`)."""
+    base, _, declared = tile.partition("=")
+    return declared or base[:2]
+
+
+def _may_complete_one_nation_table(engine: Game) -> bool:
+    """Whether a turn might complete a table of four guests of one nation (RULES.md §9):
+    a table short of at most as many guests as a turn seats, all of one nation so far."""
+    most = 4 if engine.options.coffee_klatsch else 2
+    seated = engine.chair_tiles
+    for table in TABLES.values():
+        guests = [_seated_nation(seated[c]) for c in table.chairs if c in seated]
+        if len(guests) < 4 and len(guests) >= 4 - most and len(set(guests)) <= 1:
+            return True
+    return False
+
+
+def _birthday_offer(engine: Game, seat: int, best: int) -> str | None:
+    """What the page says when the mover may name the birthday nation this turn (RULES.md
+    §11): they reached the threshold first, or their best turn would get them there while
+    nobody has; None when they may not."""
+    threshold = engine.options.birthday
+    if threshold is None or engine.birthday_nation is not None:
+        return None
+    if engine.birthday_player == seat:
+        return f"You reached {threshold} points first: name the birthday nation"
+    if engine.birthday_player is None and engine.scores[seat] + best >= threshold:
+        return f"If this turn brings you to {threshold} points, name the birthday nation"
+    return None
 
 
 def _headline(view: GameView, engine: Game | None) -> str:
@@ -248,4 +282,7 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
     view.headline = _headline(view, engine)
     if view.your_turn:
         view.hints = list(VERSIONS.hints(version))
+        best = max((hint["points"] for hint in view.hints), default=0)
+        view.birthday_offer = _birthday_offer(engine, engine.to_move, best)
+        view.noshrink_offer = _may_complete_one_nation_table(engine)
     return view
