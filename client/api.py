@@ -115,11 +115,15 @@ class ApiClient:
         *,
         timed: bool = True,
         rated: bool = False,
+        private: bool = False,
     ) -> dict[str, Any]:
         """An open game with the caller seated: with the time control `clock` (settings not
         given take the server's defaults), or with no clock if not `timed`; a `rated` game
-        updates its players' ratings when it ends."""
-        body = {"seats": seats, "options": options, "invite": invite}
+        updates its players' ratings when it ends, a `private` one only its players and
+        invitees see."""
+        body: dict[str, Any] = {"seats": seats, "options": options, "invite": invite}
+        if private:
+            body["private"] = True
         body["clock"] = (clock or {}) if timed else None
         if rated:
             body["rated"] = True

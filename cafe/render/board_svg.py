@@ -67,12 +67,21 @@ ROW = 46  # height of a player's line in the footer
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 GENDER_SYMBOLS = {"f": "♀", "m": "♂"}
+#: The radius of a free chair's invisible tap target (filled, so that it takes taps, but
+#: transparent): chairs are 1.41 cells apart at the
+#: closest (diagonally), so targets this size never overlap, and on a 375 px phone, where a
+#: cell is about 26 px, one is about 34 px across.
+TARGET = 42
 
 
-def svg(game: Game, *, frame: bool = True, highlight: Collection[int] = ()) -> str:
+def svg(
+    game: Game, *, frame: bool = True, highlight: Collection[int] = (), targets: bool = False
+) -> str:
     """The picture as SVG text: the board with the bar, and with ``frame`` the header above
     it and the players' footer below (a web page shows those as text instead). Chairs in
-    ``highlight`` (the last turn's) are ringed."""
+    ``highlight`` (the last turn's) are ringed. With ``targets`` each free chair gets an
+    invisible round tap target wider than its cushion, the picture a margin to hold those of
+    the outer chairs (a page that seats guests by tapping chairs)."""
     seated = game.chair_tiles
     board = [
         _tag("rect", x=PAD, y=HEADER, width=BOARD, height=BOARD, rx=24, fill=FLOOR,
@@ -80,15 +89,16 @@ def svg(game: Game, *, frame: bool = True, highlight: Collection[int] = ()) -> s
         *(_links(table) for table in TABLES.values()),
         _bar(game),
         *(_table(table, game.birthday_nation) for table in TABLES.values()),
-        *(_chair(chair, seated.get(chair.number), chair.number in highlight)
+        *(_chair(chair, seated.get(chair.number), chair.number in highlight, targets)
           for chair in CHAIRS.values()),
     ]  # fmt: skip
     if not frame:
-        box = f"{PAD} {HEADER} {BOARD} {BOARD}"
+        edge = TARGET - CELL // 2 if targets else 0  # room for the edge chairs' targets
+        box = f"{PAD - edge} {HEADER - edge} {BOARD + 2 * edge} {BOARD + 2 * edge}"
         title = _tag("title", escape(f"The board and the bar: {headline(game)}"))
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}" font-family="{FONT}" '
-            f'role="img">\n{title}\n' + "\n".join(board) + "\n</svg>\n"
+            f'text-anchor="middle" role="img">\n{title}\n' + "\n".join(board) + "\n</svg>\n"
         )
     players = seats(game)
     height = HEADER + BOARD + PAD + 40 + ROW * len(players) + PAD
@@ -101,9 +111,8 @@ def svg(game: Game, *, frame: bool = True, highlight: Collection[int] = ()) -> s
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-        f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" role="img">\n'
-        + "\n".join(parts)
-        + "\n</svg>\n"
+        f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" text-anchor="middle" '
+        'role="img">\n' + "\n".join(parts) + "\n</svg>\n"
     )
 
 
@@ -111,19 +120,22 @@ def svg(game: Game, *, frame: bool = True, highlight: Collection[int] = ()) -> s
 
 
 def _tag(name: str, content: str = "", **attrs: object) -> str:
-    """One element; ``class_`` becomes ``class`` and ``stroke_width`` ``stroke-width``.
+    """One element; ``class_`` becomes ``class`` and ``stroke_width`` ``stroke-width``,
+    a float as short as it reads (``120`` for ``120.0``: the board has hundreds of them).
     ``content`` must already be markup (escape text with ``escape``)."""
     text = "".join(
-        f" {key.rstrip('_').replace('_', '-')}={quoteattr(str(value))}"
+        f" {key.rstrip('_').replace('_', '-')}="
+        + (f'"{value:g}"' if isinstance(value, float) else quoteattr(str(value)))
         for key, value in attrs.items()
     )
     return f"<{name}{text}>{content}</{name}>" if content else f"<{name}{text}/>"
 
 
 def _text(x: float, y: float, label: str, size: float, fill: str, **attrs: object) -> str:
-    """Text centred on (x, y): the baseline sits a third of the size below the centre."""
+    """Text centred on (x, y): the baseline sits a third of the size below the centre (the
+    picture's `text-anchor` is `middle`, so that hundreds of labels need not say it)."""
     return _tag("text", escape(label), x=x, y=round(y + size * 0.35, 1), font_size=size,
-                fill=fill, text_anchor="middle", **attrs)  # fmt: skip
+                fill=fill, **attrs)  # fmt: skip
 
 
 def _centre(at: tuple[int, int]) -> tuple[float, float]:
@@ -224,13 +236,16 @@ def _mix(colour: str, towards: int, amount: float) -> str:
     return "#" + "".join(f"{round(c + (towards - c) * amount):02x}" for c in channels)
 
 
-def _chair(chair: Chair, tile: str | None, highlighted: bool = False) -> str:
+def _chair(chair: Chair, tile: str | None, highlighted: bool = False, target: bool = False) -> str:
     x, y = _centre(chair.at)
     where = " and ".join(chair.tables)
     kind = "shared" if chair.shared else "private"
     attrs = {"id": f"chair-{chair.number}", "data_tables": " ".join(chair.tables)}
     if tile is None:
-        body = _tag("title", f"chair {chair.number} ({where}): free") + _tag(
+        tap = (
+            _tag("circle", cx=x, cy=y, r=TARGET, fill_opacity=0, class_="target") if target else ""
+        )
+        body = _tag("title", f"chair {chair.number} ({where}): free") + tap + _tag(
             "rect", x=x - 19, y=y - 19, width=38, height=38, rx=10, fill=CUSHION,
             stroke=CUSHION_EDGE, stroke_width=1.5,
         ) + _text(x, y, str(chair.number), 15, MUTED, font_weight="bold")  # fmt: skip
@@ -317,7 +332,7 @@ def _header(game: Game) -> str:
         _tag("text", escape(news), x=PAD, y=54, font_size=size, font_weight="bold", fill=INK),
         _tag("text", escape(" · ".join(details(game, minus="−"))), x=PAD, y=78, font_size=14,
              fill=MUTED),
-    ]), id="header")  # fmt: skip
+    ]), id="header", text_anchor="start")  # fmt: skip
 
 
 def _footer(game: Game, players: list[Seat], top: float) -> str:
@@ -328,7 +343,8 @@ def _footer(game: Game, players: list[Seat], top: float) -> str:
         heading = "Final standings: points, −5 per tile and −10 per joker left in hand → final"
     else:
         heading = "Players in seat order (score, hand limit, hand)"
-    parts = [_tag("text", escape(heading), x=PAD, y=top + 22, font_size=14, fill=MUTED)]
+    parts = [_tag("text", escape(heading), x=PAD, y=top + 22, font_size=14, fill=MUTED,
+                  text_anchor="start")]  # fmt: skip
     for index, seat in enumerate(players):
         parts.append(_player(seat, top + 40 + index * ROW))
     return _tag("g", "".join(parts), id="players")
@@ -347,7 +363,7 @@ def _player(seat: Seat, top: float) -> str:
     ink = MUTED if seat.eliminated else INK
     parts += [
         _tag("text", escape(name), x=PAD + 40, y=y + 6, font_size=17, font_weight="bold",
-             fill=ink),
+             fill=ink, text_anchor="start"),
         _tag("text", f"{seat.score} pts", x=PAD + 300, y=y + 6, font_size=17,
              font_weight="bold", fill=ink, text_anchor="end"),
     ]  # fmt: skip
@@ -366,4 +382,5 @@ def _player_detail(seat: Seat, y: float) -> str:
         label = f"{penalty} → {str(seat.final).replace('-', '−')}"
     else:
         label = f"limit {seat.hand_limit}"
-    return _tag("text", escape(label), x=PAD + 320, y=y + 5, font_size=14, fill=MUTED)
+    return _tag("text", escape(label), x=PAD + 320, y=y + 5, font_size=14, fill=MUTED,
+                text_anchor="start")  # fmt: skip

@@ -33,7 +33,7 @@ def games(
     ctx: typer.Context,
     finished: Annotated[bool, typer.Option("--finished", help="Include finished games.")] = False,
     lobby: Annotated[
-        bool, typer.Option("--lobby", help="List open games of others that you can join.")
+        bool, typer.Option("--lobby", help="List the open games of others that you can join.")
     ] = False,
 ) -> None:
     """Your games, the ones waiting for you first (▶).
@@ -44,7 +44,7 @@ def games(
     api = session.api()
     me = session.player_name(api)
     if lobby:
-        found = [g for g in api.games(status="open", mine=False) if me not in g["players"]]
+        found = api.games(status="open", mine=False)  # the server lists the joinable ones
         if not found:
             say("No open games to join; open one with `cafe new`.")
             return
@@ -173,6 +173,12 @@ def new(
         bool,
         typer.Option("--rated", help="The result updates the players' ratings (cafe rating)."),
     ] = False,
+    private: Annotated[
+        bool,
+        typer.Option(
+            "--private", help="Only its players and the invited see the game (needs --invite)."
+        ),
+    ] = False,
 ) -> None:
     """Open a new game with you seated.
 
@@ -184,6 +190,8 @@ def new(
     wanted = seats if seats is not None else max(2, len(invited) + 1)
     if len(invited) > wanted - 1:
         raise UsageError(f"{len(invited)} invited players do not fit into {wanted - 1} free seats")
+    if private and not invited:
+        raise UsageError("a private game needs --invite: only the invited may join it")
     if no_clock and (days_per_turn is not None or timeout is not None):
         raise UsageError("--no-clock leaves no deadline: drop --days-per-turn and --timeout")
     clock: dict[str, Any] = {}
@@ -192,12 +200,14 @@ def new(
     if timeout is not None:
         clock["timeout"] = timeout.value
     options = {"birthday": birthday, "coffee_klatsch": coffee_klatsch}
-    api = ctx.obj.api()
-    state = api.create_game(wanted, options, invited, clock, timed=not no_clock, rated=rated)
+    state = ctx.obj.api().create_game(
+        wanted, options, invited, clock, timed=not no_clock, rated=rated, private=private
+    )
     game_id = state["id"]
     say(
-        f"Game {game_id} is open: {wanted} seats, {options_text(state.get('options'))}, "
-        f"{clock_text(state.get('clock'))}{', rated' if state.get('rated') else ''}."
+        f"Game {game_id} is open{' (private)' if private else ''}: {wanted} seats, "
+        f"{options_text(state.get('options'))}, {clock_text(state.get('clock'))}"
+        f"{', rated' if state.get('rated') else ''}."
     )
     if invited:
         say(f"Invited (by email): {', '.join(invited)}.")

@@ -55,6 +55,7 @@ def create(json: GameCreate) -> tuple[GamePublic, int, dict[str, str]]:
         invite=json.invite or [],
         clock=None if json.clock is None else json.clock.model_dump(),
         rated=json.rated,
+        private=json.private,
     )
     headers = {**with_etag(game, g.player), "Location": f"/api/games/{game.id}"}
     return state_of(game, g.player, g.player.name), 201, headers
@@ -65,7 +66,9 @@ def create(json: GameCreate) -> tuple[GamePublic, int, dict[str, str]]:
 @validate(200, GameList, also=(304,), query=GameListQuery, headers=CacheHeaders)
 def list_games(query: GameListQuery) -> Response | tuple[GameList, int, dict[str, str]]:
     """Games newest first: `?status=open|active|finished`, `?mine=true`, `?limit=N`; each
-    with its players' scores. The list's ETag changes when any listed game does."""
+    with its players' scores. `?status=open` without `mine` is the lobby: the games the
+    caller could join. Private games are listed only to their players and invitees. The
+    list's ETag changes when any listed game does."""
     found = store.list_games(
         get_session(),
         player=g.player,
@@ -89,8 +92,11 @@ def list_games(query: GameListQuery) -> Response | tuple[GameList, int, dict[str
 @login_required
 @validate(200, GamePublic, 404, also=(304,), headers=CacheHeaders)
 def show(game_id: int) -> Response | tuple[GamePublic, int, dict[str, str]]:
-    """The public state; 304 when `If-None-Match` names the current ETag."""
-    game, creator = store.load_game_and_creator(get_session(), game_id)
+    """The public state; 304 when `If-None-Match` names the current ETag. A private game
+    is a 404 to all but its players and invitees."""
+    session = get_session()
+    game, creator = store.load_game_and_creator(session, game_id)
+    store.visible_game(session, game, g.player)
     tag = etag(game, g.player.id)
     if request.if_none_match.contains(tag):
         return _not_modified(tag)

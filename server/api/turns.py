@@ -63,9 +63,9 @@ def preview(game_id: int, json: TurnCreate) -> TurnPreview:
 @login_required
 @validate(200, TurnLog, 404)
 def history(game_id: int) -> TurnLog:
-    """The game's log, oldest first."""
+    """The game's log, oldest first (a private game's only for its players and invitees)."""
     session = get_session()
-    game = store.load_game(session, game_id)
+    game = store.visible_game(session, store.load_game(session, game_id), g.player)
     names = game.state["players"] if game.state is not None else []
     return TurnLog(turns=[turn_entry(t, names[t.seat]) for t in store.turn_log(session, game)])
 
@@ -74,9 +74,11 @@ def history(game_id: int) -> TurnLog:
 @login_required
 @validate(200, None, 404, 409)
 def record(game_id: int) -> Response:
-    """The text game record; the seed appears in it only once the game is over."""
+    """The text game record; the seed appears in it only once the game is over (a private
+    game's only for its players and invitees)."""
     session = get_session()
-    text = turns.record_text(session, store.load_game(session, game_id))
+    game = store.visible_game(session, store.load_game(session, game_id), g.player)
+    text = turns.record_text(session, game)
     return Response(text, mimetype="text/plain")
 
 

@@ -14,7 +14,7 @@ import dataclasses
 import secrets
 from typing import Any
 
-from sqlalchemy import bindparam, func, update
+from sqlalchemy import String, bindparam, cast, false, func, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -47,6 +47,25 @@ def load_game(session: Session, game_id: int) -> GameRecord:
     game = session.get(GameRecord, game_id, populate_existing=True) if game_id <= MAX_INT else None
     if game is None:
         raise _no_such_game(game_id)
+    return game
+
+
+def may_see(session: Session, game: GameRecord, viewer: Player | None) -> bool:
+    """Whether `viewer` (None: signed out) may see `game`: anyone a public game, only its
+    players and invitees a private one."""
+    if not game.private:
+        return True
+    return viewer is not None and (
+        viewer.name in game.invited or viewer.name in names_of(session, game)
+    )
+
+
+def visible_game(session: Session, game: GameRecord, viewer: Player | None) -> GameRecord:
+    """`game` if `viewer` may see it; else the 404 of a game that does not exist, so that
+    a private game's id tells an outsider nothing."""
+    if not may_see(session, game, viewer):
+        assert game.id is not None
+        raise _no_such_game(game.id)
     return game
 
 
@@ -140,6 +159,7 @@ def active_seat(session: Session, game: GameRecord, player: Player) -> int:
     else:
         joined = player.name in game.state["players"]
     if not joined:
+        visible_game(session, game, player)
         raise Forbidden("not_a_player", f"you are not playing in game {game.id}")
     if game.status == "open":
         raise Conflict("game_not_started", f"game {game.id} has not started yet")
@@ -165,9 +185,13 @@ def create_game(
     invite: list[str],
     clock: dict[str, Any] | None,
     rated: bool = False,
+    private: bool = False,
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
-    (None: no clock), `rated` or not; invitees are mailed."""
+    (None: no clock), `rated` or not; invitees are mailed. A `private` game needs invitees:
+    nobody else may see or join it."""
+    if private and not invite:
+        raise Refused("invalid_invite", "a private game needs invited players: only they may join")
     known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
     unknown = sorted(set(invite) - known)
     if unknown:
@@ -184,6 +208,7 @@ def create_game(
         invited=sorted(set(invite)),
         clock=clock,
         rated=rated,
+        private=private,
     )
     session.add(game)
     session.flush()
@@ -197,7 +222,7 @@ def create_game(
 def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     """Take a free seat in an open game (retrying if another join wins the race)."""
     for _ in range(JOIN_RETRIES):
-        game = load_game(session, game_id)
+        game = visible_game(session, load_game(session, game_id), player)
         if game.status != "open":
             raise Conflict("game_not_open", f"game {game_id} has already started")
         if game.invited and player.name not in game.invited:
@@ -276,17 +301,46 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     return load_game(session, game_id)
 
 
+def _seated(player: Player) -> Any:
+    """The condition: `player` has a seat in the game."""
+    return col(GameRecord.id).in_(select(GameSeat.game_id).where(GameSeat.player_id == player.id))
+
+
+def _invited(player: Player) -> Any:
+    """The condition: `player` is on the game's invitation list (stored as JSON text, where
+    a name appears in quotes; names are ASCII letters, digits and `_.-`)."""
+    return cast(GameRecord.invited, String).contains(f'"{player.name}"', autoescape=True)
+
+
+def _joinable(player: Player) -> Any:
+    """The condition: `player` could take a seat in this open game (the lobby): not seated
+    yet, invited (or the game is public and invites nobody), and a seat is free."""
+    taken = select(func.count()).where(GameSeat.game_id == GameRecord.id).scalar_subquery()
+    return (
+        ~_seated(player)
+        & or_(
+            _invited(player),
+            (cast(GameRecord.invited, String) == "[]") & (GameRecord.private == false()),
+        )
+        & (taken < GameRecord.seats)
+    )
+
+
 def list_games(
     session: Session, *, player: Player, status: str | None, mine: bool, limit: int
 ) -> list[tuple[GameRecord, list[str]]]:
-    """Games newest first, optionally only one status or only the player's own."""
+    """Games newest first, optionally only one status or only the player's own. Private
+    games appear only to their players and invitees; the open games of others (the lobby)
+    only when the player could join them."""
     query = select(GameRecord)
     if status is not None:
         query = query.where(GameRecord.status == status)
     if mine:
-        query = query.where(
-            col(GameRecord.id).in_(select(GameSeat.game_id).where(GameSeat.player_id == player.id))
-        )
+        query = query.where(_seated(player))
+    elif status == "open":
+        query = query.where(_joinable(player))
+    else:
+        query = query.where(or_(GameRecord.private == false(), _seated(player), _invited(player)))
     games = session.exec(query.order_by(col(GameRecord.id).desc()).limit(limit)).all()
     names = player_names(session, [game.id for game in games if game.id is not None])
     return [(game, names[game.id]) for game in games if game.id is not None]

@@ -45,7 +45,8 @@ class GameOptions(RequestModel):
 
 
 class GameCreate(RequestModel):
-    """Open a game with the caller seated; `invite` makes it invitation-only."""
+    """Open a game with the caller seated; `invite` makes it invitation-only, `private`
+    also hides it from everyone but its players and invitees."""
 
     seats: int = Field(ge=2, le=4, description="a whole number from 2 to 4")
     options: GameOptions | None = Field(
@@ -64,6 +65,11 @@ class GameCreate(RequestModel):
     rated: bool = Field(
         default=False, description="true or false: whether the game updates the players' ratings"
     )
+    private: bool = Field(
+        default=False,
+        description="true or false: true shows the game only to its players and invitees "
+        "(to anyone else it does not exist); a private game needs `invite`",
+    )
 
 
 class Standing(PublicModel):
@@ -76,6 +82,9 @@ class Standing(PublicModel):
     final: int
     eliminated: bool
 
+
+#: What `private` means in every view of a game.
+PRIVATE = "true: only its players and invitees see the game"
 
 #: The clock fields every view of a game has (`GamePublic`, `GameSummary`).
 CLOCK_FIELDS = {
@@ -99,6 +108,7 @@ class GamePublic(SparseModel):
     options: dict[str, Any]
     invited: list[str]
     rated: bool = Field(description="whether the game updates the players' ratings")
+    private: bool = Field(description=PRIVATE)
     players: list[str]
     your_seat: int | None
     to_move: str | None
@@ -136,6 +146,7 @@ class GameSummary(PublicModel):
     status: GameStatus
     version: int
     seats: int
+    private: bool = Field(description=PRIVATE)
     players: list[str]
     to_move: str | None
     scores: list[int] | None = Field(description="in the order of `players`; null until started")

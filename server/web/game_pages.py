@@ -1,6 +1,7 @@
 """`/games/<id>`: a game's page, playing from it, and its record.
 
-Games are public, readable signed out (as on lichess). A player on turn gets their best
+Games are public, readable signed out (as on lichess), except private ones: to anyone but
+their players and invitees those are the missing-page 404. A player on turn gets their best
 turns as buttons and a box for any turn; each is a POST form carrying the version the page
 showed and the session's CSRF token, so a page that the game has moved past answers "the
 game moved on" with the fresh page, and nothing is played twice.
@@ -11,15 +12,18 @@ from __future__ import annotations
 from importlib import resources
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from pydantic import ValidationError
 
-from cafe import CafeError
-from server.apispec import page
+from cafe import CafeError, Options
+from cafe.notation import BIRTHDAY, NOSHRINK
+from server.apispec import page, refusal
 from server.db import get_session
 from server.domain import DomainError, Forbidden, NotFound, from_engine
 from server.errors import domain_status
 from server.games import store, turns
 from server.games.preview import preview_turn
 from server.models import GameStatus
+from server.schemas.games import GameCreate
 from server.web import game_view
 from server.web.sessions import check_csrf, signed_in
 
@@ -29,14 +33,83 @@ bp = Blueprint("game_pages", __name__)
 PLAY_SCRIPT = (resources.files("server") / "templates" / "web" / "play.js").read_text("utf-8")
 
 
+def _chosen_turn() -> str:
+    """The turn the play form sends: the best turn whose button was pressed, else the typed
+    one, with the modifiers chosen beside them (RULES.md §13: `noshrink` on a seating turn,
+    `birthday=XX`) unless the turn names them already."""
+    notation = (request.form.get("hint") or request.form.get("turn", "")).strip()
+    words = notation.lower().split()
+    if not words:
+        return notation
+    if (
+        request.form.get("noshrink") == "on"
+        and words[0] not in ("bar", "swap")
+        and NOSHRINK not in words
+    ):
+        notation += f" {NOSHRINK}"
+    nation = request.form.get("birthday", "")
+    if nation and not any(word.startswith(f"{BIRTHDAY}=") for word in words):
+        notation += f" {BIRTHDAY}={nation}"
+    return notation
+
+
 def _page(
     game_id: int, *, status: int = 200, problem: str | None = None, typed: str = ""
 ) -> tuple[str, int]:
     session = get_session()
+    viewer = signed_in()
     game, creator = store.load_game_and_creator(session, game_id)
-    view = game_view.build(session, game, creator, signed_in())
+    store.visible_game(session, game, viewer)
+    view = game_view.build(session, game, creator, viewer)
     html = render_template("web/game.html", view=view, problem=problem, typed=typed)
     return html, status
+
+
+def _new_game_request() -> GameCreate:
+    """The home page's "new game" form as the API's request: invitees separated by commas
+    or spaces, `private` a checkbox, `days_per_turn` a number of days or "none" (no clock;
+    left out: the default clock)."""
+    wanted: dict[str, object] = {
+        "seats": _number(request.form.get("seats", "")),
+        "invite": request.form.get("invite", "").replace(",", " ").split() or None,
+        "private": request.form.get("private") == "on",
+    }
+    days = request.form.get("days_per_turn", "")
+    if days:
+        wanted["clock"] = None if days == "none" else {"days_per_turn": _number(days)}
+    return GameCreate.model_validate(wanted)
+
+
+def _number(text: str) -> int | str:
+    """A form's whole number as one (anything else as typed, for the model to refuse)."""
+    return int(text) if text.isdigit() and len(text) < 10 else text
+
+
+@bp.post("/games")
+@page(303, 302, 403, 413)
+def create() -> Response:
+    """Open a game from the home page's form, then show it; a refusal goes back home, said."""
+    check_csrf()
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("account_pages.form", next="/"))
+    session = get_session()
+    try:
+        wanted = _new_game_request()
+        game = store.create_game(
+            session,
+            creator=player,
+            seats=wanted.seats,
+            options=Options(),
+            invite=wanted.invite or [],
+            clock=None if wanted.clock is None else wanted.clock.model_dump(),
+            private=wanted.private,
+        )
+    except (ValidationError, DomainError) as error:
+        session.rollback()
+        flash(refusal(error).message if isinstance(error, ValidationError) else error.message)
+        return redirect(url_for("account_pages.home"), code=303)
+    return redirect(url_for("game_pages.show", game_id=game.id), code=303)
 
 
 @bp.get("/games/<int:game_id>")
@@ -49,12 +122,13 @@ def show(game_id: int) -> tuple[str, int]:
 @bp.post("/games/<int:game_id>/play")
 @page(303, 302, 400, 403, 404, 409, 413, 422)
 def play(game_id: int) -> Response | tuple[str, int]:
-    """Play a turn from the page: a hint's button or the notation box."""
+    """Play a turn from the page: a hint's button or the notation box, with the modifiers
+    chosen beside them."""
     check_csrf()
     player = signed_in()
     if player is None:
         return redirect(url_for("account_pages.form", next=f"/games/{game_id}"))
-    notation = request.form.get("turn", "").strip()
+    notation = _chosen_turn()
     seen = request.form.get("version", "")
     if not notation:
         return _page(
@@ -103,7 +177,7 @@ def preview(game_id: int) -> tuple[dict[str, object], int]:
             get_session(),
             game_id=game_id,
             player=player,
-            notation=request.form.get("turn", "").strip(),
+            notation=_chosen_turn(),
             version=int(seen) if seen.isdigit() else -1,
         )
     except NotFound:
@@ -129,8 +203,8 @@ def script() -> Response:
 def record(game_id: int) -> Response:
     """The game record as a text download: anyone's once the game is over, its players' before."""
     session = get_session()
-    game = store.load_game(session, game_id)
     viewer = signed_in()
+    game = store.visible_game(session, store.load_game(session, game_id), viewer)
     playing = viewer is not None and viewer.name in store.names_of(session, game)
     if game.status != GameStatus.FINISHED and not playing:
         raise Forbidden(

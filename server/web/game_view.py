@@ -8,6 +8,8 @@ never listed, and the seed appears only once the game is over.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -29,6 +31,8 @@ from server.models import GameRecord, GameStatus, Player, TurnKind, TurnRecord
 HINTS = 5
 #: Less time left than this makes the deadline stand out.
 URGENT = timedelta(hours=24)
+#: How many game versions the process keeps drawn (a board is about 30 KB).
+VERSIONS_KEPT = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +81,8 @@ class GameView:
     time_left: str | None = None
     urgent: bool = False
     nations: dict[str, str] = field(default_factory=lambda: dict(NATIONS))
+    birthday_offer: str | None = None
+    noshrink_offer: bool = False
 
     @property
     def my_hand(self) -> list[str]:
@@ -114,6 +120,112 @@ def _tables_in_words(engine: Game) -> list[str]:
     return lines
 
 
+@dataclass(slots=True)
+class Version:
+    """What a game shows at one version, the same for every viewer: the position, the board
+    as SVG with its text alternative, the history and (once asked for) the mover's best
+    turns."""
+
+    engine: Game
+    board: Markup
+    in_words: tuple[str, ...]
+    history: tuple[HistoryLine, ...]
+    hints: tuple[dict[str, Any], ...] | None = None
+
+
+def _version(game: GameRecord, log: list[TurnRecord]) -> Version:
+    assert game.state is not None
+    engine = Game.from_position(game.state)
+    history = (
+        HistoryLine(
+            entry.number,
+            engine.players[entry.seat],
+            "resigned" if entry.kind == TurnKind.RESIGN else entry.notation,
+            None if entry.kind == TurnKind.RESIGN else entry.points,
+        )
+        for entry in reversed(log)
+    )
+    return Version(
+        engine,
+        Markup(svg(engine, frame=False, highlight=_last_chairs(log), targets=True)),
+        tuple(_tables_in_words(engine)),
+        tuple(history),
+    )
+
+
+class VersionCache:
+    """The latest game versions shown, least recently shown dropped first.
+
+    Drawing the SVG board costs more than the rest of the page together, and nothing in a
+    `Version` changes until the game's version does, so each is built once (and the turn log
+    read once). The key holds the game's commitment besides its id and version: it differs
+    between every two dealt games, so no other database's game of the same id is ever shown
+    (tests run many apps in one process). Entries are shared between threads and only read.
+    """
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._versions: OrderedDict[tuple[int | None, int, str | None], Version] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, session: Session, game: GameRecord) -> Version:
+        """The started `game` at its version."""
+        key = (game.id, game.version, game.commitment)
+        with self._lock:
+            found = self._versions.get(key)
+            if found is not None:
+                self._versions.move_to_end(key)
+                return found
+        built = _version(game, store.turn_log(session, game))
+        with self._lock:
+            self._versions[key] = built
+            while len(self._versions) > self.kept:
+                self._versions.popitem(last=False)
+        return built
+
+    def hints(self, version: Version) -> tuple[dict[str, Any], ...]:
+        """The mover's best turns at `version` (found once)."""
+        if version.hints is None:
+            found = version.engine.hints(HINTS)
+            version.hints = tuple({"turn": str(h.turn), "points": h.points} for h in found)
+        return version.hints
+
+
+VERSIONS = VersionCache(VERSIONS_KEPT)
+
+
+def _seated_nation(tile: str) -> str:
+    """The nation a seated guest counts as (a seated joker always has one: `Jf=FR`)."""
+    base, _, declared = tile.partition("=")
+    return declared or base[:2]
+
+
+def _may_complete_one_nation_table(engine: Game) -> bool:
+    """Whether a turn might complete a table of four guests of one nation (RULES.md §9):
+    a table short of at most as many guests as a turn seats, all of one nation so far."""
+    most = 4 if engine.options.coffee_klatsch else 2
+    seated = engine.chair_tiles
+    for table in TABLES.values():
+        guests = [_seated_nation(seated[c]) for c in table.chairs if c in seated]
+        if len(guests) < 4 and len(guests) >= 4 - most and len(set(guests)) <= 1:
+            return True
+    return False
+
+
+def _birthday_offer(engine: Game, seat: int, best: int) -> str | None:
+    """What the page says when the mover may name the birthday nation this turn (RULES.md
+    §11): they reached the threshold first, or their best turn would get them there while
+    nobody has; None when they may not."""
+    threshold = engine.options.birthday
+    if threshold is None or engine.birthday_nation is not None:
+        return None
+    if engine.birthday_player == seat:
+        return f"You reached {threshold} points first: name the birthday nation"
+    if engine.birthday_player is None and engine.scores[seat] + best >= threshold:
+        return f"If this turn brings you to {threshold} points, name the birthday nation"
+    return None
+
+
 def _headline(view: GameView, engine: Game | None) -> str:
     if engine is None:
         return f"Waiting for players: {len(view.players)} of {view.game.seats} seated"
@@ -130,8 +242,8 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
     if game.state is None:
         view.headline = _headline(view, None)
         return view
-    engine = Game.from_position(game.state)
-    log = store.turn_log(session, game)
+    version = VERSIONS.get(session, game)
+    engine = version.engine
     zone_name = viewer.timezone if viewer is not None else "UTC"
     now = timesource.now()
     if game.deadline is not None and not engine.is_over:
@@ -139,8 +251,8 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
         view.time_left = times.left(game.deadline - now)
         view.urgent = game.deadline - now < URGENT
     clocks = seat_clocks(game, list(engine.players), now)
-    view.board = Markup(svg(engine, frame=False, highlight=_last_chairs(log)))
-    view.tables_text = _tables_in_words(engine)
+    view.board = version.board
+    view.tables_text = list(version.in_words)
     view.bar = list(engine.bar)
     view.bag_size = engine.bag_size
     me = viewer.name if viewer else None
@@ -166,16 +278,11 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
         ),
         key=lambda row: (not row.you, row.seat),
     )
-    view.history = [
-        HistoryLine(
-            entry.number,
-            engine.players[entry.seat],
-            "resigned" if entry.kind == TurnKind.RESIGN else entry.notation,
-            None if entry.kind == TurnKind.RESIGN else entry.points,
-        )
-        for entry in reversed(log)
-    ]
+    view.history = list(version.history)
     view.headline = _headline(view, engine)
     if view.your_turn:
-        view.hints = [{"turn": str(h.turn), "points": h.points} for h in engine.hints(HINTS)]
+        view.hints = list(VERSIONS.hints(version))
+        best = max((hint["points"] for hint in view.hints), default=0)
+        view.birthday_offer = _birthday_offer(engine, engine.to_move, best)
+        view.noshrink_offer = _may_complete_one_nation_table(engine)
     return view

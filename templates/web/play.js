@@ -1,6 +1,7 @@
 // Composing a turn on a game page by clicking: a guest from your hand, then a free chair on
 // the board (one or two placements), or the bar. The turn is written into the page's turn
-// box and its points are previewed by the server before you press "Play this turn".
+// box and its points are previewed by the server before you press "Play this turn", with
+// the birthday nation or `noshrink` chosen beside it (the server adds those to the turn).
 // Everything here is an enhancement: without it the page's buttons and box still play.
 "use strict";
 (function () {
@@ -11,6 +12,8 @@
   const form = box.form;
   const preview = document.getElementById("preview");
   const jokerNation = document.getElementById("joker-nation");
+  const modifiers = [document.getElementById("birthday"), document.getElementById("noshrink")]
+    .filter((control) => control);
   const tiles = Array.from(composer.querySelectorAll("button[data-tile]"));
   const chairs = Array.from(document.querySelectorAll("svg g.chair.free"));
   let chosen = null;
@@ -29,12 +32,22 @@
     ask(text);
   }
 
+  // What was last sent for scoring: leaving the box for the play button fires "change"
+  // again, and asking twice would reflow the page under the pointer.
+  let asked = "";
+
   function ask(text) {
-    if (!text) { preview.textContent = ""; return; }
     const body = new FormData();
     body.set("csrf", form.querySelector("input[name=csrf]").value);
     body.set("version", form.querySelector("input[name=version]").value);
     body.set("turn", text);
+    modifiers.forEach((control) => {
+      if (control.type !== "checkbox" || control.checked) body.set(control.name, control.value);
+    });
+    const question = new URLSearchParams(body).toString();
+    if (question === asked) return;
+    asked = question;
+    if (!text) { preview.textContent = ""; return; }
     preview.textContent = "Scoring " + text + " …";
     fetch(composer.dataset.preview, { method: "POST", body: body, credentials: "same-origin" })
       .then((response) => response.json())
@@ -89,4 +102,5 @@
   });
   document.getElementById("start-again").addEventListener("click", reset);
   box.addEventListener("change", () => ask(box.value.trim()));
+  modifiers.forEach((control) => control.addEventListener("change", () => ask(box.value.trim())));
 })();

@@ -138,6 +138,26 @@ def test_games_lobby_lists_open_games_of_others(cafe: Cafe, ann: Player, bob: Pl
     assert all(line.split()[0] != opened for line in mine if line.strip())
 
 
+def test_the_lobby_leaves_out_games_for_others_and_private_ones(cafe: Cafe, ann: Player) -> None:
+    bob, cid = cafe.sign_up("bob"), cafe.sign_up("cid")
+    for_bob = ann.run("new", "--invite", bob.name).stdout.split()[1]
+    private = ann.run("new", "--invite", bob.name, "--private")
+    assert private.exit_code == ExitCode.OK, private.output
+    assert " is open (private): 2 seats," in private.stdout
+    hidden = private.stdout.split()[1]
+    assert ann.state(int(hidden))["private"] is True
+    seen_by = {p.name: p.run("games", "--lobby").stdout.split() for p in (bob, cid)}
+    assert for_bob in seen_by[bob.name] and hidden in seen_by[bob.name]
+    assert for_bob not in seen_by[cid.name] and hidden not in seen_by[cid.name]
+    assert cid.run("show", hidden).exit_code == ExitCode.ERROR
+
+
+def test_private_needs_invitations(ann: Player) -> None:
+    result = ann.run("new", "--private")
+    assert result.exit_code == ExitCode.USAGE
+    assert result.stderr == "cafe: a private game needs --invite: only the invited may join it\n"
+
+
 def test_finished_games_only_when_asked(players: list[Player], game: int) -> None:
     ann, bob = players
     assert bob.run("resign", str(game), "--yes").exit_code == ExitCode.OK

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import requests
-from e2e_support import free_port, mailed_code
+from e2e_support import E2E_SECRET_KEY, free_port, mailed_code
 from postgres_support import scratch_postgres
 
 from server import migrate
@@ -66,7 +66,7 @@ class Server:
         env = {
             **os.environ,
             "CAFE_DATABASE_URL": self.database_url,
-            "CAFE_SECRET_KEY": "e2e-secret-of-at-least-thirty-two-bytes",
+            "CAFE_SECRET_KEY": E2E_SECRET_KEY,
             "CAFE_LOG_LEVEL": "WARNING",
             "CAFE_SIGNUPS_PER_CLIENT": "1000",  # every player of the tests is 127.0.0.1
             "CAFE_CODE_REQUESTS_PER_CLIENT": "1000",

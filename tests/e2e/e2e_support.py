@@ -10,6 +10,9 @@ from sqlmodel import Session, col, select
 
 from server.models import OutboxMessage
 
+#: The secret key of the servers the end-to-end tests start.
+E2E_SECRET_KEY = "e2e-secret-of-at-least-thirty-two-bytes"
+
 
 def free_port() -> int:
     """A TCP port nobody listens on right now."""

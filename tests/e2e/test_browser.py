@@ -1,7 +1,8 @@
 """The web pages in a real browser (Debian's Chromium driven by Playwright) against a real
 gunicorn: signing in with the mailed code, playing a hint with one click, the stale-page
-answer, the text box, phone-sized pages without horizontal scroll, axe-core's accessibility
-rules, the Content-Security-Policy, and a POST without its CSRF token refused.
+answer, the text box, naming the birthday nation, phone-sized pages (and the your-turn
+email) without horizontal scroll, chairs big enough to tap on a phone, axe-core's
+accessibility rules, the Content-Security-Policy, and a POST without its CSRF token refused.
 
 Screenshots of every page at 375 and 1280 px wide go to `test-artifacts/screenshots/`
 (not committed) for a person to look at.
@@ -17,10 +18,14 @@ from pathlib import Path
 
 import pytest
 import requests
-from e2e_support import mailed_code
+from e2e_support import E2E_SECRET_KEY, mailed_code
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from sqlmodel import Session, select
 
 from client import localgame
+from server import create_app
+from server.mail import events
+from server.models import OutboxMessage
 
 CHROMIUM = "/usr/bin/chromium"
 AXE_VERSION = "4.10.3"
@@ -183,8 +188,8 @@ def test_any_turn_in_the_text_box_and_a_refusal_that_keeps_it(browser, client):
     sign_in(page, client, mover)
     page.goto(f"{client.server.base}/games/{game_id}")
     page.get_by_label("Any turn, in notation").fill("XXm@DE1")
-    page.get_by_role("button", name="Play this turn").click()
-    expect(page.get_by_role("alert")).to_be_visible()
+    page.get_by_label("Any turn, in notation").press("Enter")  # the typed turn, not a hint
+    expect(page.get_by_role("alert")).to_contain_text("XXm")
     assert page.get_by_label("Any turn, in notation").input_value() == "XXm@DE1"
     [turn] = client.hints(game_id, mover, 1)
     page.get_by_label("Any turn, in notation").fill(turn)
@@ -246,4 +251,86 @@ def test_compose_a_two_placement_turn_by_clicking(browser, axe_source, client):
     expect(page.get_by_role("status").filter(has_text="You played")).to_be_visible()
     log = client.call("GET", f"/api/games/{game_id}/turns", mover).json()["turns"]
     assert log[-1]["points"] == previewed
+    context.close()
+
+
+def _mover_page(browser: Browser, client, game_id: int, viewport: dict[str, int]) -> Page:
+    """The game page as its player to move sees it, in a fresh context at `viewport`."""
+    context = browser.new_context(viewport=viewport, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    sign_in(page, client, client.state(game_id)["to_move"])
+    page.goto(f"{client.server.base}/games/{game_id}")
+    return page
+
+
+def test_chairs_are_big_enough_to_tap_on_a_phone(browser, client):
+    game_id = client.new_game("ivy", "jon")
+    page = _mover_page(browser, client, game_id, PHONE)
+    assert fits(page)
+    # Each chair's box, and what a tap 15 px off its centre finds (the chair, every time).
+    boxes = page.eval_on_selector_all(
+        "svg g.chair.free",
+        """chairs => chairs.map(chair => {
+            chair.scrollIntoView({block: "center"});
+            const box = chair.getBoundingClientRect();
+            const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+            const found = [[15, 0], [0, -15], [-11, 11]].map(([dx, dy]) =>
+                document.elementFromPoint(x + dx, y + dy)?.closest("g.chair")?.id);
+            return [chair.id, box.width, box.height, found];
+        })""",
+    )
+    assert len(boxes) == 68
+    smallest = min(min(width, height) for _, width, height, _ in boxes)
+    assert smallest >= 32, f"the smallest chair is {smallest:.1f} px across"
+    missed = [(chair, found) for chair, _, _, found in boxes if found != [chair] * 3]
+    assert not missed, missed
+    page.locator("svg g.chair.free").first.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "game-board-phone.png"))
+    page.context.close()
+
+
+def test_the_birthday_nation_is_named_from_the_page(browser, axe_source, client):
+    names = [client.sign_up(name) for name in ("kim", "lou")]
+    body = {"seats": 2, "options": {"birthday": 1}}
+    game_id = client.call("POST", "/api/games", names[0], json=body).json()["id"]
+    assert client.call("POST", f"/api/games/{game_id}/join", names[1]).ok
+    assert client.call("POST", f"/api/games/{game_id}/start", names[0]).ok
+    page = _mover_page(browser, client, game_id, PHONE)
+    mover = client.state(game_id)["to_move"]
+    [best] = client.hints(game_id, mover, 1)
+    page.get_by_label("name the birthday nation").select_option("IT")
+    page.get_by_label("Any turn, in notation").fill(best)
+    page.get_by_label("Any turn, in notation").dispatch_event("change")
+    expect(page.locator("#preview")).to_contain_text(f"{best} birthday=IT scores")
+    check_page(page, axe_source, "game-birthday")
+    page.get_by_role("button", name="Play this turn").click()
+    expect(page.get_by_role("status").filter(has_text="You played")).to_be_visible()
+    assert client.state(game_id)["birthday_nation"] == "IT"
+    page.context.close()
+
+
+def test_the_your_turn_email_fits_a_phone(browser, client):
+    game_id = client.new_game("max", "ned")
+    mover = client.state(game_id)["to_move"]
+    app = create_app({"DATABASE_URL": client.server.database_url, "SECRET_KEY": E2E_SECRET_KEY})
+    with Session(client.engine) as session:
+        rows = session.exec(
+            select(OutboxMessage).where(
+                OutboxMessage.game_id == game_id, OutboxMessage.kind == "your_turn"
+            )
+        ).all()
+        session.expunge_all()
+    prepared = events.prepare(client.engine, app.config, rows)
+    [mail] = [row for row in prepared.ready if row.to_addr == f"{mover}@example.com"]
+    assert mail.html is not None
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_content(mail.html)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SCREENSHOTS / f"email-your-turn-{label}.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    assert fits(page), "the your-turn email scrolls sideways at 375 px"
     context.close()

@@ -3,6 +3,7 @@ of a game, in the right places, within their limits, and nothing unsafe."""
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -345,3 +346,27 @@ def test_svg_is_self_contained_and_safe() -> None:
     assert "url(" not in source
     names = " ".join(by_id(root, "players")[""].itertext())
     assert all(name in names for name in game.players)
+
+
+def test_svg_free_chairs_get_invisible_tap_targets_that_never_overlap(game: Game) -> None:
+    root = ET.fromstring(render.svg(game, frame=False, targets=True))
+    targets = {
+        number: group.find(f"{SVG}circle[@class='target']")
+        for number, group in by_id(root, "chair-").items()
+    }
+    free = {
+        number
+        for number, group in by_id(root, "chair-").items()
+        if "free" in group.get("class", "")
+    }
+    assert {n for n, target in targets.items() if target is not None} == free
+    placed = [
+        (float(t.get("cx", 0)), float(t.get("cy", 0)), float(t.get("r", 0)))
+        for t in targets.values()
+        if t is not None
+    ]
+    assert all(t.get("fill-opacity") == "0" for t in targets.values() if t is not None)
+    for i, (x, y, r) in enumerate(placed):
+        for x2, y2, r2 in placed[i + 1 :]:
+            assert math.dist((x, y), (x2, y2)) >= r + r2
+    assert "target" not in render.svg(game)

@@ -43,10 +43,10 @@ def test_a_game_page_is_public_and_offers_the_mover_one_click_turns(api):
     web_sign_in(api, mover)
     page = api.client.get(f"/games/{game_id}").text
     assert f"Game {game_id}: Your turn" in page
-    turn = re.search(r'name="turn" value="([^"]+)"', page).group(1)
+    turn = re.search(r'name="hint" value="([^"]+)"', page).group(1)
     played = api.client.post(
         f"/games/{game_id}/play",
-        data={"csrf": csrf_of(page), "version": state["version"], "turn": turn},
+        data={"csrf": csrf_of(page), "version": state["version"], "hint": turn, "turn": "junk"},
     )
     assert played.status_code == 303
     after = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
@@ -185,3 +185,70 @@ def test_playing_after_signing_out_elsewhere_leads_to_the_sign_in_page(api):
     assert played.headers["Location"].startswith(f"/signin?next=/games/{game_id}")
     now = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
     assert now["version"] == state["version"]
+
+
+def test_a_versions_board_is_drawn_once_and_redrawn_after_a_turn(api, monkeypatch):
+    from server.web import game_view
+
+    game_id, tokens = api.started_game("ann", "bob")
+    first = api.client.get(f"/games/{game_id}").text
+    drawn = []
+    monkeypatch.setattr(game_view, "svg", lambda *args, **kw: drawn.append(1) or "<svg>new</svg>")
+    assert api.client.get(f"/games/{game_id}").text == first and not drawn
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    [hint] = api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[state["to_move"]]).json[
+        "hints"
+    ]
+    body = {"turn": hint["turn"], "version": state["version"]}
+    assert api.call("POST", f"/api/games/{game_id}/turns", tokens[state["to_move"]], json=body)
+    after = api.client.get(f"/games/{game_id}").text
+    assert drawn == [1] and "<svg>new</svg>" in after and hint["turn"] in after
+
+
+def test_the_mover_may_name_the_birthday_nation_and_keep_the_hand_limit(api):
+    game_id, tokens = api.started_game("ann", "bob", options={"birthday": 1})
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    web_sign_in(api, state["to_move"])
+    page = api.client.get(f"/games/{game_id}").text
+    assert "name the birthday nation" in page and 'name="birthday"' in page
+    assert 'name="noshrink"' not in page  # no table can be completed on an empty board
+    best = re.search(r'name="hint" value="([^"]+)"', page).group(1)
+    form = {"csrf": csrf_of(page), "version": state["version"], "hint": best}
+    preview = api.client.post(
+        f"/games/{game_id}/preview", data={**form, "turn": best, "birthday": "IT"}
+    )
+    assert preview.status_code == 200 and preview.json["turn"].endswith(" birthday=IT")
+    played = api.client.post(f"/games/{game_id}/play", data={**form, "birthday": "IT"})
+    assert played.status_code == 303
+    after = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert after["birthday_nation"] == "IT"
+    [entry] = api.call("GET", f"/api/games/{game_id}/turns", tokens["ann"]).json["turns"]
+    assert entry["turn"] == f"{best} birthday=IT"
+    web_sign_in(api, after["to_move"])
+    page = api.client.get(f"/games/{game_id}").text
+    assert 'name="birthday"' not in page  # named once per game
+    tile = after["hands"][after["players"].index(after["to_move"])][0]
+    bar = {"csrf": csrf_of(page), "version": after["version"], "turn": f"bar {tile}"}
+    played = api.client.post(f"/games/{game_id}/play", data={**bar, "noshrink": "on"})
+    assert played.status_code == 303
+    [_, last] = api.call("GET", f"/api/games/{game_id}/turns", tokens["ann"]).json["turns"]
+    assert last["turn"] == f"bar {tile}"  # noshrink is for seating turns only
+
+
+def test_noshrink_is_offered_when_a_table_of_one_nation_can_be_completed():
+    from cafe import Game
+    from cafe.board import TABLES
+    from server.web.game_view import _may_complete_one_nation_table
+
+    empty = Game.new(["ann", "bob"], seed=bytes(32))
+    position = empty.to_position()
+    first, second = TABLES["DE1"].chairs[:2]
+    for tile in ("DEf", "DEm"):
+        position["bag"].remove(tile)
+    position["chairs"] = {str(first): "DEf", str(second): "DEm"}
+    assert not _may_complete_one_nation_table(empty)
+    assert _may_complete_one_nation_table(Game.from_position(position))
+    position["bag"].append("DEm")
+    position["bag"].remove("TRm")
+    position["chairs"][str(second)] = "TRm"
+    assert not _may_complete_one_nation_table(Game.from_position(position))
