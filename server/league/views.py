@@ -202,6 +202,24 @@ def rating_list(session: Session, *, limit: int, offset: int) -> tuple[list[Rati
     return [rating_row(name, row) for row, name in rows], total
 
 
+def leagues_of(session: Session, player: Player) -> list[PlayerLeague]:
+    """The leagues the player is a member of, each by its newest season they registered
+    for (and did not withdraw from), by slug."""
+    leagues = session.exec(
+        select(League.slug, League.name, Season.number, SeasonMember.division)
+        .join(Season, col(Season.league_id) == League.id)
+        .join(SeasonMember, col(SeasonMember.season_id) == Season.id)
+        .where(SeasonMember.player_id == player.id, col(SeasonMember.withdrawn_at).is_(None))
+        .order_by(col(League.slug), col(Season.number).desc())
+    ).all()
+    newest: dict[str, PlayerLeague] = {}
+    for slug, league_name, number, division in leagues:
+        newest.setdefault(
+            slug, PlayerLeague(slug=slug, name=league_name, season=number, division=division)
+        )
+    return list(newest.values())
+
+
 def player_profile(session: Session, name: str) -> PlayerProfile:
     """What anyone may see of the player named `name` (ignoring case), or a 404."""
     player = session.exec(select(Player).where(func.lower(Player.name) == name.lower())).first()
@@ -210,18 +228,6 @@ def player_profile(session: Session, name: str) -> PlayerProfile:
     history = session.exec(
         select(RatingPoint).where(RatingPoint.player_id == player.id).order_by(col(RatingPoint.id))
     ).all()
-    leagues = session.exec(
-        select(League.slug, League.name, Season.number, SeasonMember.division)
-        .join(Season, col(Season.league_id) == League.id)
-        .join(SeasonMember, col(SeasonMember.season_id) == Season.id)
-        .where(SeasonMember.player_id == player.id)
-        .order_by(col(League.slug), col(Season.number).desc())
-    ).all()
-    newest: dict[str, PlayerLeague] = {}
-    for slug, league_name, number, division in leagues:
-        newest.setdefault(
-            slug, PlayerLeague(slug=slug, name=league_name, season=number, division=division)
-        )
     games = session.exec(
         select(GameRecord)
         .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
@@ -246,7 +252,7 @@ def player_profile(session: Session, name: str) -> PlayerProfile:
             )
             for point in history
         ],
-        leagues=list(newest.values()),
+        leagues=leagues_of(session, player),
         recent_games=[_recent(game, player.name) for game in games],
     )
 

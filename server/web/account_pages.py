@@ -28,6 +28,7 @@ from server.clock import timesource, vacations
 from server.db import get_session
 from server.domain import DomainError, Unreadable
 from server.games import store
+from server.league import views as league_views
 from server.mail import times
 from server.models import GameStatus, Player, TurnEmails
 from server.schemas.accounts import (
@@ -52,7 +53,8 @@ def _safe_next(target: str | None) -> str:
 @bp.get("/")
 @page(200)
 def home() -> str:
-    """Signed out: what this is. Signed in: your games, those waiting for you first."""
+    """Signed out: what this is. Signed in: your games, those waiting for you first with
+    the time left, invitations with a button to take the seat, and your leagues."""
     player = signed_in()
     if player is None:
         return render_template("web/welcome.html")
@@ -75,13 +77,18 @@ def home() -> str:
         )
         if player.name in game.invited and player.name not in names
     ]
+    now = timesource.now()
     return render_template(
         "web/home.html",
         waiting=waiting,
+        time_left={
+            game.id: times.left(game.deadline - now) for game, _ in waiting if game.deadline
+        },
         running=running,
         open_games=open_,
         finished=finished[:10],
         invited=invited,
+        leagues=league_views.leagues_of(get_session(), player),
     )
 
 

@@ -112,6 +112,27 @@ def create() -> Response:
     return redirect(url_for("game_pages.show", game_id=game.id), code=303)
 
 
+@bp.post("/games/<int:game_id>/join")
+@page(303, 302, 403, 404)
+def join(game_id: int) -> Response:
+    """Take a seat in an open game (an invitation's button on the home page), then show
+    the game; a refusal (full, started, not invited) goes back home, said."""
+    check_csrf()
+    player = signed_in()
+    if player is None:
+        return redirect(url_for("account_pages.form", next="/"))
+    session = get_session()
+    store.visible_game(session, store.load_game(session, game_id), player)
+    try:
+        store.join_game(session, game_id=game_id, player=player)
+    except DomainError as error:
+        session.rollback()
+        flash(error.message)
+        return redirect(url_for("account_pages.home"), code=303)
+    flash(f"You took a seat in game {game_id}.")
+    return redirect(url_for("game_pages.show", game_id=game_id), code=303)
+
+
 @bp.get("/games/<int:game_id>")
 @page(200, 404)
 def show(game_id: int) -> tuple[str, int]:

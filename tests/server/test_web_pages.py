@@ -252,3 +252,37 @@ def test_noshrink_is_offered_when_a_table_of_one_nation_can_be_completed():
     position["bag"].remove("TRm")
     position["chairs"][str(second)] = "TRm"
     assert not _may_complete_one_nation_table(Game.from_position(position))
+
+
+def test_home_lists_time_left_invitations_with_a_join_button_and_leagues(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = state["to_move"]
+    api.register("cid")
+    invite = {"seats": 2, "invite": ["cid"]}
+    open_id = api.call("POST", "/api/games", tokens["ann"], json=invite).json["id"]
+    league = {"name": "Club", "slug": "club", "game_size": 2, "division_size": 4}
+    assert api.call("POST", "/api/leagues", tokens["ann"], json=league).status_code == 201
+    assert api.call("POST", "/api/leagues/club/seasons", tokens["ann"]).status_code == 201
+    assert (
+        api.call("POST", "/api/leagues/club/seasons/1/register", tokens[mover]).status_code == 200
+    )
+
+    web_sign_in(api, mover)
+    home = api.client.get("/").text
+    assert "Time left" in home and "2 days 23 hours" in home
+    assert '<a href="/leagues/club/seasons/1">season 1</a>' in home
+    api.client.post("/signout", data={"csrf": csrf_of(home)})
+
+    web_sign_in(api, "cid")
+    home = api.client.get("/").text
+    assert f"Take a seat in game {open_id}" in home
+    refused = api.client.post(f"/games/{open_id}/join", data={})
+    assert refused.status_code == 403
+    joined = api.client.post(f"/games/{open_id}/join", data={"csrf": csrf_of(home)})
+    assert joined.status_code == 303 and joined.headers["Location"] == f"/games/{open_id}"
+    assert f"You took a seat in game {open_id}." in api.client.get(joined.headers["Location"]).text
+    again = api.client.post(f"/games/{open_id}/join", data={"csrf": csrf_of(home)})
+    assert again.status_code == 303 and again.headers["Location"] == "/"
+    assert f"you are already in game {open_id}" in api.client.get("/").text
+    assert api.call("GET", f"/api/games/{open_id}", tokens["ann"]).json["players"] == ["ann", "cid"]
