@@ -3,9 +3,9 @@ schedule from the season's secret seed, and start every game of it at once with 
 league's clock and options — in one transaction, so a season starts whole or not at all.
 
 The schedule is public once the season is over: division `d`'s games are
-`server.league.schedule(players, game_size, None, seed=division_seed(seed, d))` with the
-division's players as placed, so anyone can recompute it from the revealed seed and check
-the seed against the commitment published at the start.
+`server.league.schedule(players, game_size, seed=server.league.division_seed(seed, d))`
+with the division's players as placed, so anyone can recompute it from the revealed seed
+and check the seed against the commitment published at the start.
 """
 
 from __future__ import annotations
