@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -71,6 +72,18 @@ def change_values(
     return values
 
 
+#: The log's INSERT, built once: written with Core, as a unit-of-work flush of one new
+#: object cost more than the statement.
+_TURNS = TurnRecord.__table__  # type: ignore[attr-defined]
+_INSERT_TURN = insert(_TURNS)
+_TURN_COLUMNS = tuple(column.name for column in _TURNS.c if column.name != "id")
+
+
+def _turn_row(entry: TurnRecord) -> dict[str, Any]:
+    """The log entry's columns, as its INSERT binds them."""
+    return {name: getattr(entry, name) for name in _TURN_COLUMNS}
+
+
 def write_change(
     session: Session,
     *,
@@ -86,7 +99,7 @@ def write_change(
     assert game.id is not None
     if not bump_version(session, game, **values):
         return False
-    session.add(entry)
+    session.execute(_INSERT_TURN, _turn_row(entry))
     notify.after_change(
         session,
         game_id=game.id,
