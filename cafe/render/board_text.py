@@ -9,6 +9,8 @@ A shared chair is drawn once, between its two tables, joined to both.
 
 from __future__ import annotations
 
+import functools
+
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
 from cafe.game import Game
 from cafe.render.common import (
@@ -54,6 +56,13 @@ class Canvas:
             self.chars[y][x + i] = ch
             self.styles[y][x + i] = style
 
+    def copy(self) -> Canvas:
+        """A canvas to draw on that starts as this one is."""
+        copied = Canvas.__new__(Canvas)
+        copied.chars = [row.copy() for row in self.chars]
+        copied.styles = [row.copy() for row in self.styles]
+        return copied
+
     def lines(self, color: bool) -> list[str]:
         return [
             self._line(chars, styles, color).rstrip()
@@ -81,9 +90,7 @@ def text(game: Game, *, color: bool = False) -> str:
     With ``color=True`` guests and tables take their nation's colour (256-colour ANSI
     codes); without it the picture says everything with plain characters.
     """
-    canvas = Canvas(WIDTH, 2 * GRID_SIZE - 1)
-    _draw_links(canvas)
-    _draw_tables(canvas, game)
+    canvas = _board_canvas(game.birthday_nation).copy()
     _draw_chairs(canvas, game)
     _draw_bar(canvas, game)
     title = f"Café International · {headline(game)}"
@@ -145,6 +152,17 @@ def _chairs_beside_table(step: int) -> frozenset[tuple[int, int]]:
 TABLE_TO_RIGHT, TABLE_TO_LEFT = _chairs_beside_table(1), _chairs_beside_table(-1)
 
 
+@functools.lru_cache(maxsize=16)
+def _board_canvas(birthday: str | None) -> Canvas:
+    """The board without guests: links and tables (marked for the birthday nation), drawn
+    once; every picture starts from a copy."""
+    canvas = Canvas(WIDTH, 2 * GRID_SIZE - 1)
+    _draw_links(canvas)
+    _draw_tables(canvas, birthday)
+    return canvas
+
+
+@functools.lru_cache(maxsize=4096)
 def _label_x(at: tuple[int, int], label: str) -> int:
     """Where a label starts so that it sits centred in its cell; a two-letter label (``·7``,
     ``Jf``) leans towards the table on its right, so both links keep one space from it."""
@@ -169,8 +187,7 @@ def _draw_links(canvas: Canvas) -> None:
                 canvas.put(tx + CELL // 2, (ty + cy) // 2, "│", DIM)
 
 
-def _draw_tables(canvas: Canvas, game: Game) -> None:
-    birthday = game.birthday_nation
+def _draw_tables(canvas: Canvas, birthday: str | None) -> None:
     for table in TABLES.values():
         mark = "**" if table.nation == birthday else "[]"
         label = f"{mark[0]}{table.id}{mark[1]}"
