@@ -133,9 +133,18 @@ def _int_list(data: dict[str, Any], key: str, size: int) -> list[int]:
     return value
 
 
+#: The tiles as the engine writes them (`parse_tile` returns each of them unchanged).
+_TILE_NAMES = frozenset(TILE_COUNTS)
+
+
 def _tiles(value: Any, where: str) -> list[str]:
     if not isinstance(value, list):
         raise InvalidPositionError(f"{where}: a list of tiles")
+    try:
+        if _TILE_NAMES.issuperset(value):  # each already a tile, as the engine writes it
+            return list(value)
+    except TypeError:  # something unhashable among them: read one by one, and refuse
+        pass
     try:
         return [parse_tile(t) if isinstance(t, str) else parse_tile(repr(t)) for t in value]
     except NotationError as error:
