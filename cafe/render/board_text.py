@@ -52,9 +52,12 @@ class Canvas:
         self.styles: list[list[Style]] = [[None] * width for _ in range(height)]
 
     def put(self, x: int, y: int, text: str, style: Style = None) -> None:
-        for i, ch in enumerate(text):
-            self.chars[y][x + i] = ch
-            self.styles[y][x + i] = style
+        end = x + len(text)
+        chars = self.chars[y]
+        if not 0 <= x <= end <= len(chars):
+            raise IndexError(f"{text!r} at {x} does not fit on a line of {len(chars)}")
+        chars[x:end] = text
+        self.styles[y][x:end] = [style] * len(text)
 
     def copy(self) -> Canvas:
         """A canvas to draw on that starts as this one is."""
