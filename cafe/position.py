@@ -10,6 +10,7 @@ that is not a possible game, naming the field and the reason.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import Counter
@@ -132,9 +133,18 @@ def _int_list(data: dict[str, Any], key: str, size: int) -> list[int]:
     return value
 
 
+#: The tiles as the engine writes them (`parse_tile` returns each of them unchanged).
+_TILE_NAMES = frozenset(TILE_COUNTS)
+
+
 def _tiles(value: Any, where: str) -> list[str]:
     if not isinstance(value, list):
         raise InvalidPositionError(f"{where}: a list of tiles")
+    try:
+        if _TILE_NAMES.issuperset(value):  # each already a tile, as the engine writes it
+            return list(value)
+    except TypeError:  # something unhashable among them: read one by one, and refuse
+        pass
     try:
         return [parse_tile(t) if isinstance(t, str) else parse_tile(repr(t)) for t in value]
     except NotationError as error:
@@ -158,15 +168,10 @@ def _seating(value: Any, options: Options) -> Seating:
         raise InvalidPositionError('chairs: an object mapping chair numbers to tiles ("7": "DEf")')
     seating = Seating()
     for key, text in value.items():
-        if not str(key).isdigit() or not 1 <= int(key) <= CHAIR_COUNT:
-            raise InvalidPositionError(f"chairs: {key!r} is not a chair number (1 to 68)")
         if not isinstance(text, str):
+            _chair_number(key)
             raise InvalidPositionError(f"chairs[{key}]: a tile such as DEf or Jf=FR")
-        chair = int(key)
-        tile_text, _, declared = text.partition("=")
-        tile = _tiles([tile_text], f"chairs[{key}]")[0]
-        nation = _chair_nation(chair, tile, declared.upper())
-        seating.seat(chair, tile, nation)
+        seating.seat(*_chair_entry(key, text))
     for table in TABLES:
         ladies = seating.ladies[table]
         gents = seating.count[table] - ladies
@@ -176,6 +181,25 @@ def _seating(value: Any, options: Options) -> Seating:
                 f"chairs: gender balance broken at {table}: {ladies} ladies, {gents} gentlemen"
             )
     return seating
+
+
+def _chair_number(key: Any) -> int:
+    if not str(key).isdigit() or not 1 <= int(key) <= CHAIR_COUNT:
+        raise InvalidPositionError(f"chairs: {key!r} is not a chair number (1 to 68)")
+    return int(key)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _chair_entry(key: Any, text: str) -> tuple[int, str, str]:
+    """The chair, tile and nation of one entry of `chairs` (`"7": "DEf"`), checked.
+
+    Cached: a position holds up to 68 of them and every load of a game reads them all, while
+    the distinct entries are few (a chair, a tile, a declared nation).
+    """
+    chair = _chair_number(key)
+    tile_text, _, declared = text.partition("=")
+    tile = _tiles([tile_text], f"chairs[{key}]")[0]
+    return chair, tile, _chair_nation(chair, tile, declared.upper())
 
 
 def _chair_nation(chair: int, tile: str, declared: str) -> str:

@@ -12,6 +12,7 @@ the last turn stand out: in reverse video, or marked ``›`` without colour.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -86,9 +87,19 @@ class Canvas:
         self.styles: list[list[Style]] = [[None] * width for _ in range(height)]
 
     def put(self, x: int, y: int, text: str, style: Style = None) -> None:
-        for i, ch in enumerate(text):
-            self.chars[y][x + i] = ch
-            self.styles[y][x + i] = style
+        end = x + len(text)
+        chars = self.chars[y]
+        if not 0 <= x <= end <= len(chars):
+            raise IndexError(f"{text!r} at {x} does not fit on a line of {len(chars)}")
+        chars[x:end] = text
+        self.styles[y][x:end] = [style] * len(text)
+
+    def copy(self) -> Canvas:
+        """A canvas to draw on that starts as this one is."""
+        copied = Canvas.__new__(Canvas)
+        copied.chars = [row.copy() for row in self.chars]
+        copied.styles = [row.copy() for row in self.styles]
+        return copied
 
     def lines(self, color: bool) -> list[str]:
         return [
@@ -125,9 +136,7 @@ def text(
     codes); without it the picture says everything with plain characters. ``last`` are the
     chairs (and ``last_stool`` the bar stool, counted from 1) the last turn filled.
     """
-    canvas = Canvas(layout.width, 2 * GRID_SIZE - 1)
-    _draw_links(canvas, layout)
-    _draw_tables(canvas, game, layout)
+    canvas = _board_canvas(game.birthday_nation, layout).copy()
     _draw_chairs(canvas, game, layout, set(last), color)
     _draw_bar(canvas, game, layout, last_stool, color)
     title = f"Café International · {headline(game)}"
@@ -192,6 +201,17 @@ def _chairs_beside_table(step: int) -> frozenset[tuple[int, int]]:
 TABLE_TO_RIGHT, TABLE_TO_LEFT = _chairs_beside_table(1), _chairs_beside_table(-1)
 
 
+@functools.lru_cache(maxsize=32)
+def _board_canvas(birthday: str | None, layout: Layout) -> Canvas:
+    """The board without guests: links and tables (marked for the birthday nation), drawn
+    once per layout; every picture starts from a copy."""
+    canvas = Canvas(layout.width, 2 * GRID_SIZE - 1)
+    _draw_links(canvas, layout)
+    _draw_tables(canvas, birthday, layout)
+    return canvas
+
+
+@functools.lru_cache(maxsize=8192)
 def _label_x(at: tuple[int, int], label: str, layout: Layout) -> int:
     """Where a label starts so that it sits centred in its cell; a two-letter label (``·7``,
     ``Jf``) leans towards the table on its right, so both links keep one space from it."""
@@ -218,8 +238,7 @@ def _draw_links(canvas: Canvas, layout: Layout) -> None:
                 canvas.put(tx + (layout.cell - 1) // 2, (ty + cy) // 2, "│", DIM)
 
 
-def _draw_tables(canvas: Canvas, game: Game, layout: Layout) -> None:
-    birthday = game.birthday_nation
+def _draw_tables(canvas: Canvas, birthday: str | None, layout: Layout) -> None:
     for table in TABLES.values():
         mark = "**" if table.nation == birthday else "[]"
         label = f"{mark[0]}{table.id}{mark[1]}"

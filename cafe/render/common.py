@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 
@@ -117,4 +118,11 @@ def display_name(name: str, width: int = NAME_WIDTH) -> str:
 
 def display_width(text: str) -> int:
     """Terminal columns the text takes: wide (East Asian) characters count twice."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    if text.isascii():  # no ASCII character is wide
+        return len(text)
+    return sum(map(_char_width, text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _char_width(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1

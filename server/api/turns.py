@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, g
+from spectree.plugins.base import RawResponsePayload
 
 from server import idempotency
 from server.api.games import state_of, with_etag
-from server.apispec import validate
+from server.apispec import as_json, validate
 from server.auth import login_required
 from server.db import get_session
 from server.games import store, turns
@@ -32,7 +31,7 @@ bp = Blueprint("turns", __name__, url_prefix="/api/games/<int:game_id>")
 @bp.post("/turns")
 @login_required
 @validate(201, TurnResult, 403, 404, 409, 422, json=TurnCreate, headers=TurnHeaders)
-def play(game_id: int, json: TurnCreate) -> tuple[dict[str, Any], int]:
+def play(game_id: int, json: TurnCreate) -> tuple[RawResponsePayload, int]:
     """Play the caller's turn against the version they saw (`Idempotency-Key` makes it safe
     to retry)."""
     idem = idempotency.from_request(g.player.id, json.model_dump())
@@ -44,7 +43,7 @@ def play(game_id: int, json: TurnCreate) -> tuple[dict[str, Any], int]:
         version=json.version,
         idem=idem,
     )
-    return result, 201
+    return as_json(result), 201
 
 
 @bp.post("/preview")

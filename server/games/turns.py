@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -73,6 +74,18 @@ def change_values(
     return values
 
 
+#: The log's INSERT, built once: written with Core, as a unit-of-work flush of one new
+#: object cost more than the statement.
+_TURNS = TurnRecord.__table__  # type: ignore[attr-defined]
+_INSERT_TURN = insert(_TURNS)
+_TURN_COLUMNS = tuple(column.name for column in _TURNS.c if column.name != "id")
+
+
+def _turn_row(entry: TurnRecord) -> dict[str, Any]:
+    """The log entry's columns, as its INSERT binds them."""
+    return {name: getattr(entry, name) for name in _TURN_COLUMNS}
+
+
 def write_change(
     session: Session,
     *,
@@ -88,7 +101,7 @@ def write_change(
     assert game.id is not None
     if not bump_version(session, game, **values):
         return False
-    session.add(entry)
+    session.execute(_INSERT_TURN, _turn_row(entry))
     if values.get("status") == "finished":
         results.game_finished(
             session,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -118,25 +119,46 @@ def _bar(game: Game) -> str:
     return f'<td {span} title="the bar" valign="middle" style="{style}">{inner}</td>'
 
 
-def board(game: Game) -> Markup:
-    """The grid with tables, chairs and bar, as one email-safe `<table>`."""
-    cells: dict[tuple[int, int], str] = {}
+@cache
+def _layout() -> tuple[tuple[tuple[str, Any], ...], ...]:
+    """The grid's rows, top first, each a row of slots: ("table", table), ("chair",
+    chair), ("bar", None) or ("cell", html) for a fixed cell — worked out once."""
+    places: dict[tuple[int, int], tuple[str, Any]] = {}
     for table in TABLES.values():
-        cells[table.at] = _table_cell(table.id, table.nation == game.birthday_nation)
-    seated = game.chair_tiles
+        places[table.at] = ("table", table)
     for chair in CHAIRS.values():
-        cells[chair.at] = _chair_cell(chair.number, seated.get(chair.number))
+        places[chair.at] = ("chair", chair)
     top, left = max(BAR_ROWS), min(BAR_COLUMNS)
     rows = []
     for row in range(GRID_SIZE - 1, -1, -1):
-        line = []
+        line: list[tuple[str, Any]] = []
         for column in range(GRID_SIZE):
             if column in BAR_COLUMNS and row in BAR_ROWS:
                 if (column, row) == (left, top):
-                    line.append(_bar(game))
+                    line.append(("bar", None))
                 continue
-            line.append(cells.get((column, row), "<td></td>"))
-        if row == GRID_SIZE - 1:  # the first row fixes the column widths
+            line.append(places.get((column, row), ("cell", "<td></td>")))
+        rows.append(tuple(line))
+    return tuple(rows)
+
+
+def board(game: Game) -> Markup:
+    """The grid with tables, chairs and bar, as one email-safe `<table>`."""
+    birthday = game.birthday_nation
+    seated = game.chair_tiles
+    rows = []
+    for index, slots in enumerate(_layout()):
+        line = []
+        for kind, what in slots:
+            if kind == "chair":
+                line.append(_chair_cell(what.number, seated.get(what.number)))
+            elif kind == "table":
+                line.append(_table_cell(what.id, what.nation == birthday))
+            elif kind == "bar":
+                line.append(_bar(game))
+            else:
+                line.append(what)
+        if index == 0:  # the first row fixes the column widths
             line = [cell.replace("<td", f'<td width="{CELL_WIDTH}"', 1) for cell in line]
         rows.append(f'<tr height="{CELL_HEIGHT}">{"".join(line)}</tr>')
     return Markup(
