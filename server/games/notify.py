@@ -144,6 +144,7 @@ def facts_of(game: GameRecord, recent: list[LoggedTurn]) -> GameFacts:
         },
         clock=game.clock,
         timeouts=dict(zip(names, clocks.timeouts, strict=True)),
+        turn_count=game.turn_count,
     )
 
 

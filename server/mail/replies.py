@@ -35,7 +35,7 @@ from server.domain import DomainError, from_engine
 from server.games import notify, turns
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
-from server.models import GameRecord, InboundMail, OutboxMessage, Player, utcnow
+from server.models import GameRecord, InboundMail, OutboxMessage, Player, TurnRecord, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,9 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
         limit = config["MAIL_IN_MAX_BYTES"]
         return _refuse(session, reply, player, game.id, "too_large", f"over {limit} bytes")
     if game.version != signed.version:
+        played = _played_from(session, game, player, signed.version)
+        if played is not None:
+            return _refuse(session, reply, player, game.id, "already_played", played)
         note = f"version {signed.version}, the game is at {game.version}"
         return _refuse(session, reply, player, game.id, "moved_on", note)
     choice = reading.choose(reply.lines)
@@ -139,6 +142,24 @@ def _load(session: Session, signed: ReplyAddress | None) -> tuple[Player, GameRe
     if player is None or game is None or game.state is None:
         return None
     return player, game
+
+
+def _played_from(session: Session, game: GameRecord, player: Player, version: int) -> str | None:
+    """The player's own turn made at `version` (an email answered twice, or answered after
+    playing with `cafe`), told as `you played X in turn N for P points`; None if the
+    turn at that version was not theirs. A started game's version rises by one per log
+    entry, so the entry made at `version` is `version - (game.version - turn_count) + 1`."""
+    assert game.state is not None
+    number = version - (game.version - game.turn_count) + 1
+    names = game.state["players"]
+    if number < 1 or player.name not in names:
+        return None
+    entry = session.exec(
+        select(TurnRecord).where(TurnRecord.game_id == game.id, TurnRecord.number == number)
+    ).first()
+    if entry is None or entry.seat != names.index(player.name) or entry.kind == "resign":
+        return None
+    return f"you played {entry.notation} in turn {number} for {entry.points} points"
 
 
 def _offered(session: Session, signed: ReplyAddress, number: int) -> str | None:

@@ -90,6 +90,7 @@ def facts(game: Game, log: list[LoggedTurn]) -> GameFacts:
         seed_hex=SEED if game.is_over else None,
         standings=standings if game.is_over else (),
         recent=log[-8:],
+        turn_count=len(log),
     )
 
 
@@ -314,3 +315,50 @@ def test_every_game_email_links_to_the_games_page(rendered, kind):
     assert page in message.text
     assert f'href="{page}"' in message.html
     assert "/api/" not in message.html.replace("http://cafe.test/api/games/7/join", "")
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["game_started", "your_turn", "turn_played", "turn_confirmed", "turn_refused", "game_over",
+     "reminder", "timed_out", "removed", "auto_vacation"],
+)  # fmt: skip
+def test_subjects_name_the_game_and_the_opponents_never_a_version(rendered, kind):
+    me = played_game(10)[0].player_to_move
+    others = " and ".join(name for name in ("ann", "bob", "cid") if name != me)
+    message = rendered[kind]
+    assert message.subject.startswith(f"Café · game 7 with {others}: ")
+    assert "version" not in message.subject + message.text + message.html
+
+
+def test_your_turn_says_which_turn_it_is(rendered):
+    assert "it is your turn in game 7 (turn 11)." in rendered["your_turn"].text
+    assert "(turn 11)" in rendered["digest"].text
+
+
+def test_names_and_lists_players_as_people_write_them():
+    assert [messages.names_and(n) for n in (["a"], ["a", "b"], ["a", "b", "c"])] == [
+        "a",
+        "a and b",
+        "a, b and c",
+    ]
+
+
+def test_game_over_says_why_the_game_ended_and_links_its_page(rendered):
+    game, log = played_game()
+    why = messages.why_over(facts(game, log))
+    message = rendered["game_over"]
+    assert f"game 7 has ended: {why}. Final standings:" in message.text
+    assert f"<b>{why}</b>" in message.html
+    assert "on its page: http://cafe.test/games/7" in message.text
+    assert '/record"' not in message.html and "/api/" not in message.html
+    assert why != "the game is over"
+
+
+def test_every_way_a_game_ends_is_worded():
+    assert messages.why_over(facts(*played_game(3))) == "the game is over"  # not over at all
+    game, log = played_game(3)
+    state = game.to_position()
+    state["eliminated"], state["elimination_order"] = [True, False, True], [0, 2]
+    assert messages.why_over(dataclasses.replace(facts(game, log), state=state)) == (
+        f"only {state['players'][1]} was left in the game"
+    )
