@@ -34,12 +34,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
 #: start with U+FEFF, right-to-left mail carries U+200E/U+200F marks): invisible, dropped.
 _INVISIBLE = re.compile(r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 #: The line that introduces the quoted email: `On … wrote:` in the corpus's languages
-#: (`In data … ha scritto:`, `Dne … napsal:`, `Den … skrev:`), or `x@y wrote:`.
+#: (`In data … ha scritto:`, `Dne … napsal:`, `Den … skrev NAME:`), or `x@y wrote:`.
 _ATTRIBUTION = re.compile(
     r"^[ \t]*(on|le|am|el|il|op|em|in data|dne|den|w dniu)\b[^\n]{0,200}"
     r"(\n[^\n]{0,200}){0,2}?"
     r"(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|napsal|skrev|napisał)"
-    r"(\(a\))?\s*:[ \t]*$"
+    r"(\(a\)|(?<=skrev) [^\n]{1,200})?\s*:[ \t]*$"
     r"|^[^\n]{0,200}\S@\S[^\n]{0,200}\b(wrote|a écrit|schrieb|ha scritto|skrev|napsal|napisał)"
     r"(\(a\))?\s*:[ \t]*$",
     re.IGNORECASE | re.MULTILINE,

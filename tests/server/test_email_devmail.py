@@ -48,7 +48,7 @@ def test_the_viewer_lists_and_shows_caught_mail(tmp_path):
     listing = api.client.get("/dev/mail")
     assert listing.status_code == 200
     assert "Your Café International sign-in code" in listing.text
-    assert "game 1 has started" in listing.text
+    assert "game 1 with bob: the game has started" in listing.text
     shown = api.client.get("/dev/mail/1")
     assert shown.status_code == 200
     assert "ann@example.com" in shown.text and "sign-in code is" in shown.text
