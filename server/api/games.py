@@ -54,6 +54,7 @@ def create(json: GameCreate) -> tuple[GamePublic, int, dict[str, str]]:
         options=Options() if options is None else Options(**options.model_dump()),
         invite=json.invite or [],
         clock=None if json.clock is None else json.clock.model_dump(),
+        auto_start=json.auto_start,
     )
     headers = {**with_etag(game, g.player), "Location": f"/api/games/{game.id}"}
     return state_of(game, g.player, g.player.name), 201, headers

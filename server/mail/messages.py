@@ -152,6 +152,65 @@ def invite(
     return render_pair("invite", context)
 
 
+def join_answer(
+    recipient: Recipient, *, game_id: int, refusal: str | None, links: Links
+) -> Rendered:
+    """The answer to a reply of `join` to an invitation: the seat is taken, or why not."""
+    context = _base(recipient.name, links, game_id=game_id, refusal=refusal)
+    return render_pair("join_answer", context)
+
+
+def player_joined(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    joined: str,
+    players: Sequence[str],
+    seats: int,
+    started: bool,
+    links: Links,
+) -> Rendered:
+    """To a game's creator: `joined` took a seat; who sits there now, how many are free."""
+    context = _base(
+        recipient.name,
+        links,
+        game_id=game_id,
+        joined=joined,
+        players=names_and(players),
+        free=seats - len(players),
+        seats=seats,
+        started=started,
+        preheader=f"{joined} joined game {game_id}: {len(players)} of {seats} seats taken",
+    )
+    return render_pair("player_joined", context)
+
+
+def table_full(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    joined: str,
+    players: Sequence[str],
+    seats: int,
+    started: bool,
+    links: Links,
+) -> Rendered:
+    """To a game's creator: the last seat was taken (by `joined`); the game `started` on
+    its own (`auto_start`), or the creator may start it now."""
+    context = _base(
+        recipient.name,
+        links,
+        game_id=game_id,
+        joined=joined,
+        players=names_and(players),
+        seats=seats,
+        started=started,
+        preheader=f"Game {game_id} is full"
+        + (": it has started" if started else f": start it with cafe start {game_id}"),
+    )
+    return render_pair("table_full", context)
+
+
 def game_started(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
     """The deal: seat order, who begins, the bag's commitment, the recipient's hand."""
     return render_pair("game_started", _game(game, recipient, links))

@@ -45,7 +45,8 @@ class GameOptions(RequestModel):
 
 
 class GameCreate(RequestModel):
-    """Open a game with the caller seated; `invite` makes it invitation-only."""
+    """Open a game with the caller seated; `invite` makes it invitation-only, `auto_start`
+    starts it when its last seat is taken."""
 
     seats: int = Field(ge=2, le=4, description="a whole number from 2 to 4")
     options: GameOptions | None = Field(
@@ -60,6 +61,11 @@ class GameCreate(RequestModel):
         default_factory=ClockSettings,
         description="null (no clock) or an object with `days_per_turn` (1 to 30), `timeout` "
         "(autoplay or resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
+    )
+    auto_start: bool = Field(
+        default=False,
+        description="true or false: start the game as soon as its last seat is taken "
+        "(false: the creator starts it)",
     )
 
 

@@ -36,6 +36,9 @@ SEED = "0f" * 32
 KINDS = [
     "signin_code",
     "invite",
+    "join_answer",
+    "player_joined",
+    "table_full",
     "game_started",
     "your_turn",
     "turn_played",
@@ -112,6 +115,19 @@ def every_message() -> dict[str, messages.Rendered]:
         "signin_code": messages.signin_code(me, code="123456", minutes=15, links=LINKS),
         "invite": messages.invite(
             me, creator="ann", game_id=7, seats=3, options={"birthday": 30}, links=LINKS
+        ),
+        "join_answer": messages.join_answer(me, game_id=7, refusal="x" * 200, links=LINKS),
+        "player_joined": messages.player_joined(
+            me, game_id=7, joined="bob", players=["ann", "bob"], seats=3, started=False, links=LINKS
+        ),
+        "table_full": messages.table_full(
+            me,
+            game_id=7,
+            joined="cid",
+            players=["ann", "bob", "cid"],
+            seats=3,
+            started=True,
+            links=LINKS,
         ),
         "game_started": messages.game_started(running, me, LINKS),
         "your_turn": messages.your_turn(running, me, hints_of(game), LINKS),
@@ -362,3 +378,13 @@ def test_every_way_a_game_ends_is_worded():
     assert messages.why_over(dataclasses.replace(facts(game, log), state=state)) == (
         f"only {state['players'][1]} was left in the game"
     )
+
+
+def test_the_creator_hears_who_joined_and_when_the_table_is_full(rendered):
+    joined, full = rendered["player_joined"], rendered["table_full"]
+    assert joined.subject == "Café · game 7: bob joined"
+    assert "bob took a seat in your game 7. At the table: ann and bob." in joined.text
+    assert "1 of 3 seats is still free" in joined.text and "cafe start 7" in joined.text
+    assert full.subject == "Café · game 7: the table is full, the game has started"
+    assert "cid took the last seat in your game 7: ann, bob and cid are at the table." in full.text
+    assert "started on its own" in full.text and "http://cafe.test/games/7" in full.html
