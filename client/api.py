@@ -113,11 +113,15 @@ class ApiClient:
         clock: dict[str, Any] | None = None,
         *,
         timed: bool = True,
+        auto_start: bool = False,
     ) -> dict[str, Any]:
         """An open game with the caller seated: with the time control `clock` (settings not
-        given take the server's defaults), or with no clock if not `timed`."""
+        given take the server's defaults), or with no clock if not `timed`; an `auto_start`
+        game starts when its last seat is taken."""
         body = {"seats": seats, "options": options, "invite": invite}
         body["clock"] = (clock or {}) if timed else None
+        if auto_start:
+            body["auto_start"] = True
         return self._json("POST", "/api/games", body=body)
 
     def game(self, game_id: int, etag: str | None = None) -> tuple[dict[str, Any] | None, str]:

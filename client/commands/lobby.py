@@ -131,11 +131,16 @@ def new(
     no_clock: Annotated[
         bool, typer.Option("--no-clock", help="A casual game without deadlines.")
     ] = False,
+    auto_start: Annotated[
+        bool,
+        typer.Option("--auto-start", help="Start the game as soon as its last seat is taken."),
+    ] = False,
 ) -> None:
     """Open a new game with you seated.
 
-    Others join it with `cafe join ID`; you start it with `cafe start ID`. Each turn has a
-    deadline (3 days unless you choose) unless you open it with --no-clock.
+    Others join it with `cafe join ID`; you start it with `cafe start ID`, or it starts by
+    itself when full with --auto-start. Each turn has a deadline (3 days unless you choose)
+    unless you open it with --no-clock.
     """
     invited = [name.strip() for value in invite or [] for name in value.split(",") if name.strip()]
     wanted = seats if seats is not None else max(2, len(invited) + 1)
@@ -149,7 +154,9 @@ def new(
     if timeout is not None:
         clock["timeout"] = timeout.value
     options = {"birthday": birthday, "coffee_klatsch": coffee_klatsch}
-    state = ctx.obj.api().create_game(wanted, options, invited, clock, timed=not no_clock)
+    state = ctx.obj.api().create_game(
+        wanted, options, invited, clock, timed=not no_clock, auto_start=auto_start
+    )
     game_id = state["id"]
     say(
         f"Game {game_id} is open: {wanted} seats, {options_text(state.get('options'))}, "
@@ -157,7 +164,12 @@ def new(
     )
     if invited:
         say(f"Invited (by email): {', '.join(invited)}.")
-    say(f"Others join with: cafe join {game_id}\nStart it when they are in: cafe start {game_id}")
+    start = (
+        "It starts by itself when the last seat is taken."
+        if auto_start
+        else f"Start it when they are in: cafe start {game_id}"
+    )
+    say(f"Others join with: cafe join {game_id}\n{start}")
 
 
 def join(ctx: typer.Context, game_id: GameId) -> None:
@@ -165,6 +177,12 @@ def join(ctx: typer.Context, game_id: GameId) -> None:
     state = ctx.obj.api().join(game_id)
     players = state["players"]
     full = len(players) == state["seats"]
+    if state["status"] != "open":  # an auto-start game: the last seat started it
+        say(
+            f"You joined game {game_id}: {', '.join(players)}. The table is full and the game "
+            f"has started: cafe show {game_id}"
+        )
+        return
     say(
         f"You joined game {game_id}: {', '.join(players)} ({len(players)} of {state['seats']} "
         f"seats). {'The table is full; ' if full else ''}{state['creator']} starts it."
