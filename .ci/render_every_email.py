@@ -90,6 +90,7 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
             players=["ann", "bob", "cid"],
             seats=3,
             started=True,
+            auto_start=True,
             links=LINKS,
         ),
         "game_started": lambda: messages.game_started(running, me, LINKS),

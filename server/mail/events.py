@@ -258,15 +258,18 @@ class _Batch:
             )
         )
         links = outgoing.links(self.config, player_id=creator.id)
+        extra = {"auto_start": game.auto_start} if row.kind == "table_full" else {}
         build = messages.table_full if row.kind == "table_full" else messages.player_joined
+        joiner = names[row.seat] if row.seat is not None and row.seat < len(names) else ""  # type: ignore[index]
         rendered = build(
             notify.recipient(creator),
             game_id=game.id,  # type: ignore[arg-type]
-            joined=names[row.seat] if row.seat is not None and row.seat < len(names) else "",  # type: ignore[index]
+            joined=joiner,
             players=names,
             seats=game.seats,
             started=game.status != "open",
             links=links,
+            **extra,
         )
         row.to_addr = creator.email
         row.subject = rendered.subject[:200]

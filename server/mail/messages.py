@@ -194,13 +194,15 @@ def table_full(
     seats: int,
     started: bool,
     links: Links,
+    auto_start: bool = False,
 ) -> Rendered:
-    """To a game's creator: the last seat was taken (by `joined`); the game `started` on
-    its own (`auto_start`), or the creator may start it now."""
+    """To a game's creator: the last seat was taken (by `joined`); the game `started`
+    since (on its own if `auto_start`), or the creator may start it now."""
     context = _base(
         recipient.name,
         links,
         game_id=game_id,
+        auto_start=auto_start,
         joined=joined,
         players=names_and(players),
         seats=seats,

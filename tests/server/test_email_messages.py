@@ -127,6 +127,7 @@ def every_message() -> dict[str, messages.Rendered]:
             players=["ann", "bob", "cid"],
             seats=3,
             started=True,
+            auto_start=True,
             links=LINKS,
         ),
         "game_started": messages.game_started(running, me, LINKS),
