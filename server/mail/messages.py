@@ -218,10 +218,37 @@ def game_started(game: GameFacts, recipient: Recipient, links: Links) -> Rendere
     return render_pair("game_started", _game(game, recipient, links))
 
 
+def birthday_right(game: GameFacts, name: str, example: str | None) -> str | None:
+    """When `name`, to move, may name the birthday nation (RULES.md §11), what to write:
+    they were first to reach the threshold, or this turn may take them there; else None."""
+    engine = game.engine
+    threshold = engine.options.birthday
+    if threshold is None or engine.birthday_nation is not None or engine.is_over:
+        return None
+    seat = engine.players.index(name) if name in engine.players else None
+    if seat is None or seat != engine.to_move:
+        return None
+    turn = f"{example or 'USm@US1'} birthday=IT"
+    if engine.birthday_player == seat:
+        return (
+            f"You reached {threshold} points first: name the birthday nation on this turn or a "
+            f"later one by adding birthday=XX (a nation) to your turn, e.g. {turn}; from then "
+            "on, points at both of its tables count double."
+        )
+    if engine.birthday_player is None:
+        return (
+            f"Birthday table at {threshold} points: you have {engine.scores[seat]}. If this turn "
+            f"takes you to {threshold}, you may name the birthday nation with it: add "
+            f"birthday=XX (a nation), e.g. {turn}."
+        )
+    return None
+
+
 def your_turn(
     game: GameFacts, recipient: Recipient, hints: Sequence[OfferedTurn], links: Links
 ) -> Rendered:
-    """It is the recipient's turn: the board, what happened since, the best turns to reply."""
+    """It is the recipient's turn: the board, what happened since, the best turns to reply,
+    and the birthday right if the recipient may use it."""
     best = f"best turn {hints[0].turn} ({hints[0].points:+d}): reply 1 to play it" if hints else ""
     context = _game(
         game,
@@ -229,6 +256,7 @@ def your_turn(
         links,
         since=game.since_last_turn(recipient.name),
         hints=_hints(game.id, hints),
+        birthday=birthday_right(game, recipient.name, hints[0].turn if hints else None),
         preheader=f"Your turn {game.turn} in game {game.id}" + (f"; {best}" if best else ""),
     )
     return render_pair("your_turn", context)

@@ -389,3 +389,38 @@ def test_the_creator_hears_who_joined_and_when_the_table_is_full(rendered):
     assert full.subject == "Café · game 7: the table is full, the game has started"
     assert "cid took the last seat in your game 7: ann, bob and cid are at the table." in full.text
     assert "started on its own" in full.text and "http://cafe.test/games/7" in full.html
+
+
+def birthday_game(first: bool) -> tuple[GameFacts, str]:
+    """A running birthday-variant game (threshold 30) and the player to move, who reached
+    30 points first (`first`) or has not yet, with nobody else there."""
+    game, log = played_game(10)
+    state = game.to_position()
+    state["options"] = {"birthday": 30, "coffee_klatsch": False}
+    mover = state["to_move"]
+    state["birthday_player"] = mover if first else None
+    state["scores"] = [
+        (31 if first else 12) if seat == mover else 5 for seat in range(len(state["scores"]))
+    ]
+    return facts(Game.from_position(state), log), state["players"][mover]
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_the_turn_email_says_when_and_how_to_name_the_birthday_nation(first):
+    game, mover = birthday_game(first)
+    me = Recipient(1, mover, "me@example.com")
+    hints = hints_of(game.engine)
+    message = messages.your_turn(game, me, hints, LINKS)
+    example = f"e.g. {hints[0].turn} birthday=IT"
+    assert example in " ".join(message.text.split()) and example in message.html
+    said = "You reached 30 points first" if first else "If this turn takes you to 30"
+    assert said in message.text and said in message.html
+    assert_text_fits(message.text)
+
+
+def test_no_birthday_word_without_the_right():
+    game, mover = birthday_game(True)
+    other = next(name for name in game.state["players"] if name != mover)
+    assert messages.birthday_right(game, other, None) is None  # not their turn
+    plain, _ = played_game(10)
+    assert messages.birthday_right(facts(plain, []), plain.player_to_move, None) is None
