@@ -93,6 +93,20 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
         "invite": lambda: messages.invite(
             me, creator="ann", game_id=7, seats=3, options={}, links=LINKS
         ),
+        "join_answer": lambda: messages.join_answer(me, game_id=7, refusal=None, links=LINKS),
+        "player_joined": lambda: messages.player_joined(
+            me, game_id=7, joined="bob", players=["ann", "bob"], seats=3, started=False, links=LINKS
+        ),
+        "table_full": lambda: messages.table_full(
+            me,
+            game_id=7,
+            joined="cid",
+            players=["ann", "bob", "cid"],
+            seats=3,
+            started=True,
+            auto_start=True,
+            links=LINKS,
+        ),
         "game_started": lambda: messages.game_started(running, me, LINKS),
         "your_turn": lambda: messages.your_turn(running, me, hints, LINKS),
         "turn_played": lambda: messages.turn_played(running, me, LINKS),

@@ -116,17 +116,17 @@ class ApiClient:
         timed: bool = True,
         rated: bool = False,
         private: bool = False,
+        auto_start: bool = False,
     ) -> dict[str, Any]:
         """An open game with the caller seated: with the time control `clock` (settings not
         given take the server's defaults), or with no clock if not `timed`; a `rated` game
         updates its players' ratings when it ends, a `private` one only its players and
-        invitees see."""
+        invitees see, an `auto_start` one starts when its last seat is taken."""
         body: dict[str, Any] = {"seats": seats, "options": options, "invite": invite}
-        if private:
-            body["private"] = True
         body["clock"] = (clock or {}) if timed else None
-        if rated:
-            body["rated"] = True
+        for flag, wanted in (("private", private), ("rated", rated), ("auto_start", auto_start)):
+            if wanted:
+                body[flag] = True
         return self._json("POST", "/api/games", body=body)
 
     def game(self, game_id: int, etag: str | None = None) -> tuple[dict[str, Any] | None, str]:

@@ -1,9 +1,10 @@
 """`cafe-server dev`: the whole service on one machine with no setup.
 
 Upgrades the SQLite database under `instance/`, starts a mail catcher (aiosmtpd) that
-prints every email, a worker thread delivering the outbox to it, and the web app on
-Flask's development server with the caught mail at `/dev/mail` and the development clock
-on (`cafe-server clock`) — then says where each listens.
+prints a line for every email (a sign-in email's with its code), a worker thread
+delivering the outbox to it, and the web app on Flask's development server with the
+caught mail at `/dev/mail` and the development clock on (`cafe-server clock`) — then
+says where each listens and what to do next.
 """
 
 from __future__ import annotations
@@ -77,12 +78,13 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         f"  API          http://{host}:{port}/api  (description: /api/openapi.json)\n"
         f"  health       http://{host}:{port}/healthz\n"
         f"  database     {url}\n"
-        f"  mail catcher smtp://127.0.0.1:{mail_port}  (emails are printed here and saved "
-        f"in {mail_folder})\n"
+        f"  mail catcher smtp://127.0.0.1:{mail_port}  (one line per email here; the emails "
+        f"are saved in {mail_folder})\n"
         f"  caught mail  http://{host}:{port}/dev/mail\n"
         "  worker       delivering the outbox every second\n"
         "  clock        development clock: move it with `cafe-server clock advance 3d`\n"
-        "Press Ctrl-C to stop."
+        "Press Ctrl-C to stop.\n"
+        f"next: cafe register NAME EMAIL --server http://{host}:{port}"
     )
     try:
         app.run(host=host, port=port, use_reloader=False, threaded=True)

@@ -179,12 +179,17 @@ def new(
             "--private", help="Only its players and the invited see the game (needs --invite)."
         ),
     ] = False,
+    auto_start: Annotated[
+        bool,
+        typer.Option("--auto-start", help="Start the game as soon as its last seat is taken."),
+    ] = False,
 ) -> None:
     """Open a new game with you seated.
 
-    Others join it with `cafe join ID`; you start it with `cafe start ID`. Each turn has a
-    deadline (3 days unless you choose) unless you open it with --no-clock. A --rated game
-    updates its players' ratings when it ends, as league games do.
+    Others join it with `cafe join ID`; you start it with `cafe start ID`, or it starts by
+    itself when full with --auto-start. Each turn has a deadline (3 days unless you choose)
+    unless you open it with --no-clock. A --rated game updates its players' ratings when it
+    ends, as league games do.
     """
     invited = [name.strip() for value in invite or [] for name in value.split(",") if name.strip()]
     wanted = seats if seats is not None else max(2, len(invited) + 1)
@@ -201,7 +206,14 @@ def new(
         clock["timeout"] = timeout.value
     options = {"birthday": birthday, "coffee_klatsch": coffee_klatsch}
     state = ctx.obj.api().create_game(
-        wanted, options, invited, clock, timed=not no_clock, rated=rated, private=private
+        wanted,
+        options,
+        invited,
+        clock,
+        timed=not no_clock,
+        rated=rated,
+        private=private,
+        auto_start=auto_start,
     )
     game_id = state["id"]
     say(
@@ -211,7 +223,12 @@ def new(
     )
     if invited:
         say(f"Invited (by email): {', '.join(invited)}.")
-    say(f"Others join with: cafe join {game_id}\nStart it when they are in: cafe start {game_id}")
+    start = (
+        "It starts by itself when the last seat is taken."
+        if auto_start
+        else f"Start it when they are in: cafe start {game_id}"
+    )
+    say(f"Others join with: cafe join {game_id}\n{start}")
 
 
 def join(ctx: typer.Context, game_id: GameId) -> None:
@@ -219,6 +236,12 @@ def join(ctx: typer.Context, game_id: GameId) -> None:
     state = ctx.obj.api().join(game_id)
     players = state["players"]
     full = len(players) == state["seats"]
+    if state["status"] != "open":  # an auto-start game: the last seat started it
+        say(
+            f"You joined game {game_id}: {', '.join(players)}. The table is full and the game "
+            f"has started: cafe show {game_id}"
+        )
+        return
     say(
         f"You joined game {game_id}: {', '.join(players)} ({len(players)} of {state['seats']} "
         f"seats). {'The table is full; ' if full else ''}{state['creator']} starts it."

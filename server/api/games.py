@@ -56,6 +56,7 @@ def create(json: GameCreate) -> tuple[GamePublic, int, dict[str, str]]:
         clock=None if json.clock is None else json.clock.model_dump(),
         rated=json.rated,
         private=json.private,
+        auto_start=json.auto_start,
     )
     headers = {**with_etag(game, g.player), "Location": f"/api/games/{game.id}"}
     return state_of(game, g.player, g.player.name), 201, headers

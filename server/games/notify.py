@@ -7,6 +7,7 @@ applied when the worker sends:
 | email | `each` | `digest` | `none` |
 |---|---|---|---|
 | invitation, game started, game over | yes | yes | no |
+| to a game's creator: a player joined, the table is full | yes | yes | no |
 | your turn | yes | in the digest | no |
 | another player's turn (if `others_turns`) | yes | in the digest | no |
 | the answer to an emailed turn | yes | yes | yes |
@@ -144,6 +145,7 @@ def facts_of(game: GameRecord, recent: list[LoggedTurn]) -> GameFacts:
         },
         clock=game.clock,
         timeouts=dict(zip(names, clocks.timeouts, strict=True)),
+        turn_count=game.turn_count,
     )
 
 
@@ -187,7 +189,9 @@ def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
     for player in players_named(session, game.invited).values():
         if player.turn_emails == TurnEmails.NONE:
             continue
-        links = outgoing.links(config, player_id=player.id)
+        assert player.id is not None  # a reply of `join` takes the seat (`server.mail.replies`)
+        reply = ReplyAddress(game.id, game.version, player.id)
+        links = outgoing.links(config, player_id=player.id, reply=reply)
         rendered = messages.invite(
             recipient(player),
             creator=creator,
@@ -199,6 +203,29 @@ def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
         outgoing.queue(
             session, config, kind="invite", to=player.email, rendered=rendered, links=links
         )
+
+
+#: Events about an open game, for its creator: a player took a seat, or the last one.
+#: Their outbox row's `seat` is the join order of the player who joined.
+LOBBY_EMAILS = frozenset({"player_joined", "table_full"})
+
+
+def joined(session: Session, *, game: GameRecord, join_order: int, full: bool) -> None:
+    """Tell the creator of `game` that the player `join_order` took a seat (`table_full`
+    when it was the last one); rendered by the worker (`server.mail.events`)."""
+    assert game.id is not None
+    outgoing.queue_events(
+        session,
+        current_app.config,
+        [
+            outgoing.Event(
+                kind="table_full" if full else "player_joined",
+                game_id=game.id,
+                version=game.version,
+                seat=join_order,
+            )
+        ],
+    )
 
 
 def send_game_email(

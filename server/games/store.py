@@ -202,10 +202,11 @@ def create_game(
     clock: dict[str, Any] | None,
     rated: bool = False,
     private: bool = False,
+    auto_start: bool = False,
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
     (None: no clock), `rated` or not; invitees are mailed. A `private` game needs invitees:
-    nobody else may see or join it."""
+    nobody else may see or join it. An `auto_start` game starts when its last seat is taken."""
     if private and not invite:
         raise Refused("invalid_invite", "a private game needs invited players: only they may join")
     known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
@@ -225,6 +226,7 @@ def create_game(
         clock=clock,
         rated=rated,
         private=private,
+        auto_start=auto_start,
     )
     session.add(game)
     session.flush()
@@ -236,7 +238,9 @@ def create_game(
 
 
 def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
-    """Take a free seat in an open game (retrying if another join wins the race)."""
+    """Take a free seat in an open game (retrying if another join wins the race). The
+    creator hears of it (`player_joined`, or `table_full` for the last seat); an
+    `auto_start` game whose last seat this is starts in the same transaction."""
     for _ in range(JOIN_RETRIES):
         game = visible_game(session, load_game(session, game_id), player)
         if game.status != "open":
@@ -251,7 +255,13 @@ def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
         if bump_version(session, game):
             assert player.id is not None
             session.add(GameSeat(game_id=game_id, player_id=player.id, join_order=len(names)))
+            full = len(names) + 1 == game.seats
             try:
+                session.flush()
+                session.refresh(game)
+                notify.joined(session, game=game, join_order=len(names), full=full)
+                if full and game.auto_start:
+                    _deal(session, game)
                 session.commit()
             except IntegrityError:
                 session.rollback()
@@ -268,11 +278,22 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
         raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
     if game.status != "open":
         raise Conflict("game_not_open", f"game {game_id} has already started")
-    joined = joined_names(session, game)
-    if len(joined) < 2:
+    if len(joined_names(session, game)) < 2:
         raise Conflict(
             "not_enough_players", "a game needs at least 2 players; wait for one to join"
         )
+    _deal(session, game)
+    session.commit()
+    return load_game(session, game_id)
+
+
+def _deal(session: Session, game: GameRecord) -> None:
+    """Start the open `game` in the caller's transaction (compare-and-set on its version):
+    the seat order and bag from a new secret seed, the commitment published, the emails
+    queued."""
+    assert game.id is not None
+    game_id = game.id
+    joined = joined_names(session, game)
     seed = secrets.token_bytes(32)
     engine = Game.new(joined, seed=seed, options=Options(**game.options))
     state = engine.to_position()
@@ -313,8 +334,6 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
         mover=None,
         turn=None,
     )
-    session.commit()
-    return load_game(session, game_id)
 
 
 def _seated(player: Player) -> Any:

@@ -10,6 +10,8 @@ something goes out:
   over") says more, and a reminder of a turn already played means nothing;
 - an email the recipient's preferences do not want (`server.games.notify`; reminders:
   the `reminders` preference alone) is **skipped**;
+- "a player joined" and "the table is full" (to a game's creator) follow the creator's
+  `turn_emails` as invitations do;
 - "game started", "game over", the answer to an emailed turn and the notices of a
   time-out (`timed_out`, `removed`, `auto_vacation`) are always sent.
 
@@ -29,7 +31,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from server.games import notify
-from server.mail import outgoing
+from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn
 from server.models import (
@@ -136,7 +138,9 @@ class _Batch:
 
     def _recent_turns(self) -> dict[int, list[LoggedTurn]]:
         """The end of each game's log (as `notify.recent_turns` reads it), in one query."""
-        tails: dict[int, list[LoggedTurn]] = {game_id: [] for game_id in self.games}
+        tails: dict[int, list[LoggedTurn]] = {
+            game_id: [] for game_id, game in self.games.items() if game.state is not None
+        }
         if not tails:
             return tails
         logged = self.session.execute(
@@ -199,6 +203,8 @@ class _Batch:
     def render(self, row: OutboxMessage) -> tuple[str, str] | None:
         """Render `row` into its own fields; or why it is not to be sent."""
         assert row.game_id is not None and row.seat is not None
+        if row.kind in notify.LOBBY_EMAILS:
+            return self._render_lobby(row)
         game = self.games.get(row.game_id)
         player = self.players.get((row.game_id, row.seat))
         if game is None or player is None or game.state is None:
@@ -232,6 +238,44 @@ class _Batch:
         row.headers = outgoing.headers(
             self.config, links=links, game_id=game.id, answering=row.answering
         )
+        return None
+
+    def _render_lobby(self, row: OutboxMessage) -> tuple[str, str] | None:
+        """Render a `player_joined` or `table_full` event for the game's creator."""
+        game = self.games.get(row.game_id)  # type: ignore[arg-type]
+        if game is None:
+            raise LookupError(f"game {row.game_id} is gone")
+        creator = self.session.get(Player, game.creator_id)
+        assert creator is not None
+        if creator.turn_emails == "none":
+            return OutboxStatus.SKIPPED, f"{creator.name} chose turn_emails=none"
+        names = list(
+            self.session.exec(
+                select(Player.name)
+                .join(GameSeat, col(GameSeat.player_id) == Player.id)
+                .where(GameSeat.game_id == game.id)
+                .order_by(col(GameSeat.join_order))
+            )
+        )
+        links = outgoing.links(self.config, player_id=creator.id)
+        extra = {"auto_start": game.auto_start} if row.kind == "table_full" else {}
+        build = messages.table_full if row.kind == "table_full" else messages.player_joined
+        joiner = names[row.seat] if row.seat is not None and row.seat < len(names) else ""  # type: ignore[index]
+        rendered = build(
+            notify.recipient(creator),
+            game_id=game.id,  # type: ignore[arg-type]
+            joined=joiner,
+            players=names,
+            seats=game.seats,
+            started=game.status != "open",
+            links=links,
+            **extra,
+        )
+        row.to_addr = creator.email
+        row.subject = rendered.subject[:200]
+        row.body = rendered.text
+        row.html = rendered.html
+        row.headers = outgoing.headers(self.config, links=links, game_id=game.id)
         return None
 
     def _facts(self, game: GameRecord) -> GameFacts:

@@ -74,9 +74,10 @@ class GameFacts:
 
     `recent` is the end of the log (at least the last round); `seed_hex` and `standings`
     are set only once the game is over. `deadline` is the running turn's (None without
-    a clock), `away` the players on vacation now with its end, `clock` the time control and
-    `timeouts` each player's time-outs in a row. `engine` is the snapshot loaded once, for
-    every email of a change to read (never to play on).
+    a clock), `away` the players on vacation now with its end, `clock` the time control,
+    `timeouts` each player's time-outs in a row and `turn_count` the entries of the log.
+    `engine` is the snapshot loaded once, for every email of a change to read (never to
+    play on).
     """
 
     id: int
@@ -90,6 +91,12 @@ class GameFacts:
     away: Mapping[str, datetime] = field(default_factory=dict)
     clock: Mapping[str, Any] | None = None
     timeouts: Mapping[str, int] = field(default_factory=dict)
+    turn_count: int = 0
+
+    @property
+    def turn(self) -> int:
+        """The number of the turn to play now, as players count (not the row's version)."""
+        return self.turn_count + 1
 
     @cached_property
     def engine(self) -> Game:

@@ -3,15 +3,18 @@
 Mail programs mark what they quote: `<blockquote>`, Gmail's `gmail_quote`, Thunderbird's
 `moz-cite-prefix`, Yahoo's `yahoo_quoted`, Proton's `protonmail_quote`, Outlook's
 `divRplyFwdMsg` / `appendonsend` (after which everything is the old email). Text inside
-those is dropped; block elements become line breaks.
+those is dropped, and so is text nobody sees (`display:none`, as the preheader of our own
+emails, quoted without a mark by some programs); block elements become line breaks.
 """
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 _QUOTE_MARKS = ("gmail_quote", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote")
 _THE_REST_IS_QUOTED = ("divrplyfwdmsg", "appendonsend")
+_HIDDEN = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _SKIPPED = frozenset({"blockquote", "style", "script", "head", "title"})
 _BLOCKS = frozenset(
     {"br", "p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "pre", "hr"}
@@ -37,7 +40,14 @@ class _TextOfReply(HTMLParser):
             self.chunks.append("\n")
         if tag in _VOID:
             return
-        if self.skipping or tag in _SKIPPED or any(mark in marks for mark in _QUOTE_MARKS):
+        style = " ".join(value or "" for name, value in attrs if name == "style")
+        hidden = _HIDDEN.search(style) is not None
+        if (
+            self.skipping
+            or hidden
+            or tag in _SKIPPED
+            or any(mark in marks for mark in _QUOTE_MARKS)
+        ):
             self.skipping.append(tag)
 
     def handle_endtag(self, tag: str) -> None:

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from cafe import Options, render
+from cafe.board import CHAIRS
 from server.mail import board, times
 from server.mail.facts import (
     DigestGame,
@@ -27,6 +28,8 @@ from server.mail.facts import (
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 
+#: The bag's size at which the game ends (RULES.md §10).
+BAG_END = 4
 #: Why an emailed turn was not played; the templates word each one.
 REFUSALS = frozenset(
     {
@@ -36,6 +39,7 @@ REFUSALS = frozenset(
         "no_such_hint",  # a number the email being answered did not offer
         "not_your_turn",
         "moved_on",  # the reply is about an older version of the game
+        "already_played",  # the reply's turn was played already (an email answered twice)
         "finished",
         "too_large",
         "refused",  # any other refusal of the service (its message says why)
@@ -58,6 +62,18 @@ def _base(recipient_name: str | None, links: Links, **context: Any) -> dict[str,
         "preheader": "",
         **context,
     }
+
+
+def names_and(names: Sequence[str]) -> str:
+    """`bob`, `bob and cid`, `bob, cid and dan`."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def title(game_id: int, players: Sequence[str], reader: str | None) -> str:
+    """What a game's subjects start with: `Café · game 12 with bob and cid` (the reader's
+    opponents; every player for someone not in the game)."""
+    others = [name for name in players if name != reader]
+    return f"Café · game {game_id}" + (f" with {names_and(others)}" if others else "")
 
 
 def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -> dict[str, Any]:
@@ -83,6 +99,7 @@ def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -
         links,
         game=game,
         game_id=game.id,
+        title=title(game.id, names, recipient.name),
         deadline=None if game.deadline is None else times.local(game.deadline, zone),
         away=[
             {"name": name, "until": times.local(until, zone)}
@@ -135,15 +152,103 @@ def invite(
     return render_pair("invite", context)
 
 
+def join_answer(
+    recipient: Recipient, *, game_id: int, refusal: str | None, links: Links
+) -> Rendered:
+    """The answer to a reply of `join` to an invitation: the seat is taken, or why not."""
+    context = _base(recipient.name, links, game_id=game_id, refusal=refusal)
+    return render_pair("join_answer", context)
+
+
+def player_joined(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    joined: str,
+    players: Sequence[str],
+    seats: int,
+    started: bool,
+    links: Links,
+) -> Rendered:
+    """To a game's creator: `joined` took a seat; who sits there now, how many are free."""
+    context = _base(
+        recipient.name,
+        links,
+        game_id=game_id,
+        joined=joined,
+        players=names_and(players),
+        free=seats - len(players),
+        seats=seats,
+        started=started,
+        preheader=f"{joined} joined game {game_id}: {len(players)} of {seats} seats taken",
+    )
+    return render_pair("player_joined", context)
+
+
+def table_full(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    joined: str,
+    players: Sequence[str],
+    seats: int,
+    started: bool,
+    links: Links,
+    auto_start: bool = False,
+) -> Rendered:
+    """To a game's creator: the last seat was taken (by `joined`); the game `started`
+    since (on its own if `auto_start`), or the creator may start it now."""
+    context = _base(
+        recipient.name,
+        links,
+        game_id=game_id,
+        auto_start=auto_start,
+        joined=joined,
+        players=names_and(players),
+        seats=seats,
+        started=started,
+        preheader=f"Game {game_id} is full"
+        + (": it has started" if started else f": start it with cafe start {game_id}"),
+    )
+    return render_pair("table_full", context)
+
+
 def game_started(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
     """The deal: seat order, who begins, the bag's commitment, the recipient's hand."""
     return render_pair("game_started", _game(game, recipient, links))
 
 
+def birthday_right(game: GameFacts, name: str, example: str | None) -> str | None:
+    """When `name`, to move, may name the birthday nation (RULES.md §11), what to write:
+    they were first to reach the threshold, or this turn may take them there; else None."""
+    engine = game.engine
+    threshold = engine.options.birthday
+    if threshold is None or engine.birthday_nation is not None or engine.is_over:
+        return None
+    seat = engine.players.index(name) if name in engine.players else None
+    if seat is None or seat != engine.to_move:
+        return None
+    turn = f"{example or 'USm@US1'} birthday=IT"
+    if engine.birthday_player == seat:
+        return (
+            f"You reached {threshold} points first: name the birthday nation on this turn or a "
+            f"later one by adding birthday=XX (a nation) to your turn, e.g. {turn}; from then "
+            "on, points at both of its tables count double."
+        )
+    if engine.birthday_player is None:
+        return (
+            f"Birthday table at {threshold} points: you have {engine.scores[seat]}. If this turn "
+            f"takes you to {threshold}, you may name the birthday nation with it: add "
+            f"birthday=XX (a nation), e.g. {turn}."
+        )
+    return None
+
+
 def your_turn(
     game: GameFacts, recipient: Recipient, hints: Sequence[OfferedTurn], links: Links
 ) -> Rendered:
-    """It is the recipient's turn: the board, what happened since, the best turns to reply."""
+    """It is the recipient's turn: the board, what happened since, the best turns to reply,
+    and the birthday right if the recipient may use it."""
     best = f"best turn {hints[0].turn} ({hints[0].points:+d}): reply 1 to play it" if hints else ""
     context = _game(
         game,
@@ -151,7 +256,8 @@ def your_turn(
         links,
         since=game.since_last_turn(recipient.name),
         hints=_hints(game.id, hints),
-        preheader=f"Your turn in game {game.id}" + (f"; {best}" if best else ""),
+        birthday=birthday_right(game, recipient.name, hints[0].turn if hints else None),
+        preheader=f"Your turn {game.turn} in game {game.id}" + (f"; {best}" if best else ""),
     )
     return render_pair("your_turn", context)
 
@@ -341,9 +447,29 @@ def turn_refused(
     return render_pair("turn_refused", context)
 
 
+def why_over(game: GameFacts) -> str:
+    """Why the game ended (RULES.md §10), in the players' words; the first reason that holds."""
+    engine = game.engine
+    in_game = [s for s, out in enumerate(engine.eliminated) if not out]
+    if len(in_game) <= 1:
+        left = engine.players[in_game[0]] if in_game else None
+        return f"only {left} was left in the game" if left else "no player was left in the game"
+    if engine.next_stool_value is None:
+        return "the bar is full"
+    if len(engine.chair_tiles) == len(CHAIRS):
+        return "there is no free chair left"
+    if engine.bag_size <= BAG_END:
+        return f"the bag is nearly empty ({engine.bag_size} tiles left)"
+    for seat in in_game:
+        if not engine.hands[seat]:
+            return f"{engine.players[seat]} played the last tile of their hand"
+    return "the game is over"
+
+
 def game_over(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
-    """The final standings with penalties, the revealed seed and how to verify the game."""
-    return render_pair("game_over", _game(game, recipient, links))
+    """Why the game ended, the final standings with penalties, the revealed seed and how to
+    verify the game; the game's page shows it all."""
+    return render_pair("game_over", _game(game, recipient, links, why=why_over(game)))
 
 
 def digest(recipient: Recipient, games: Sequence[DigestGame], links: Links) -> Rendered:

@@ -30,21 +30,33 @@ MAX_LINE = 200
 
 _MESSAGE_ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,196}>")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
+#: Zero-width and format characters (Zimbra wraps typed paragraphs in U+200B, iPhones
+#: start with U+FEFF, right-to-left mail carries U+200E/U+200F marks): invisible, dropped.
+_INVISIBLE = re.compile(r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+#: The line that introduces the quoted email: `On … wrote:` in the corpus's languages
+#: (`In data … ha scritto:`, `Dne … napsal:`, `Den … skrev NAME:`), or `x@y wrote:`.
 _ATTRIBUTION = re.compile(
-    r"^[ \t]*(on|le|am|el|il|op|em)\b[^\n]{0,200}(\n[^\n]{0,200}){0,2}?"
-    r"(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu)\s*:[ \t]*$",
+    r"^[ \t]*(on|le|am|el|il|op|em|in data|dne|den|w dniu)\b[^\n]{0,200}"
+    r"(\n[^\n]{0,200}){0,2}?"
+    r"(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|napsal|skrev|napisał)"
+    r"(\(a\)|(?<=skrev) [^\n]{1,200})?\s*:[ \t]*$"
+    r"|^[^\n]{0,200}\S@\S[^\n]{0,200}\b(wrote|a écrit|schrieb|ha scritto|skrev|napsal|napisał)"
+    r"(\(a\))?\s*:[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
+#: A header block's first line (`From:` in the corpus's languages) or a separator.
 _QUOTE_START = re.compile(
     r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}"
-    r"|_{10,}|from:\s.+|von:\s.+|de\s?:\s.+|sent from my .+)$",
+    r"|_{10,}|(from|von|de|от|fra|från|van|od|da|lähettäjä|feladó|от кого)\s?:\s.+"
+    r"|sent from my .+)$",
     re.IGNORECASE,
 )
 _HINT = re.compile(r"#?([0-9]{1,2})[.):]?")
 _COMMAND = re.compile(r"cafe\s+move\s+(?:\d+\s+)?", re.IGNORECASE)
-#: A try at a turn that does not read: `bar …`, `swap …` or `TILE@CHAIR`-ish (not an
-#: email address: chairs are `US1`, `#17`).
-_TURN_LIKE = re.compile(r"(bar|swap)\b|\S{1,8}@(#\d|[a-z]{2}\d)", re.IGNORECASE)
+#: A try at a turn that does not read: `bar TILE`, `swap TILE …` at the start of the line
+#: ("Sent from Outlook Mobile<…>" is no bar turn), or `TILE@CHAIR`-ish (not an email
+#: address: chairs are `US1`, `#17`).
+_TURN_LIKE = re.compile(r"^(bar|swap)\s+([a-z]{2}|j)[fm]\b|\S{1,8}@(#\d|[a-z]{2}\d)", re.IGNORECASE)
 _AUTOMATIC_SENDERS = ("mailer-daemon", "postmaster", "noreply", "no-reply")
 
 
@@ -165,7 +177,8 @@ def _decode(part: Message) -> str:
 
 def own_lines(text: str) -> list[str]:
     """The reply's own non-empty lines: above the attribution line of the quoted email and
-    the signature, quoted (`>`) lines left out, control characters removed."""
+    the signature, quoted (`>`) lines left out, control and format characters removed."""
+    text = _INVISIBLE.sub("", text)
     cut = _ATTRIBUTION.search(text)
     if cut is not None:
         text = text[: cut.start()]

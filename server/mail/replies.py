@@ -6,8 +6,10 @@ path (`server.games.turns.play_turn`: the same checks, the same transaction, the
 emails to the other players); the confirmation to the player and the record that this
 message was handled are written in that very transaction (`play_turn(..., by_email=...)`). A reply
 that is not played is answered with the precise reason, the game as it is now and, when it
-is the player's turn, the best turns again. A reply to a league season's registration email
-(its own form of reply address) registers for the season: `server.league.joining`.
+is the player's turn, the best turns again. A reply to an invitation (its game still
+open) that says `join` takes the seat, as `cafe join` would. A reply to a league season's
+registration email (its own form of reply address) registers for the season:
+`server.league.joining`.
 
 Every message is handled once, by its Message-ID: a second delivery changes nothing and
 is not answered again. Auto-responders, bounces and list mail are never answered. A reply
@@ -33,11 +35,11 @@ from server.accounts import find_player
 from server.config import verifying_keys
 from server.db import get_engine
 from server.domain import DomainError, from_engine
-from server.games import notify, turns
+from server.games import notify, store, turns
 from server.league import joining
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
-from server.models import GameRecord, InboundMail, OutboxMessage, Player, utcnow
+from server.models import GameRecord, InboundMail, OutboxMessage, Player, TurnRecord, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +55,8 @@ _PROBLEMS = {
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What became of a message: `applied`, `refused`, `unrecognised`, `ignored` or
-    `duplicate`, and a short note for the log."""
+    """What became of a message: `applied`, `joined`, `refused`, `unrecognised`, `ignored`
+    or `duplicate`, and a short note for the log."""
 
     kind: str
     note: str
@@ -110,10 +112,15 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
         return Outcome("unrecognised", f"no valid reply address; {answered}")
     player, game = found
     assert signed is not None and game.id is not None
+    if game.state is None:
+        return _join(session, config, reply, player, game.id)
     if reply.too_large:
         limit = config["MAIL_IN_MAX_BYTES"]
         return _refuse(session, reply, player, game.id, "too_large", f"over {limit} bytes")
     if game.version != signed.version:
+        played = _played_from(session, game, player, signed.version)
+        if played is not None:
+            return _refuse(session, reply, player, game.id, "already_played", played)
         note = f"version {signed.version}, the game is at {game.version}"
         return _refuse(session, reply, player, game.id, "moved_on", note)
     choice = reading.choose(reply.lines)
@@ -141,9 +148,74 @@ def _load(session: Session, signed: ReplyAddress | None) -> tuple[Player, GameRe
         return None
     player = session.get(Player, signed.player_id)
     game = session.get(GameRecord, signed.game_id)
-    if player is None or game is None or game.state is None:
+    if player is None or game is None:
         return None
     return player, game
+
+
+def _join(
+    session: Session, config: Any, reply: reading.Reply, player: Player, game_id: int
+) -> Outcome:
+    """A reply to an invitation (the game is open): `join` takes the seat; anything else,
+    or a seat that cannot be taken, is answered with what was wrong."""
+    words = reply.lines[0].split() if reply.lines else []
+    if words[:1] and words[0].lower().strip(".!") == "join":
+        try:
+            store.join_game(session, game_id=game_id, player=player)
+        except DomainError as error:
+            session.rollback()
+            return _answer_join(session, config, reply, player, game_id, error.message)
+        return _answer_join(session, config, reply, player, game_id, None)
+    said = f"your reply began {reply.lines[0][:40]!r}" if reply.lines else "your reply was empty"
+    why = f"{said}; to take the seat, reply with the word join"
+    return _answer_join(session, config, reply, player, game_id, why)
+
+
+def _answer_join(
+    session: Session,
+    config: Any,
+    reply: reading.Reply,
+    player: Player,
+    game_id: int,
+    refusal: str | None,
+) -> Outcome:
+    """Answer a reply to an invitation: the seat was taken, or why not (`refusal`)."""
+    links = outgoing.links(config, player_id=player.id)
+    rendered = messages.join_answer(
+        notify.recipient(player), game_id=game_id, refusal=refusal, links=links
+    )
+    outgoing.queue(
+        session,
+        config,
+        kind="join_answer",
+        to=player.email,
+        rendered=rendered,
+        links=links,
+        game_id=game_id,
+        answering=reply.message_id,
+    )
+    outcome = "refused" if refusal else "joined"
+    if not _record(session, reply, player, outcome, game_id=game_id):
+        return Outcome("duplicate", "answered by another process meanwhile")
+    return Outcome(outcome, refusal or f"took a seat in game {game_id}")
+
+
+def _played_from(session: Session, game: GameRecord, player: Player, version: int) -> str | None:
+    """The player's own turn made at `version` (an email answered twice, or answered after
+    playing with `cafe`), told as `you played X in turn N for P points`; None if the
+    turn at that version was not theirs. A started game's version rises by one per log
+    entry, so the entry made at `version` is `version - (game.version - turn_count) + 1`."""
+    assert game.state is not None
+    number = version - (game.version - game.turn_count) + 1
+    names = game.state["players"]
+    if number < 1 or player.name not in names:
+        return None
+    entry = session.exec(
+        select(TurnRecord).where(TurnRecord.game_id == game.id, TurnRecord.number == number)
+    ).first()
+    if entry is None or entry.seat != names.index(player.name) or entry.kind == "resign":
+        return None
+    return f"you played {entry.notation} in turn {number} for {entry.points} points"
 
 
 def _offered(session: Session, signed: ReplyAddress, number: int) -> str | None:

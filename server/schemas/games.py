@@ -46,7 +46,8 @@ class GameOptions(RequestModel):
 
 class GameCreate(RequestModel):
     """Open a game with the caller seated; `invite` makes it invitation-only, `private`
-    also hides it from everyone but its players and invitees."""
+    also hides it from everyone but its players and invitees, `auto_start` starts it when
+    its last seat is taken."""
 
     seats: int = Field(ge=2, le=4, description="a whole number from 2 to 4")
     options: GameOptions | None = Field(
@@ -69,6 +70,11 @@ class GameCreate(RequestModel):
         default=False,
         description="true or false: true shows the game only to its players and invitees "
         "(to anyone else it does not exist); a private game needs `invite`",
+    )
+    auto_start: bool = Field(
+        default=False,
+        description="true or false: start the game as soon as its last seat is taken "
+        "(false: the creator starts it)",
     )
 
 

@@ -27,6 +27,22 @@ def test_new_game_says_how_others_join_and_how_to_start(ann: Player) -> None:
     ]
 
 
+def test_new_auto_start_starts_when_the_last_seat_is_taken(ann: Player, bob: Player) -> None:
+    result = ann.run("new", "--auto-start")
+    assert result.exit_code == ExitCode.OK, result.output
+    game_id = result.stdout.split()[1]
+    assert result.stdout.splitlines()[1:] == [
+        f"Others join with: cafe join {game_id}",
+        "It starts by itself when the last seat is taken.",
+    ]
+    joined = bob.run("join", game_id)
+    assert joined.exit_code == ExitCode.OK, joined.output
+    assert joined.stdout.endswith(
+        f"The table is full and the game has started: cafe show {game_id}\n"
+    )
+    assert ann.state(int(game_id))["status"] == "active"
+
+
 def test_new_with_invitations_sizes_the_table(cafe: Cafe, ann: Player) -> None:
     bob, cid = cafe.sign_up("bob"), cafe.sign_up("cid")
     result = ann.run("new", "--invite", f"{bob.name},{cid.name}")

@@ -49,13 +49,18 @@ def test_dev_runs_everything_and_prints_the_mail(tmp_path):
         assert f"{base}/api" in banner and f"smtp://127.0.0.1:{mail_port}" in banner
         first = banner[banner.index("running (development mode)") :].splitlines()[1]
         assert first.split()[:2] == ["web", f"{base}/"]  # the web address comes first
-        assert "Café International" in requests.get(f"{base}/", timeout=5).text
+        assert f"next: cafe register NAME EMAIL --server {base}" in banner
+        home = requests.get(f"{base}/", timeout=5)
+        assert home.headers["Content-Type"].startswith("text/html")
+        assert "Café International" in home.text
         email = "newcomer@example.com"
         assert requests.post(f"{base}/api/players", json={"name": "newcomer", "email": email}).ok
-        code = wait_for(
-            lambda: re.search(r"^\s+(\d{10})$", output.read_text(), re.MULTILINE),
-            "the sign-in email on screen",
-        ).group(1)
+        line = wait_for(
+            lambda: re.search(r"^mail 1 to newcomer@example.com: .*$", output.read_text(), re.M),
+            "the sign-in email's line on screen",
+        ).group(0)
+        assert line.endswith("  (/dev/mail/1)")  # one line: the full text is in the folder
+        code = re.search(r" — code (\d{10}) ", line).group(1)
         token = requests.post(f"{base}/api/tokens", json={"email": email, "code": code})
         assert token.status_code == 201
         assert (tmp_path / "dev.db").exists()

@@ -25,6 +25,29 @@ def test_the_viewer_is_off_by_default(client):
     assert "/dev/mail" not in client.get("/api/openapi.json").json["paths"]
 
 
+def test_the_console_gets_one_line_per_email_with_a_sign_in_code(api, tmp_path):
+    lines: list[str] = []
+    port = free_port()
+    controller = start_catcher(
+        CatchingHandler(tmp_path, echo=lines.append), host="127.0.0.1", port=port
+    )
+    try:
+        api.started_game("ann", "bob")
+        deliver(api.app, port)
+    finally:
+        controller.stop()
+    assert all("\n" not in line for line in lines) and len(lines) == 6
+    assert re.fullmatch(
+        r"mail 1 to ann@example.com: Your Café International sign-in code — code \d{10}  "
+        r"\(/dev/mail/1\)",
+        lines[0],
+    )
+    full = "Café · game 1: the table is full, the game has started"  # ann started it since
+    assert lines[2] == f"mail 3 to ann@example.com: {full}  (/dev/mail/3)"
+    assert "the game has started  (/dev/mail/" in lines[4]
+    assert len(list(tmp_path.glob("*.eml"))) == 6  # the whole emails
+
+
 def test_the_viewer_lists_and_shows_caught_mail(tmp_path):
     folder = tmp_path / "mail"
     app = create_app(
@@ -48,7 +71,7 @@ def test_the_viewer_lists_and_shows_caught_mail(tmp_path):
     listing = api.client.get("/dev/mail")
     assert listing.status_code == 200
     assert "Your Café International sign-in code" in listing.text
-    assert "game 1 has started" in listing.text
+    assert "game 1 with bob: the game has started" in listing.text
     shown = api.client.get("/dev/mail/1")
     assert shown.status_code == 200
     assert "ann@example.com" in shown.text and "sign-in code is" in shown.text

@@ -40,7 +40,9 @@ def check_your_turn(api, row, game_id, state, hints, since):
     engine = Game.from_position(state)
     player = state["players"][state["to_move"]]
     assert row.to_addr == f"{player}@example.com"
-    assert row.subject == f"Café International game {game_id}: your turn"
+    others = " and ".join(name for name in state["players"] if name != player)
+    assert row.subject == f"Café · game {game_id} with {others}: your turn"
+    assert f"it is your turn in game {game_id} (turn " in row.body and "version" not in row.body
     assert render.text(engine).rstrip("\n") in row.body
     assert f"Your hand: {' '.join(engine.hands[engine.to_move])}" in row.body
     for line in since:
@@ -73,6 +75,7 @@ def test_a_whole_game_sends_exactly_the_expected_mail(api, smtp_server):
     rows, seen = new_rows(api, 0)
     assert Counter((r.kind, r.to_addr.split("@")[0]) for r in rows) == Counter(
         [("signin_code", n) for n in NAMES]
+        + [("player_joined", NAMES[0]), ("table_full", NAMES[0])]  # to the creator
         + [("game_started", n) for n in NAMES]
         + [("your_turn", api_state(api, game_id)["state"]["players"][0])]
     )
@@ -135,7 +138,8 @@ def test_a_whole_game_sends_exactly_the_expected_mail(api, smtp_server):
         assert message["List-Unsubscribe"].strip().startswith("<http://cafe.test/unsubscribe/")
         assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert message["Auto-Submitted"] == "auto-generated"
-        if "is over" in message["Subject"]:
+        lobby = message["Subject"].endswith(" joined") or "table is full" in message["Subject"]
+        if message["Subject"].endswith(": game over") or lobby:  # nothing to reply
             assert message["Reply-To"] is None
         else:
             assert message["Reply-To"].strip().startswith("play+g")

@@ -157,7 +157,7 @@ def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_o
     assert "superseded" in statuses and statuses <= {"sent", "superseded", "skipped"}
     for name in ("ann", "bob"):
         mine = [(subject, version) for to, subject, version, _ in received if to.startswith(name)]
-        over = [i for i, (subject, _) in enumerate(mine) if "is over" in subject]
+        over = [i for i, (subject, _) in enumerate(mine) if subject.endswith(": game over")]
         assert len(over) == 1, mine  # every player gets "game over", once
         assert not [s for s, _ in mine[over[0] :] if "your turn" in s]  # nothing after it
         assert sum("your turn" in s for s, _ in mine) >= 1

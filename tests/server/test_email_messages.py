@@ -36,6 +36,9 @@ SEED = "0f" * 32
 KINDS = [
     "signin_code",
     "invite",
+    "join_answer",
+    "player_joined",
+    "table_full",
     "game_started",
     "your_turn",
     "turn_played",
@@ -90,6 +93,7 @@ def facts(game: Game, log: list[LoggedTurn]) -> GameFacts:
         seed_hex=SEED if game.is_over else None,
         standings=standings if game.is_over else (),
         recent=log[-8:],
+        turn_count=len(log),
     )
 
 
@@ -111,6 +115,20 @@ def every_message() -> dict[str, messages.Rendered]:
         "signin_code": messages.signin_code(me, code="123456", minutes=15, links=LINKS),
         "invite": messages.invite(
             me, creator="ann", game_id=7, seats=3, options={"birthday": 30}, links=LINKS
+        ),
+        "join_answer": messages.join_answer(me, game_id=7, refusal="x" * 200, links=LINKS),
+        "player_joined": messages.player_joined(
+            me, game_id=7, joined="bob", players=["ann", "bob"], seats=3, started=False, links=LINKS
+        ),
+        "table_full": messages.table_full(
+            me,
+            game_id=7,
+            joined="cid",
+            players=["ann", "bob", "cid"],
+            seats=3,
+            started=True,
+            auto_start=True,
+            links=LINKS,
         ),
         "game_started": messages.game_started(running, me, LINKS),
         "your_turn": messages.your_turn(running, me, hints_of(game), LINKS),
@@ -316,3 +334,95 @@ def test_every_game_email_links_to_the_games_page(rendered, kind):
     assert page in message.text
     assert f'href="{page}"' in message.html
     assert "/api/" not in message.html.replace("http://cafe.test/api/games/7/join", "")
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["game_started", "your_turn", "turn_played", "turn_confirmed", "turn_refused", "game_over",
+     "reminder", "timed_out", "removed", "auto_vacation"],
+)  # fmt: skip
+def test_subjects_name_the_game_and_the_opponents_never_a_version(rendered, kind):
+    me = played_game(10)[0].player_to_move
+    others = " and ".join(name for name in ("ann", "bob", "cid") if name != me)
+    message = rendered[kind]
+    assert message.subject.startswith(f"Café · game 7 with {others}: ")
+    assert "version" not in message.subject + message.text + message.html
+
+
+def test_your_turn_says_which_turn_it_is(rendered):
+    assert "it is your turn in game 7 (turn 11)." in rendered["your_turn"].text
+    assert "(turn 11)" in rendered["digest"].text
+
+
+def test_names_and_lists_players_as_people_write_them():
+    assert [messages.names_and(n) for n in (["a"], ["a", "b"], ["a", "b", "c"])] == [
+        "a",
+        "a and b",
+        "a, b and c",
+    ]
+
+
+def test_game_over_says_why_the_game_ended_and_links_its_page(rendered):
+    game, log = played_game()
+    why = messages.why_over(facts(game, log))
+    message = rendered["game_over"]
+    assert f"game 7 has ended: {why}. Final standings:" in message.text
+    assert f"<b>{why}</b>" in message.html
+    assert "on its page: http://cafe.test/games/7" in message.text
+    assert '/record"' not in message.html and "/api/" not in message.html
+    assert why != "the game is over"
+
+
+def test_every_way_a_game_ends_is_worded():
+    assert messages.why_over(facts(*played_game(3))) == "the game is over"  # not over at all
+    game, log = played_game(3)
+    state = game.to_position()
+    state["eliminated"], state["elimination_order"] = [True, False, True], [0, 2]
+    assert messages.why_over(dataclasses.replace(facts(game, log), state=state)) == (
+        f"only {state['players'][1]} was left in the game"
+    )
+
+
+def test_the_creator_hears_who_joined_and_when_the_table_is_full(rendered):
+    joined, full = rendered["player_joined"], rendered["table_full"]
+    assert joined.subject == "Café · game 7: bob joined"
+    assert "bob took a seat in your game 7. At the table: ann and bob." in joined.text
+    assert "1 of 3 seats is still free" in joined.text and "cafe start 7" in joined.text
+    assert full.subject == "Café · game 7: the table is full, the game has started"
+    assert "cid took the last seat in your game 7: ann, bob and cid are at the table." in full.text
+    assert "started on its own" in full.text and "http://cafe.test/games/7" in full.html
+
+
+def birthday_game(first: bool) -> tuple[GameFacts, str]:
+    """A running birthday-variant game (threshold 30) and the player to move, who reached
+    30 points first (`first`) or has not yet, with nobody else there."""
+    game, log = played_game(10)
+    state = game.to_position()
+    state["options"] = {"birthday": 30, "coffee_klatsch": False}
+    mover = state["to_move"]
+    state["birthday_player"] = mover if first else None
+    state["scores"] = [
+        (31 if first else 12) if seat == mover else 5 for seat in range(len(state["scores"]))
+    ]
+    return facts(Game.from_position(state), log), state["players"][mover]
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_the_turn_email_says_when_and_how_to_name_the_birthday_nation(first):
+    game, mover = birthday_game(first)
+    me = Recipient(1, mover, "me@example.com")
+    hints = hints_of(game.engine)
+    message = messages.your_turn(game, me, hints, LINKS)
+    example = f"e.g. {hints[0].turn} birthday=IT"
+    assert example in " ".join(message.text.split()) and example in message.html
+    said = "You reached 30 points first" if first else "If this turn takes you to 30"
+    assert said in message.text and said in message.html
+    assert_text_fits(message.text)
+
+
+def test_no_birthday_word_without_the_right():
+    game, mover = birthday_game(True)
+    other = next(name for name in game.state["players"] if name != mover)
+    assert messages.birthday_right(game, other, None) is None  # not their turn
+    plain, _ = played_game(10)
+    assert messages.birthday_right(facts(plain, []), plain.player_to_move, None) is None

@@ -223,24 +223,38 @@ def test_strangers_with_forged_addresses_are_not_answered(api, game, receiver):
 
 def test_a_reply_for_an_old_version_applies_nothing_and_shows_the_game_now(api, game, receiver):
     game_id, tokens, first = game
-    old = latest(api, "your_turn", first)
+    second = "bob" if first == "ann" else "ann"
+    old = latest(api, "game_started", second)
     turn = offered(api, game_id, first)[0]
     body = {"turn": turn, "version": START}
     api.call("POST", f"/api/games/{game_id}/turns", tokens[first], json=body)
-    second = "bob" if first == "ann" else "ann"
-    hint = api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[second]).json["hints"][0]
-    body = {"turn": hint["turn"], "version": START + 1}
-    api.call("POST", f"/api/games/{game_id}/turns", tokens[second], json=body)
     send(receiver, reply_message(old.headers["Reply-To"], "1"))
-    assert game_row(api.app, game_id).version == START + 2 and len(turns_in(api, game_id)) == 2
+    assert game_row(api.app, game_id).version == START + 1 and len(turns_in(api, game_id)) == 1
     [answer] = answers(api)
-    assert answer.subject.endswith("the game has moved on")
-    assert f"is at version {START + 2}" in answer.body and "Nothing was played." in answer.body
-    now = api.call("GET", f"/api/games/{game_id}", tokens[first]).json
-    assert " ".join(now["hands"][now["players"].index(first)]) in answer.body
-    assert f"-v{START + 2}-" in answer.headers["Reply-To"]  # the player's turn again: new address
+    assert answer.subject == f"Café · game {game_id} with {first}: the game has moved on"
+    assert "is at turn 2 now" in answer.body and "Nothing was played." in answer.body
+    assert "version" not in answer.body
+    now = api.call("GET", f"/api/games/{game_id}", tokens[second]).json
+    assert " ".join(now["hands"][now["players"].index(second)]) in answer.body
+    assert f"-v{START + 1}-" in answer.headers["Reply-To"]  # the player's turn now: new address
     send(receiver, reply_message(answer.headers["Reply-To"], "1", message_id="<reply-2@m.example>"))
-    assert game_row(api.app, game_id).version == START + 3  # and replying to the answer plays
+    assert game_row(api.app, game_id).version == START + 2  # and replying to the answer plays
+
+
+def test_answering_the_same_email_twice_says_already_played(api, game, receiver):
+    game_id, _, first = game
+    your_turn = latest(api, "your_turn", first)
+    turn = offered(api, game_id, first)[0]
+    send(receiver, reply_message(your_turn.headers["Reply-To"], "1"))
+    again = reply_message(your_turn.headers["Reply-To"], "2", message_id="<again@m.example>")
+    send(receiver, again)
+    assert game_row(api.app, game_id).version == START + 1 and len(turns_in(api, game_id)) == 1
+    confirmed, refused = answers(api)
+    assert confirmed.kind == "turn_confirmed" and refused.kind == "turn_refused"
+    assert refused.subject.endswith(": already played")
+    [entry] = turns_in(api, game_id)
+    assert f"already played: you played {turn} in turn 1 for {entry.points} points" in refused.body
+    assert "Nothing more was played." in refused.body and "moved on" not in refused.body
 
 
 def test_a_reply_when_it_is_not_your_turn(api, game, receiver):
