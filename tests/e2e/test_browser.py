@@ -63,9 +63,9 @@ def sign_in(page: Page, client, name: str) -> None:
     page.goto(f"{client.server.base}/signin")
     page.get_by_label("Your email address").first.fill(f"{name}@example.com")
     page.get_by_role("button", name="Email me a code", exact=True).click()
-    page.get_by_label("The code from the email").fill(
-        mailed_code(client.engine, f"{name}@example.com")
-    )
+    code_box = page.get_by_label("The code from the email")
+    code_box.wait_for()  # the code page shows once the request has queued the email
+    code_box.fill(mailed_code(client.engine, f"{name}@example.com"))
     page.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(f"{client.server.base}/")
 
@@ -333,4 +333,37 @@ def test_the_your_turn_email_fits_a_phone(browser, client):
         page.screenshot(path=str(SCREENSHOTS / f"email-your-turn-{label}.png"), full_page=True)
     page.set_viewport_size(PHONE)
     assert fits(page), "the your-turn email scrolls sideways at 375 px"
+    context.close()
+
+    # the email's button leads to the game's page, where the one-click turns are
+    link = re.search(r'href="[^"]*(/games/\d+)"[^>]*>Open game', mail.html)
+    assert link and link.group(1) == f"/games/{game_id}"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    sign_in(page, client, mover)
+    page.goto(client.server.base + link.group(1))
+    expect(page.get_by_role("heading", name=f"Game {game_id}: Your turn")).to_be_visible()
+    assert page.locator("ul.hints button").count() >= 1
+    context.close()
+
+
+def test_a_vacation_is_declared_and_ended_in_the_browser(browser, axe_source, client):
+    game_id = client.new_game("oli", "pat")
+    oli = client.state(game_id)["players"][0]
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    sign_in(page, client, oli)
+    page.goto(client.server.base + "/settings")
+    page.get_by_label("Days away").fill("3")
+    page.get_by_role("button", name="Declare a vacation").click()
+    page.wait_for_load_state()
+    expect(page.get_by_role("button", name="End my vacation now")).to_be_visible()
+    check_page(page, axe_source, "settings-vacation")
+    state = client.state(game_id)
+    assert state["vacation_until"][state["players"].index(oli)] is not None
+    page.get_by_role("button", name="End my vacation now").click()
+    page.wait_for_load_state()
+    expect(page.get_by_role("button", name="Declare a vacation")).to_be_visible()
+    state = client.state(game_id)
+    assert state["vacation_until"][state["players"].index(oli)] is None
     context.close()
