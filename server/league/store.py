@@ -204,17 +204,18 @@ def invite(session: Session, *, league: League, player: Player, names: list[str]
     return league.invited
 
 
-def league_games(session: Session, season_id: int) -> dict[int, list[int]]:
-    """The season's game ids by division."""
-    rows = session.exec(
-        select(GameRecord.division, GameRecord.id)
-        .where(GameRecord.season_id == season_id)
-        .order_by(col(GameRecord.id))
-    ).all()
+def league_games(
+    session: Session, season_id: int, division: int | None = None
+) -> dict[int, list[int]]:
+    """The season's game ids by division (`division`: only that one's)."""
+    query = select(GameRecord.division, GameRecord.id).where(GameRecord.season_id == season_id)
+    if division is not None:
+        query = query.where(GameRecord.division == division)
+    rows = session.exec(query.order_by(col(GameRecord.id))).all()
     games: dict[int, list[int]] = {}
-    for division, game_id in rows:
-        assert division is not None and game_id is not None
-        games.setdefault(division, []).append(game_id)
+    for number, game_id in rows:
+        assert number is not None and game_id is not None
+        games.setdefault(number, []).append(game_id)
     return games
 
 
