@@ -48,6 +48,23 @@ def load_season(session: Session, league: League, number: int, *, lock: bool = F
     return season
 
 
+def load_league_season(session: Session, slug: str, number: int) -> tuple[League, Season]:
+    """The league with this slug and its season `number` in one query (the pages read
+    often: a division's table), or the same 404s as `load_league` and `load_season`."""
+    found = session.exec(
+        select(League, Season)
+        .outerjoin(Season, (col(Season.league_id) == League.id) & (col(Season.number) == number))
+        .where(League.slug == slug)
+    ).first()
+    if found is None:
+        load_league(session, slug)  # the league's 404
+    assert found is not None
+    league, season = found
+    if season is None:
+        return league, load_season(session, league, number)  # the season's 404
+    return league, season
+
+
 def latest_season(session: Session, league: League) -> Season | None:
     """The league's newest season, if any."""
     return session.exec(
