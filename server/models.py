@@ -190,6 +190,9 @@ class GameRecord(SQLModel, table=True):
     """
 
     __tablename__ = "games"
+    #: A season's games, and one division's, found without reading the games' rows (a
+    #: division's page is read often; issue 12 §4).
+    __table_args__ = (Index("ix_games_season_division", "season_id", "division"),)
 
     id: int | None = Field(default=None, primary_key=True)
     creator_id: int = Field(foreign_key="players.id")
@@ -220,7 +223,7 @@ class GameRecord(SQLModel, table=True):
     private: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     auto_start: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     rated: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
-    season_id: int | None = Field(default=None, foreign_key="seasons.id", index=True)
+    season_id: int | None = Field(default=None, foreign_key="seasons.id")
     division: int | None = None
 
 

@@ -75,10 +75,10 @@ def show_season(slug: str, number: int) -> SeasonPublic:
 @bp.get("/<slug>/seasons/<int:number>/divisions/<int:division>")
 @validate(200, SeasonPublic, 404, public=True)
 def show_division(slug: str, number: int, division: int) -> SeasonPublic:
-    """A season with only one of its divisions (its table and games)."""
+    """A season with only one of its divisions: its table and games, and as `registered`
+    and `withdrawn` only that division's members."""
     session = get_session()
-    league = store.load_league(session, slug)
-    season = store.load_season(session, league, number)
+    league, season = store.load_league_season(session, slug, number)
     return views.season_public(session, league, season, division)
 
 

@@ -11,33 +11,39 @@ from server.league.table import POINT_UNITS, TableRow, order_table
 from server.models import Player, Season, SeasonMember
 
 
-def row_of(member: SeasonMember, name: str) -> TableRow:
-    """A member's line of the table."""
-    return TableRow(
-        player=name,
-        points=Fraction(member.points_units, POINT_UNITS),
-        score_sum=member.score_sum,
-        wins=member.wins,
-        played=member.played,
-        withdrawn=member.withdrawn_at is not None,
-    )
-
-
 def division_tables(
     session: Session, season: Season, division: int | None = None
 ) -> dict[int, list[TableRow]]:
-    """The ordered table of each division of the season (or of one)."""
+    """The ordered table of each division of the season (or of one). Plain columns, not
+    member objects: a division's page is read often (issue 12 §4)."""
     query = (
-        select(SeasonMember, Player.name)
+        select(
+            SeasonMember.division,
+            Player.name,
+            SeasonMember.points_units,
+            SeasonMember.score_sum,
+            SeasonMember.wins,
+            SeasonMember.played,
+            SeasonMember.withdrawn_at,
+        )
         .join(Player, col(Player.id) == SeasonMember.player_id)
         .where(SeasonMember.season_id == season.id, col(SeasonMember.division).is_not(None))
     )
     if division is not None:
         query = query.where(SeasonMember.division == division)
     rows: dict[int, list[TableRow]] = {}
-    for member, name in session.exec(query):
-        assert member.division is not None
-        rows.setdefault(member.division, []).append(row_of(member, name))
+    for number, name, units, score_sum, wins, played, withdrawn_at in session.exec(query):
+        assert number is not None
+        rows.setdefault(number, []).append(
+            TableRow(
+                player=name,
+                points=Fraction(units, POINT_UNITS),
+                score_sum=score_sum,
+                wins=wins,
+                played=played,
+                withdrawn=withdrawn_at is not None,
+            )
+        )
     return {number: order_table(rows[number]) for number in sorted(rows)}
 
 

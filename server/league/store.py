@@ -48,6 +48,23 @@ def load_season(session: Session, league: League, number: int, *, lock: bool = F
     return season
 
 
+def load_league_season(session: Session, slug: str, number: int) -> tuple[League, Season]:
+    """The league with this slug and its season `number` in one query (the pages read
+    often: a division's table), or the same 404s as `load_league` and `load_season`."""
+    found = session.exec(
+        select(League, Season)
+        .outerjoin(Season, (col(Season.league_id) == League.id) & (col(Season.number) == number))
+        .where(League.slug == slug)
+    ).first()
+    if found is None:
+        load_league(session, slug)  # the league's 404
+    assert found is not None
+    league, season = found
+    if season is None:
+        return league, load_season(session, league, number)  # the season's 404
+    return league, season
+
+
 def latest_season(session: Session, league: League) -> Season | None:
     """The league's newest season, if any."""
     return session.exec(
@@ -212,17 +229,18 @@ def invite(session: Session, *, league: League, player: Player, names: list[str]
     return league.invited
 
 
-def league_games(session: Session, season_id: int) -> dict[int, list[int]]:
-    """The season's game ids by division."""
-    rows = session.exec(
-        select(GameRecord.division, GameRecord.id)
-        .where(GameRecord.season_id == season_id)
-        .order_by(col(GameRecord.id))
-    ).all()
+def league_games(
+    session: Session, season_id: int, division: int | None = None
+) -> dict[int, list[int]]:
+    """The season's game ids by division (`division`: only that one's)."""
+    query = select(GameRecord.division, GameRecord.id).where(GameRecord.season_id == season_id)
+    if division is not None:
+        query = query.where(GameRecord.division == division)
+    rows = session.exec(query.order_by(col(GameRecord.id))).all()
     games: dict[int, list[int]] = {}
-    for division, game_id in rows:
-        assert division is not None and game_id is not None
-        games.setdefault(division, []).append(game_id)
+    for number, game_id in rows:
+        assert number is not None and game_id is not None
+        games.setdefault(number, []).append(game_id)
     return games
 
 

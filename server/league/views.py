@@ -124,13 +124,9 @@ def season_public(
     session: Session, league: League, season: Season, division: int | None = None
 ) -> SeasonPublic:
     """A season: who registered, and once started its divisions, games and tables; the
-    seed and the moves once it is finished. `division`: only that one."""
-    members = session.exec(
-        select(Player.name, SeasonMember.withdrawn_at)
-        .join(Player, col(Player.id) == SeasonMember.player_id)
-        .where(SeasonMember.season_id == season.id)
-        .order_by(col(Player.name))
-    ).all()
+    seed and the moves once it is finished. `division`: only that one, with only its
+    members as `registered` and `withdrawn` — a division's page reads its own rows and
+    games, not the whole season's (issue 12 §4: ≤ 2 × a game's state)."""
     assert season.id is not None
     tables = division_tables(session, season, division)
     if division is not None and not tables:
@@ -138,14 +134,27 @@ def season_public(
             "division_not_found",
             f"season {season.number} of {league.slug} has no division {division}",
         )
-    games = league_games(session, season.id)
+    if division is None:
+        members = session.exec(
+            select(Player.name, SeasonMember.withdrawn_at)
+            .join(Player, col(Player.id) == SeasonMember.player_id)
+            .where(SeasonMember.season_id == season.id)
+            .order_by(col(Player.name))
+        ).all()
+        registered = [name for name, out in members if out is None]
+        withdrawn = [name for name, out in members if out is not None]
+    else:
+        rows = sorted(tables[division], key=lambda row: row.player)
+        registered = [row.player for row in rows if not row.withdrawn]
+        withdrawn = [row.player for row in rows if row.withdrawn]
+    games = league_games(session, season.id, division)
     finished = season.status == SeasonStatus.FINISHED
     return SeasonPublic(
         league=league.slug,
         number=season.number,
         status=season.status,
-        registered=[name for name, out in members if out is None],
-        withdrawn=[name for name, out in members if out is not None],
+        registered=registered,
+        withdrawn=withdrawn,
         seed_commitment=season.commitment,
         seed=season.seed_hex if finished else None,
         divisions=[

@@ -1,0 +1,399 @@
+"""A whole league end to end (issue 12 §5): gunicorn on the development clock, a
+`cafe-server worker` delivering to an SMTP sink, time moved by `cafe-server clock advance`
+and turns replied by email through `cafe-server mail-in`, as an operator's mail server
+would pipe them.
+
+Nine players register for season 1 of a three-player league (division_size 4: divisions
+of 5 and 4; one-day turns, `autoplay`, one time-out allowed, no vacation). Bots play
+through the API (`GET /api/games/<id>/hints?n=1`, then `POST …/turns`), the first turns
+of one game by email reply; after a few real turns every game ends by resignations in a
+fixed order (the first name alphabetically resigns first), which is legitimate play and
+keeps the test short — Café games are long. One player of division 1 withdraws midway
+(their running games are resigned). One player of division 2 never plays: the clock is
+moved past their deadline in all their games at once, they time out (a turn is played
+for them), then are removed, and their games end. The season ends: its moves, and the
+season-finished email to each member; season 2 opens with the members re-registered
+(not the one who withdrew), starts with divisions reflecting the moves, is played out by
+resignations, and `cafe-server league check` finds nothing to report.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import os
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import free_port
+from sqlmodel import Session, col, select
+
+from server.devmail import CatchingHandler, start_catcher
+from server.league import emails
+from server.models import OutboxMessage
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "e2e-secret-of-at-least-thirty-two-bytes"
+CLOCK = {"days_per_turn": 1, "timeout": "autoplay", "max_timeouts": 1, "vacation": False}
+NAMES = ("ada", "ben", "cy", "dot", "eli", "flo", "gil", "hux", "ian")
+REAL_TURNS = 3  # turns played in each game before its players resign
+EMAIL_TURNS = 2  # of the first game, played by email reply
+WAIT = 30  # seconds the worker gets to act on what is due
+#: The kinds of the games' own emails: any other email naming the league is the league's.
+GAME_KINDS = {
+    "game_started", "your_turn", "turn_played", "turn_confirmed", "turn_refused",
+    "reply_unrecognised", "game_over", "reminder", "timed_out", "removed", "digest",
+}  # fmt: skip
+
+
+@pytest.fixture
+def sink() -> Iterator[tuple[CatchingHandler, int]]:
+    """The SMTP server the worker delivers to, keeping every message."""
+    handler, port = CatchingHandler(), free_port()
+    controller = start_catcher(handler, host="127.0.0.1", port=port)
+    yield handler, port
+    controller.stop()
+
+
+def environment(database_url: str, smtp_port: int) -> dict[str, str]:
+    """The settings of the operator's commands and the worker."""
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "CAFE_DATABASE_URL": database_url,
+        "CAFE_DEV_CLOCK": "1",
+        "CAFE_SECRET_KEY": SECRET,
+        "CAFE_SMTP_PORT": str(smtp_port),
+        "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
+        "CAFE_WORKER_POLL": "1",
+        "CAFE_WORKER_SWEEP": "1",
+        "CAFE_LOG_LEVEL": "WARNING",
+    }
+
+
+def cafe_server(*args: str) -> list[str]:
+    """The `cafe-server` command line (the worktree's code, as PYTHONPATH says)."""
+    return [sys.executable, "-c", "from server.cli import app; app()", *args]
+
+
+def wait_for(what: str, done: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT
+    while not done():
+        assert time.monotonic() < deadline, f"the worker did not {what} in {WAIT} s"
+        time.sleep(0.1)
+
+
+def league_emails_written() -> bool:
+    """Whether `server.league.emails.season_finished` queues anything yet. On the branch
+    that wrote this test the league's emails were placeholders (a docstring, no body),
+    being written on another branch. TODO after that merge: drop this and the `xfail`
+    below, and tighten `check_season_mail` to the email's kind and Subject."""
+    function = ast.parse(textwrap.dedent(inspect.getsource(emails.season_finished))).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    body = function.body
+    return not (len(body) == 1 and isinstance(body[0], ast.Expr))
+
+
+class League:
+    """The league, its players, the operator's clock and mail, as the test drives them."""
+
+    def __init__(self, client: Any, env: dict[str, str], slug: str) -> None:
+        self.client, self.env, self.slug = client, env, slug
+
+    # --- the API ---------------------------------------------------------------------
+
+    def call(self, method: str, path: str, who: str | None = None, **kwargs: Any) -> Any:
+        response = self.client.call(method, path, who, **kwargs)
+        assert response.ok, (method, path, response.status_code, response.text)
+        return response.json()
+
+    def season(self, number: int) -> dict[str, Any]:
+        return self.call("GET", f"/api/leagues/{self.slug}/seasons/{number}")
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        return self.client.state(game_id)
+
+    def play(self, game_id: int, who: str) -> None:
+        """`who` plays the best turn through the API."""
+        state = self.game(game_id)
+        turn = self.client.hints(game_id, who, 1)[0]
+        body = {"turn": turn, "version": state["version"]}
+        self.call("POST", f"/api/games/{game_id}/turns", who, json=body)
+
+    def resign_all_but_one(self, game_id: int) -> None:
+        """The players still in the game resign in name order, until it ends."""
+        state = self.game(game_id)
+        active = [
+            name for seat, name in enumerate(state["players"]) if not state["eliminated"][seat]
+        ]
+        for name in sorted(active)[:-1]:
+            if self.game(game_id)["status"] == "active":
+                self.call("POST", f"/api/games/{game_id}/resign", name)
+        assert self.game(game_id)["status"] == "finished"
+
+    # --- email replies ---------------------------------------------------------------
+
+    def reply_by_email(self, game_id: int) -> None:
+        """The player to move answers their "your turn" email with `1` (the first turn
+        it offers), piped to `cafe-server mail-in` as a mail server would."""
+        state = self.game(game_id)
+        mover, version = state["to_move"], state["version"]
+        sent: list[OutboxMessage] = []
+
+        def your_turn_sent() -> bool:
+            with Session(self.client.engine) as session:
+                sent[:] = session.exec(
+                    select(OutboxMessage).where(
+                        OutboxMessage.kind == "your_turn",
+                        OutboxMessage.game_id == game_id,
+                        OutboxMessage.version == version,
+                        OutboxMessage.to_addr == f"{mover}@example.com",
+                        OutboxMessage.status == "sent",
+                    )
+                ).all()
+            return bool(sent)
+
+        wait_for(f"send {mover} their turn in game {game_id}", your_turn_sent)
+        address = (sent[0].headers or {})["Reply-To"]
+        reply = EmailMessage()
+        reply["From"] = f"{mover} <{mover}@example.com>"
+        reply["To"] = address
+        reply["Subject"] = f"Re: {sent[0].subject}"
+        reply["Message-ID"] = f"<{uuid.uuid4().hex}@mail.example>"
+        reply.set_content("1\n\nThanks!\n")
+        done = subprocess.run(
+            cafe_server("mail-in", "--to", address, "--sender", f"{mover}@example.com"),
+            input=reply.as_bytes(),
+            env=self.env,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr.decode(errors="replace")
+        assert self.game(game_id)["version"] == version + 1, done.stdout
+
+    # --- the operator ----------------------------------------------------------------
+
+    def now(self) -> datetime:
+        """The time the server sees, as `/healthz` reports the development clock."""
+        return datetime.fromisoformat(self.call("GET", "/healthz")["dev_clock"]["now"])
+
+    def advance_past(self, when: datetime) -> None:
+        """`cafe-server clock advance` to a minute past `when`, as an operator runs it."""
+        minutes = int((when - self.now()).total_seconds() // 60) + 2
+        done = subprocess.run(
+            cafe_server("clock", "advance", f"{minutes}m"),
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+
+    def delivered(self) -> bool:
+        """Whether the outbox has nothing left to send."""
+        with Session(self.client.engine) as session:
+            return (
+                session.exec(
+                    select(OutboxMessage.id).where(
+                        col(OutboxMessage.status).in_(["pending", "sending"])
+                    )
+                ).first()
+                is None
+            )
+
+
+def play_a_little(league: League, game_id: int, turns: int, *, avoid: str | None = None) -> None:
+    """Real turns by the bots, at most `turns`, stopping where `avoid` is to move."""
+    for _ in range(turns):
+        state = league.game(game_id)
+        if state["status"] != "active" or state["to_move"] == avoid:
+            return
+        league.play(game_id, state["to_move"])
+
+
+def games_of(season: dict[str, Any], division: int | None = None) -> list[int]:
+    return [
+        game
+        for d in season["divisions"]
+        if division is None or d["number"] == division
+        for game in d["games"]
+    ]
+
+
+def test_two_seasons_of_a_league_with_real_processes(dev_client, database_url, sink, tmp_path):
+    handler, smtp_port = sink
+    client = dev_client
+    env = environment(database_url, smtp_port)
+    started = time.monotonic()
+    worker: subprocess.Popen[bytes] | None = None
+    try:
+        organiser = client.sign_up("org")
+        players = [client.sign_up(name) for name in NAMES]
+        slug = f"e2e{uuid.uuid4().hex[:6]}"
+        league = League(client, env, slug)
+        settings = {
+            "name": "End to end", "slug": slug, "game_size": 3, "division_size": 4,
+            "promote": 2, "relegate": 2, "clock": CLOCK,
+        }  # fmt: skip
+        league.call("POST", "/api/leagues", organiser, json=settings)
+        league.call("POST", f"/api/leagues/{slug}/seasons", organiser)
+        for name in players:
+            league.call("POST", f"/api/leagues/{slug}/seasons/1/register", name)
+        worker = subprocess.Popen(
+            cafe_server("worker"),
+            env=env,
+            stderr=(tmp_path / "worker.log").open("wb"),
+            cwd=ROOT,
+        )
+        season = league.call("POST", f"/api/leagues/{slug}/seasons/1/start", organiser)
+        assert [len(d["players"]) for d in season["divisions"]] == [5, 4]
+        ghost = sorted(season["divisions"][1]["players"])[0]  # never plays
+        leaver = sorted(season["divisions"][0]["players"])[1]  # withdraws midway
+        season_one(league, season, ghost=ghost, leaver=leaver)
+        finished = league.season(1)
+        check_season_one(league, finished, ghost=ghost, leaver=leaver, members=players)
+        wait_for("deliver every message", league.delivered)
+        if league_emails_written():
+            ended = datetime.fromisoformat(finished["finished_at"])
+            check_season_mail(client, handler, slug, since=ended, members=set(players) - {leaver})
+
+        opened = league.call("POST", f"/api/leagues/{slug}/seasons", organiser)
+        assert sorted(opened["registered"]) == sorted(set(players) - {leaver})
+        second = league.call("POST", f"/api/leagues/{slug}/seasons/2/start", organiser)
+        check_season_two(second, finished["moves"], leaver=leaver)
+        for game_id in games_of(second):
+            league.resign_all_but_one(game_id)
+        assert league.season(2)["status"] == "finished"
+
+        checked = subprocess.run(
+            cafe_server("league", "check"),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        wait_for("deliver every message", league.delivered)
+    finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(10)
+    log = (tmp_path / "worker.log").read_text(errors="replace")
+    assert "Traceback" not in log, log
+    print(f"league end to end on {database_url.split(':')[0]}: {time.monotonic() - started:.1f} s")
+    if not league_emails_written():  # everything else passed; the mail could not be checked
+        pytest.xfail("server.league.emails.season_finished is a placeholder on this branch")
+
+
+def season_one(league: League, season: dict[str, Any], *, ghost: str, leaver: str) -> None:
+    """Play season 1 to its end: email turns, bots, a withdrawal, the ghost's time-outs."""
+    games = games_of(season)
+    ghostly = [g for g in games if ghost in league.game(g)["players"]]
+    others = [g for g in games if g not in ghostly]
+    first = others[0]
+    for _ in range(EMAIL_TURNS):
+        league.reply_by_email(first)
+    for game_id in others:
+        play_a_little(league, game_id, REAL_TURNS)
+    withdrawn = league.call("POST", f"/api/leagues/{league.slug}/seasons/1/withdraw", leaver)
+    assert leaver in withdrawn["withdrawn"]
+    for game_id in others:
+        if league.game(game_id)["status"] == "active":
+            league.resign_all_but_one(game_id)
+    # Only the ghost's games still run. Each is played until the ghost is to move, then
+    # the clock passes their deadlines at once: the first time a turn is played for them,
+    # the second time they are removed.
+    for timeouts in (1, 2):
+        versions = {}
+        for game_id in ghostly:
+            play_a_little(league, game_id, 10, avoid=ghost)
+            state = league.game(game_id)
+            assert state["to_move"] == ghost, state
+            versions[game_id] = (state["version"], datetime.fromisoformat(state["deadline"]))
+        league.advance_past(max(deadline for _, deadline in versions.values()))
+        for game_id, (version, _) in versions.items():
+            wait_for(
+                f"time {ghost} out in game {game_id}",
+                lambda g=game_id, v=version: league.game(g)["version"] > v,
+            )
+            state = league.game(game_id)
+            seat = state["players"].index(ghost)
+            assert state["timeouts"][seat] == timeouts, state
+            assert state["eliminated"][seat] == (timeouts == 2), state
+    for game_id in ghostly:
+        if league.game(game_id)["status"] == "active":
+            league.resign_all_but_one(game_id)
+
+
+def check_season_one(
+    league: League, season: dict[str, Any], *, ghost: str, leaver: str, members: list[str]
+) -> None:
+    """Season 1 is over: final tables, the withdrawal and the time-outs in them, the seed
+    revealed, the moves (two up, two down), the games all finished."""
+    assert season["status"] == "finished" and season["seed"] is not None
+    assert season["withdrawn"] == [leaver]
+    assert sorted(season["registered"]) == sorted(set(members) - {leaver})
+    rows = {row["player"]: row for d in season["divisions"] for row in d["standings"]}
+    assert sorted(rows) == sorted(members)
+    assert rows[leaver]["withdrawn"] is True
+    assert rows[ghost]["points"] == 0 and rows[ghost]["played"] == 2
+    for division in season["divisions"]:
+        assert [row["place"] for row in division["standings"]] == list(
+            range(1, len(division["players"]) + 1)
+        )
+        for game_id in division["games"]:
+            assert league.game(game_id)["status"] == "finished"
+    moves = season["moves"]
+    assert len([m for m in moves if m["direction"] == "up"]) == 2
+    assert len([m for m in moves if m["direction"] == "down"]) == 2
+    assert all(m["from_division"] == 2 for m in moves if m["direction"] == "up")
+    assert all(m["from_division"] == 1 for m in moves if m["direction"] == "down")
+
+
+def check_season_mail(
+    client: Any, handler: CatchingHandler, slug: str, *, since: datetime, members: set[str]
+) -> None:
+    """Every member (the leaver aside: whether they get the final table is the emails'
+    branch's call) got the season-finished email once the season ended: an email queued
+    at or after `since`, not one of a game's, naming the league — and it arrived.
+
+    TODO after the league emails merge: assert `row.kind == "league_season_finished"` (or
+    whatever kind it is given) and its Subject, and that the body has the final table."""
+    with Session(client.engine) as session:
+        rows = session.exec(
+            select(OutboxMessage).where(
+                OutboxMessage.status == "sent", col(OutboxMessage.kind).not_in(GAME_KINDS)
+            )
+        ).all()
+    delivered = {message["Message-ID"] for message in handler.messages}
+    for name in members:
+        mine = [
+            row for row in rows if row.to_addr == f"{name}@example.com" and slug in (row.body or "")
+        ]
+        assert mine, f"{name} got no email of league {slug}"
+        assert {row.message_id for row in mine} <= delivered
+
+
+def check_season_two(season: dict[str, Any], moves: list[dict[str, Any]], *, leaver: str) -> None:
+    """Season 2's divisions follow season 1's moves: who went up is in division 1, who
+    went down (and stayed) in division 2; the leaver is nowhere."""
+    assert season["status"] == "running"
+    divisions = [set(d["players"]) for d in season["divisions"]]
+    assert [len(d) for d in divisions] == [4, 4]
+    assert leaver not in set().union(*divisions)
+    ups = {m["player"] for m in moves if m["direction"] == "up"}
+    downs = {m["player"] for m in moves if m["direction"] == "down"} - {leaver}
+    assert ups <= divisions[0], (ups, divisions)
+    assert downs <= divisions[1], (downs, divisions)
