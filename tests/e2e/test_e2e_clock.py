@@ -60,6 +60,9 @@ def environment(database_url: str, smtp_port: int) -> dict[str, str]:
         "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
         "CAFE_WORKER_POLL": "1",
         "CAFE_WORKER_SWEEP": "1",
+        # the game's start alone mails its creator more than a minute's share (who joined,
+        # the table full, the game started, the turns): no waiting a minute for the rest
+        "CAFE_MAIL_PER_MINUTE": "0",
         "CAFE_LOG_LEVEL": "WARNING",
     }
 

@@ -131,14 +131,16 @@ def nginx(gunicorn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
         stop(process)
 
 
-def dribble(base: str, stop: threading.Event) -> None:
-    """A client that announces a body and sends it a byte every 0.2 s until `stop`."""
+def dribble(base: str, stop: threading.Event, started: threading.Semaphore) -> None:
+    """A client that announces a body and sends it a byte every 0.2 s until `stop`;
+    `started` is released once its request's head is sent."""
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as connection:
         connection.sendall(
             b"POST /api/players HTTP/1.1\r\nHost: cafe\r\nContent-Type: application/json\r\n"
             b"Content-Length: 1000\r\n\r\n{"
         )
+        started.release()
         while not stop.wait(0.2):
             try:
                 connection.sendall(b" ")
@@ -148,15 +150,18 @@ def dribble(base: str, stop: threading.Event) -> None:
 
 def healthz_while_dribbling(base: str, target: str) -> bool:
     """Whether `/healthz` at `base` answers within 2 s while slow clients hold `target`."""
-    stop = threading.Event()
+    stop, started = threading.Event(), threading.Semaphore(0)
     clients = [
-        threading.Thread(target=dribble, args=(target, stop), daemon=True)
+        threading.Thread(target=dribble, args=(target, stop, started), daemon=True)
         for _ in range(SLOW_CLIENTS)
     ]
     for client in clients:
         client.start()
     try:
-        time.sleep(1)  # let them all connect and start
+        # every slow client has connected and begun (on a busy machine that can take a
+        # while), then a moment for the server to take them up
+        assert all(started.acquire(timeout=10) for _ in clients), "a slow client did not start"
+        time.sleep(1)
         try:
             return all(requests.get(f"{base}/healthz", timeout=2).ok for _ in range(3))
         except requests.Timeout:
