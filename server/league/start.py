@@ -11,8 +11,7 @@ and check the seed against the commitment published at the start.
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -89,7 +88,7 @@ def place(
     )
 
 
-def _pauses(session: Session, player_ids: list[int], since: Any) -> dict[int, list[Interval]]:
+def _pauses(session: Session, player_ids: list[int], since: datetime) -> dict[int, list[Interval]]:
     """Every mover's vacations that end after `since`, in one query."""
     found: dict[int, list[Interval]] = {pid: [] for pid in player_ids}
     for pid, start, end in session.exec(
@@ -101,9 +100,12 @@ def _pauses(session: Session, player_ids: list[int], since: Any) -> dict[int, li
     return found
 
 
-def _claim(session: Session, league: League, season: Season, *, seed: bytes, now: Any) -> None:
-    """Compare-and-set the season from registration to running, before anything else is
-    written: of two starts at once, one wins and the other is told so, with nothing done."""
+def _claim(
+    session: Session, league: League, season: Season, *, seed: bytes, now: datetime, games: int
+) -> None:
+    """Compare-and-set the season from registration to running with its `games`, before
+    anything else is written: of two starts at once, one wins and the other is told so,
+    with nothing done."""
     claimed = session.execute(
         update(Season)
         .where(col(Season.id) == season.id, col(Season.status) == SeasonStatus.REGISTRATION)
@@ -113,6 +115,7 @@ def _claim(session: Session, league: League, season: Season, *, seed: bytes, now
             commitment=commitment(seed),
             started_at=now,
             digest_due=now + DIGEST_EVERY,
+            games_left=games,
         )
         .execution_options(synchronize_session=False)
     )
@@ -146,7 +149,6 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
     divisions = place(session, league, season, list(players.values()))
     seed = secrets.token_bytes(32)
     now = utcnow()
-    _claim(session, league, season, seed=seed, now=now)
     scheduled = [
         (number, game)
         for number, names in enumerate(divisions, 1)
@@ -154,6 +156,7 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
             names, league.game_size, seed=scheduling.division_seed(seed, number)
         )
     ]
+    _claim(session, league, season, seed=seed, now=now, games=len(scheduled))
     movers: list[str] = []
     records: list[tuple[GameRecord, Game, tuple[str, ...]]] = []
     for number, names in scheduled:
@@ -212,12 +215,6 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
     for member, player_row in members:
         member.division = division_of[player_row.name]
     session.add_all(member for member, _ in members)
-    session.execute(
-        update(Season)
-        .where(col(Season.id) == season.id)
-        .values(games_left=len(records))
-        .execution_options(synchronize_session=False)
-    )
     session.flush()
     session.refresh(season)
     emails.season_started(session, league=league, season=season)
