@@ -37,6 +37,8 @@ from cafe.render.palette import (
     GOLD,
     HIGHLIGHT,
     INK,
+    JOKER,
+    JOKER_EDGE,
     MUTED,
     ON_DARK,
     PAPER,
@@ -145,17 +147,27 @@ def _centre(at: tuple[int, int]) -> tuple[float, float]:
 
 
 def _guest(tile: str, x: float, y: float, r: float) -> str:
-    """A guest disc: nation code over ♀/♂ in the nation's colour; a joker in cream and gold,
-    with a badge in the nation's colour when it was declared one (``Jf=FR``)."""
+    """A guest disc: nation code over ♀/♂ in the nation's colour; a joker in silver with a
+    dashed grey ring (no nation's colour: Spain's is gold), with a badge in the nation's
+    colour when it was declared one (``Jf=FR``)."""
     base, _, declared = tile.partition("=")
     symbol = GENDER_SYMBOLS[gender_of(base)]
     nation = nation_of(base)
     size = r * 0.62
     if nation is None:
         parts = [
-            _tag("circle", cx=x, cy=y, r=r - 1.5, fill="#fffdf5", stroke=GOLD, stroke_width=3),
+            _tag(
+                "circle",
+                cx=x,
+                cy=y,
+                r=r - 1.5,
+                fill=JOKER,
+                stroke=JOKER_EDGE,
+                stroke_width=3,
+                stroke_dasharray="4 2",
+            ),
             _text(x, y - size * 0.5, "J", size * 1.1, INK, font_weight="bold"),
-            _text(x, y + size * 0.75, symbol, size, GOLD, font_weight="bold"),
+            _text(x, y + size * 0.75, symbol, size, INK, font_weight="bold"),
         ]
         if declared:
             parts.append(_badge(declared, x + r * 0.8, y - r * 0.8, r * 0.42))

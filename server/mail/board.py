@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from cafe import Game
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
 from cafe.render.common import LIGHT_NATIONS, NATION_COLOURS
-from cafe.render.palette import CUSHION, FLOOR, GOLD, INK, MUTED, ON_DARK, SEAT, WOOD
+from cafe.render.palette import CUSHION, FLOOR, GOLD, INK, JOKER, MUTED, ON_DARK, SEAT, WOOD
 from cafe.tiles import nation_of
 
 #: The 13 columns share the width (a phone's 375 px as a desktop's 580); rows are fixed.
@@ -33,11 +33,11 @@ BAR_COLUMNS, BAR_ROWS = range(4, 9), range(4, 9)
 STOOLS_PER_ROW = 5
 
 FONT = "Verdana,Arial,Helvetica,sans-serif"
-JOKER, JOKER_INK = GOLD, INK
+JOKER_INK = INK
 
 
 def tile_colours(tile: str) -> tuple[str, str]:
-    """Background and lettering of a tile's chip: its nation's colour, gold for a joker."""
+    """Background and lettering of a tile's chip: its nation's colour, silver for a joker."""
     nation = nation_of(tile)
     if nation is None:
         return JOKER, JOKER_INK
@@ -69,7 +69,7 @@ def _cell(title: str, text: str, style: str) -> str:
 def _table_cell(table_id: str, birthday: bool) -> str:
     colour = NATION_COLOURS[table_id[:2]]
     ink = INK if table_id[:2] in LIGHT_NATIONS else ON_DARK
-    ring = f"border:3px solid {JOKER}" if birthday else f"border:3px solid {colour}"
+    ring = f"border:3px solid {GOLD}" if birthday else f"border:3px solid {colour}"
     style = f"background:{colour};color:{ink};font-weight:bold;border-radius:15px;{ring}"
     title = f"table {table_id}" + (" (birthday table)" if birthday else "")
     return _cell(title, table_id, style)

@@ -15,7 +15,8 @@ from cafe import CafeError, Game, render
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
 from cafe.bots import RandomBot, play_out
 from cafe.render import board_text
-from cafe.render.common import display_width
+from cafe.render.common import NATION_COLOURS, display_width
+from cafe.render.palette import GOLD, JOKER
 
 SVG = "{http://www.w3.org/2000/svg}"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -332,6 +333,9 @@ def test_svg_special_marks() -> None:
     joker = by_id(root, "chair-")["4"]
     assert joker.get("data-tile") == "Jf=TR"
     assert "TR" in list(joker.itertext())
+    # a joker is silver, never a nation's colour (Spain's gold was too close to the old one)
+    fills = {el.get("fill") for el in joker.iter() if el.tag.endswith("circle")}
+    assert JOKER in fills and NATION_COLOURS["ES"] not in fills and GOLD not in fills
 
 
 def test_svg_is_self_contained_and_safe() -> None:

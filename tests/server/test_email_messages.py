@@ -14,6 +14,8 @@ from mail_support import assert_text_fits, board_in_html, read_html
 
 from cafe import Game, render
 from cafe.bots import GreedyBot
+from cafe.render.common import NATION_COLOURS
+from cafe.render.palette import INK, JOKER
 from server.mail import board, messages, templates
 from server.mail.facts import (
     DigestGame,
@@ -426,3 +428,12 @@ def test_no_birthday_word_without_the_right():
     assert messages.birthday_right(game, other, None) is None  # not their turn
     plain, _ = played_game(10)
     assert messages.birthday_right(facts(plain, []), plain.player_to_move, None) is None
+
+
+def test_a_joker_chip_is_silver_not_a_nations_colour():
+    assert board.tile_colours("Jm") == (JOKER, INK)
+    assert {board.tile_colours(f"{nation}f")[0] for nation in NATION_COLOURS} == set(
+        NATION_COLOURS.values()
+    )
+    assert JOKER not in NATION_COLOURS.values()
+    assert f"background:{JOKER}" in str(board.chip("Jf"))
