@@ -27,8 +27,8 @@ after it stops. Target: median
 ≤ 2 ms of wall time; this process's CPU time is printed beside it, as a check when the
 machine is busy.
 
-The season-start emails (`server.league.emails.season_started`) are measured as they are on
-the branch the benchmark runs on.
+The season start includes its emails (`server.league.emails.season_started`, one rendered
+message per member), as it does in service.
 
     .venv/bin/python benchmarks/league.py [--players 1000] [--rounds 5] [--sample 75]
         [--reads 200] [--ratings 300] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
