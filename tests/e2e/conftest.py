@@ -22,6 +22,7 @@ from postgres_support import scratch_postgres
 
 from server import migrate
 from server.db import make_engine
+from server.devmail import CatchingHandler, start_catcher
 
 PG_URL = os.environ.get("CAFE_TEST_DATABASE_URL")
 BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
@@ -198,3 +199,12 @@ def dev_client(dev_server: Server) -> Iterator[Client]:
     made = Client(dev_server)
     yield made
     made.close()
+
+
+@pytest.fixture
+def sink() -> Iterator[tuple[CatchingHandler, int]]:
+    """An SMTP server for the mail workers to deliver to, keeping every message."""
+    handler, port = CatchingHandler(), free_port()
+    controller = start_catcher(handler, host="127.0.0.1", port=port)
+    yield handler, port
+    controller.stop()

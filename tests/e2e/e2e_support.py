@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
@@ -12,6 +17,43 @@ from server.models import OutboxMessage
 
 #: The secret key of the servers the end-to-end tests start.
 E2E_SECRET_KEY = "e2e-secret-of-at-least-thirty-two-bytes"
+#: The checkout, whose code the operator's commands and workers run.
+ROOT = Path(__file__).resolve().parents[2]
+#: Seconds the workers get to act on what is due.
+WAIT = 30
+
+
+def worker_environment(database_url: str, smtp_port: int) -> dict[str, str]:
+    """The settings of the operator's commands and the mail workers on the development
+    clock: this checkout's code, short poll and sweep periods, and no per-recipient limit
+    (a game's start, or a season's, mails a player more than a minute's share, and the
+    tests do not wait a minute for the rest)."""
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "CAFE_DATABASE_URL": database_url,
+        "CAFE_DEV_CLOCK": "1",
+        "CAFE_SECRET_KEY": E2E_SECRET_KEY,
+        "CAFE_SMTP_PORT": str(smtp_port),
+        "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
+        "CAFE_WORKER_POLL": "1",
+        "CAFE_WORKER_SWEEP": "1",
+        "CAFE_MAIL_PER_MINUTE": "0",
+        "CAFE_LOG_LEVEL": "WARNING",
+    }
+
+
+def cafe_server(*args: str) -> list[str]:
+    """The `cafe-server` command line (the checkout's code, as PYTHONPATH says)."""
+    return [sys.executable, "-c", "from server.cli import app; app()", *args]
+
+
+def wait_for(what: str, done: Callable[[], bool]) -> None:
+    """Wait until `done()`, at most `WAIT` seconds (then fail, saying `what` was awaited)."""
+    deadline = time.monotonic() + WAIT
+    while not done():
+        assert time.monotonic() < deadline, f"the workers did not {what} in {WAIT} s"
+        time.sleep(0.1)
 
 
 def free_port() -> int:

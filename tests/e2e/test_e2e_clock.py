@@ -14,69 +14,23 @@ lines, `-- nat… times out`) verified by `cafe verify`.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
-from e2e_support import free_port
+from e2e_support import ROOT, cafe_server, wait_for, worker_environment
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from server.devmail import CatchingHandler, start_catcher
+from server.devmail import CatchingHandler
 from server.models import OutboxMessage, Player
 
-ROOT = Path(__file__).resolve().parents[2]
 CAFE = Path(sys.executable).parent / "cafe"
-SECRET = "e2e-secret-of-at-least-thirty-two-bytes"
 CLOCK = {"days_per_turn": 1, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
-WAIT = 30  # seconds the workers get to act on what is due
-
-
-@pytest.fixture
-def sink() -> Iterator[tuple[CatchingHandler, int]]:
-    """The SMTP server the workers deliver to, keeping every message."""
-    handler, port = CatchingHandler(), free_port()
-    controller = start_catcher(handler, host="127.0.0.1", port=port)
-    yield handler, port
-    controller.stop()
-
-
-def environment(database_url: str, smtp_port: int) -> dict[str, str]:
-    """The settings of the operator's commands and the workers."""
-    return {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "CAFE_DATABASE_URL": database_url,
-        "CAFE_DEV_CLOCK": "1",
-        "CAFE_SECRET_KEY": SECRET,
-        "CAFE_SMTP_PORT": str(smtp_port),
-        "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
-        "CAFE_WORKER_POLL": "1",
-        "CAFE_WORKER_SWEEP": "1",
-        # the game's start alone mails its creator more than a minute's share (who joined,
-        # the table full, the game started, the turns): no waiting a minute for the rest
-        "CAFE_MAIL_PER_MINUTE": "0",
-        "CAFE_LOG_LEVEL": "WARNING",
-    }
-
-
-def cafe_server(*args: str) -> list[str]:
-    """The `cafe-server` command line (the worktree's code, as PYTHONPATH says)."""
-    return [sys.executable, "-c", "from server.cli import app; app()", *args]
-
-
-def wait_for(what: str, done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WAIT
-    while not done():
-        assert time.monotonic() < deadline, f"the workers did not {what} in {WAIT} s"
-        time.sleep(0.1)
 
 
 class Table:
@@ -144,7 +98,7 @@ def test_reminders_timeouts_removal_and_a_vacation_with_real_workers(
 ):
     handler, smtp_port = sink
     client = dev_client
-    env = environment(database_url, smtp_port)
+    env = worker_environment(database_url, smtp_port)
     workers: list[subprocess.Popen[bytes]] = []
     try:
         pat, nat, val = (client.sign_up(name) for name in ("pat", "nat", "val"))

@@ -19,74 +19,23 @@ resignations, and `cafe-server league check` finds nothing to report.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
 from datetime import datetime
 from email.message import EmailMessage
-from pathlib import Path
 from typing import Any
 
-import pytest
-from e2e_support import free_port
+from e2e_support import ROOT, cafe_server, wait_for, worker_environment
 from sqlmodel import Session, col, select
 
-from server.devmail import CatchingHandler, start_catcher
+from server.devmail import CatchingHandler
 from server.models import OutboxMessage
 
-ROOT = Path(__file__).resolve().parents[2]
-SECRET = "e2e-secret-of-at-least-thirty-two-bytes"
 CLOCK = {"days_per_turn": 1, "timeout": "autoplay", "max_timeouts": 1, "vacation": False}
 NAMES = ("ada", "ben", "cy", "dot", "eli", "flo", "gil", "hux", "ian")
 REAL_TURNS = 3  # turns played in each game before its players resign
 EMAIL_TURNS = 2  # of the first game, played by email reply
-WAIT = 30  # seconds the worker gets to act on what is due
-#: The kinds of the games' own emails: any other email naming the league is the league's.
-GAME_KINDS = {
-    "game_started", "your_turn", "turn_played", "turn_confirmed", "turn_refused",
-    "reply_unrecognised", "game_over", "reminder", "timed_out", "removed", "digest",
-}  # fmt: skip
-
-
-@pytest.fixture
-def sink() -> Iterator[tuple[CatchingHandler, int]]:
-    """The SMTP server the worker delivers to, keeping every message."""
-    handler, port = CatchingHandler(), free_port()
-    controller = start_catcher(handler, host="127.0.0.1", port=port)
-    yield handler, port
-    controller.stop()
-
-
-def environment(database_url: str, smtp_port: int) -> dict[str, str]:
-    """The settings of the operator's commands and the worker."""
-    return {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "CAFE_DATABASE_URL": database_url,
-        "CAFE_DEV_CLOCK": "1",
-        "CAFE_SECRET_KEY": SECRET,
-        "CAFE_SMTP_PORT": str(smtp_port),
-        "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
-        "CAFE_WORKER_POLL": "1",
-        "CAFE_WORKER_SWEEP": "1",
-        "CAFE_MAIL_PER_MINUTE": "0",  # a season mails each player more than a minute's share
-        "CAFE_LOG_LEVEL": "WARNING",
-    }
-
-
-def cafe_server(*args: str) -> list[str]:
-    """The `cafe-server` command line (the worktree's code, as PYTHONPATH says)."""
-    return [sys.executable, "-c", "from server.cli import app; app()", *args]
-
-
-def wait_for(what: str, done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WAIT
-    while not done():
-        assert time.monotonic() < deadline, f"the worker did not {what} in {WAIT} s"
-        time.sleep(0.1)
 
 
 class League:
@@ -220,7 +169,7 @@ def games_of(season: dict[str, Any], division: int | None = None) -> list[int]:
 def test_two_seasons_of_a_league_with_real_processes(dev_client, database_url, sink, tmp_path):
     handler, smtp_port = sink
     client = dev_client
-    env = environment(database_url, smtp_port)
+    env = worker_environment(database_url, smtp_port)
     started = time.monotonic()
     worker: subprocess.Popen[bytes] | None = None
     try:
