@@ -24,6 +24,7 @@ from sqlmodel import SQLModel
 from server import apispec, create_app
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
+from server.mail.receiver import start_receiver
 
 PG_URL = os.environ.get("CAFE_TEST_DATABASE_URL")
 
@@ -133,3 +134,13 @@ def api(app: Flask, client: FlaskClient) -> Iterator[Api]:
     helper = Api(app, client)
     yield helper
     helper.close()
+
+
+@pytest.fixture
+def receiver(app: Flask) -> Iterator[int]:
+    """The app's SMTP receiver of emailed replies (`cafe-server mail-in --listen`) on a free
+    port; the port."""
+    port = free_port()
+    controller = start_receiver(app, host="127.0.0.1", port=port)
+    yield port
+    controller.stop()

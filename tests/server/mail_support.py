@@ -3,6 +3,7 @@ outbox to a real SMTP server, and write replies the way mail programs do."""
 
 from __future__ import annotations
 
+import smtplib
 from email.message import EmailMessage
 from html.parser import HTMLParser
 from typing import Any
@@ -132,3 +133,9 @@ def reply_message(
     elif html is not None:
         message.set_content(html, subtype="html")
     return message
+
+
+def send(port: int, message: EmailMessage) -> None:
+    """Deliver `message` over real SMTP to the receiver on `port`, addressed as its `To`."""
+    with smtplib.SMTP("127.0.0.1", port) as smtp:
+        assert smtp.send_message(message, "player@mail.example", [message["To"]]) == {}

@@ -4,13 +4,8 @@
 
 from __future__ import annotations
 
-import smtplib
-
 import pytest
-from mail_support import game_row, outbox_rows, reply_message
-from server_support import free_port
-
-from server.mail.receiver import start_receiver
+from mail_support import game_row, outbox_rows, reply_message, send
 
 
 @pytest.fixture
@@ -18,22 +13,9 @@ def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'cafe.db'}"  # a file: replies are handled in threads
 
 
-@pytest.fixture
-def receiver(app):
-    port = free_port()
-    controller = start_receiver(app, host="127.0.0.1", port=port)
-    yield port
-    controller.stop()
-
-
 def mails(api, kind, name):
     api.send_events()
     return [r for r in outbox_rows(api.app, kind) if r.to_addr == f"{name}@example.com"]
-
-
-def send(port, message):
-    with smtplib.SMTP("127.0.0.1", port) as smtp:
-        assert smtp.send_message(message, "x@mail.example", [message["To"]]) == {}
 
 
 def test_an_auto_start_game_starts_when_its_last_seat_is_taken(api):

@@ -27,7 +27,6 @@ from server import create_app
 from server.cli import app as cli
 from server.db import get_engine
 from server.mail.addresses import ReplyAddress, reply_address, thread_root
-from server.mail.receiver import start_receiver
 from server.models import OfferedHints, TurnRecord
 
 ANSWERS = ("turn_confirmed", "turn_refused", "reply_unrecognised")
@@ -38,14 +37,6 @@ START = 2
 @pytest.fixture
 def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'cafe.db'}"  # a file: replies are handled in threads
-
-
-@pytest.fixture
-def receiver(app):
-    port = free_port()
-    controller = start_receiver(app, host="127.0.0.1", port=port)
-    yield port
-    controller.stop()
 
 
 @pytest.fixture

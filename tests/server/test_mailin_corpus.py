@@ -16,11 +16,9 @@ from pathlib import Path
 
 import pytest
 from mail_support import game_row, outbox_rows
-from server_support import free_port
 from sqlmodel import Session, select
 
 from server.db import get_engine
-from server.mail.receiver import start_receiver
 from server.models import OfferedHints, TurnRecord
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "reply-corpus"
@@ -198,14 +196,6 @@ def compose(fixture: Fixture, values: dict[str, str], to: str, message_id: str) 
 @pytest.fixture
 def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'cafe.db'}"  # a file: replies are handled in threads
-
-
-@pytest.fixture
-def receiver(app):
-    port = free_port()
-    controller = start_receiver(app, host="127.0.0.1", port=port)
-    yield port
-    controller.stop()
 
 
 def test_the_corpus_is_all_here():

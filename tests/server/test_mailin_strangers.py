@@ -25,14 +25,6 @@ def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'cafe.db'}"  # a file: replies are handled in threads
 
 
-@pytest.fixture
-def receiver(app):
-    port = free_port()
-    controller = start_receiver(app, host="127.0.0.1", port=port)
-    yield port
-    controller.stop()
-
-
 def send(port, message, envelope_from):
     with smtplib.SMTP("127.0.0.1", port) as smtp:
         assert smtp.send_message(message, envelope_from, [PLAY]) == {}

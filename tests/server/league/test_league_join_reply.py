@@ -4,12 +4,9 @@ once, or refused with the reason; addresses we did not sign register no one."""
 
 from __future__ import annotations
 
-import smtplib
-
 import pytest
 from league_support import ok, start
-from mail_support import outbox_rows, reply_message
-from server_support import free_port
+from mail_support import outbox_rows, reply_message, send
 
 from server.mail.addresses import (
     ReplyAddress,
@@ -19,7 +16,6 @@ from server.mail.addresses import (
     reply_address,
     season_reply_address,
 )
-from server.mail.receiver import start_receiver
 
 NAMES = ["ann", "bob", "cid", "dan"]
 SECRET, DOMAIN = "k" * 32, "cafe.test"
@@ -28,14 +24,6 @@ SECRET, DOMAIN = "k" * 32, "cafe.test"
 @pytest.fixture
 def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'cafe.db'}"  # a file: replies are handled in threads
-
-
-@pytest.fixture
-def receiver(app):
-    port = free_port()
-    controller = start_receiver(app, host="127.0.0.1", port=port)
-    yield port
-    controller.stop()
 
 
 @pytest.fixture
@@ -49,11 +37,6 @@ def invited(api):
     names = {"names": NAMES[1:]}
     ok(api.call("POST", "/api/leagues/tuesday/invitations", tokens["ann"], json=names))
     return tokens
-
-
-def send(port, message):
-    with smtplib.SMTP("127.0.0.1", port) as smtp:
-        assert smtp.send_message(message, "player@mail.example", [message["To"]]) == {}
 
 
 def reply_to(api, name):
