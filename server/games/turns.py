@@ -267,6 +267,16 @@ def _apply_turn(
     )
 
 
+def resignation(game: GameRecord, seat: int) -> tuple[Game, TurnRecord]:
+    """The running game after the player at `seat` resigns, and the log entry that records
+    it (to write with `write_change`)."""
+    assert game.id is not None and game.state is not None
+    engine = Game.from_position(game.state)
+    engine.resign(seat)
+    entry = TurnRecord(game_id=game.id, number=game.turn_count + 1, seat=seat, kind=TurnKind.RESIGN)
+    return engine, entry
+
+
 def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
     """The caller leaves a running game for good (``Game.resign``): out like an eliminated
     player, ranked below everyone still in."""
@@ -275,9 +285,7 @@ def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
     assert game.state is not None
     if game.state["eliminated"][seat]:
         raise Conflict("already_out", f"you are already out of game {game_id}")
-    engine = Game.from_position(game.state)
-    engine.resign(seat)
-    entry = TurnRecord(game_id=game_id, number=game.turn_count + 1, seat=seat, kind=TurnKind.RESIGN)
+    engine, entry = resignation(game, seat)
     response = {"summary": f"{player.name} resigned"}
     _commit_change(session, game=game, engine=engine, entry=entry, response=response, idem=None)
     return load_game(session, game_id)

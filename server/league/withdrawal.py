@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, select
 
-from cafe import Game
 from server.domain import Conflict
 from server.games import turns
 from server.league.store import load_season, running_games_of
@@ -19,8 +18,6 @@ from server.models import (
     Season,
     SeasonMember,
     SeasonStatus,
-    TurnKind,
-    TurnRecord,
     utcnow,
 )
 
@@ -35,11 +32,7 @@ def resign_games(session: Session, games: Sequence[GameRecord], player: Player) 
         seat = game.state["players"].index(player.name)
         if game.state["eliminated"][seat]:
             continue
-        engine = Game.from_position(game.state)
-        engine.resign(seat)
-        entry = TurnRecord(
-            game_id=game.id, number=game.turn_count + 1, seat=seat, kind=TurnKind.RESIGN
-        )
+        engine, entry = turns.resignation(game, seat)
         values = turns.change_values(
             session, game=game, engine=engine, entry=entry, by_the_player=True
         )
