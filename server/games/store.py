@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import secrets
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import String, Update, bindparam, cast, false, func, or_, update
@@ -20,11 +21,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from cafe import Game, Options
+from server.clock.deadlines import Interval
 from server.clock.store import alarms, pauses
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.views import to_move_name
-from server.models import GameRecord, GameSeat, Player, TurnRecord, utcnow
+from server.models import GameRecord, GameSeat, GameStatus, Player, TurnRecord, utcnow
 from server.schemas.fields import MAX_INT
 
 JOIN_RETRIES = 5
@@ -287,6 +289,28 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     return load_game(session, game_id)
 
 
+def started_columns(
+    engine: Game,
+    seed: bytes,
+    clock: dict[str, Any] | None,
+    now: datetime,
+    paused: list[Interval],
+) -> dict[str, Any]:
+    """The columns of a game dealt `now` as `engine` from `seed`: running, its snapshot,
+    its secret seed and public commitment, and its mover's clock (`paused` as the mover's
+    vacations give it) with no reminder sent yet."""
+    return {
+        "status": GameStatus.ACTIVE,
+        "state": engine.to_position(),
+        "seed_hex": seed.hex(),
+        "commitment": engine.commitment,
+        "started_at": now,
+        "turn_started_at": None if clock is None else now,
+        "reminded": [],
+        **alarms(clock, now, paused, sent=()),
+    }
+
+
 def _deal(session: Session, game: GameRecord) -> None:
     """Start the open `game` in the caller's transaction (compare-and-set on its version):
     the seat order and bag from a new secret seed, the commitment published, the emails
@@ -296,25 +320,15 @@ def _deal(session: Session, game: GameRecord) -> None:
     joined = joined_names(session, game)
     seed = secrets.token_bytes(32)
     engine = Game.new(joined, seed=seed, options=Options(**game.options))
-    state = engine.to_position()
     now = utcnow()
     mover_id = session.exec(
         select(GameSeat.player_id).where(
             GameSeat.game_id == game_id, GameSeat.join_order == joined.index(engine.player_to_move)
         )
     ).one()
-    if not bump_version(
-        session,
-        game,
-        status="active",
-        state=state,
-        seed_hex=seed.hex(),
-        commitment=engine.commitment,
-        started_at=now,
-        turn_started_at=None if game.clock is None else now,
-        reminded=[],
-        **alarms(game.clock, now, pauses(session, mover_id, now) if game.clock else [], sent=()),
-    ):
+    paused = pauses(session, mover_id, now) if game.clock else []
+    columns = started_columns(engine, seed, game.clock, now, paused)
+    if not bump_version(session, game, **columns):
         session.rollback()
         raise conflict(
             session, game_id, "stale_version", "a player joined while starting; try again"
@@ -329,7 +343,7 @@ def _deal(session: Session, game: GameRecord) -> None:
         session,
         game_id=game_id,
         version=game.version + 1,
-        state=state,
+        state=columns["state"],
         finished=False,
         mover=None,
         turn=None,

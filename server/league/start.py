@@ -19,16 +19,15 @@ from sqlmodel import Session, col, select
 from cafe import Game, Options
 from cafe.fairbag import commitment
 from server.clock.deadlines import Interval
-from server.clock.store import alarms
 from server.domain import Conflict
 from server.games import notify
+from server.games.store import started_columns
 from server.league import emails, ratings, scheduling, table
 from server.league.standings import final_tables
 from server.league.store import organiser_only
 from server.models import (
     GameRecord,
     GameSeat,
-    GameStatus,
     League,
     Player,
     Rating,
@@ -157,36 +156,36 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
         )
     ]
     _claim(session, league, season, seed=seed, now=now, games=len(scheduled))
-    movers: list[str] = []
-    records: list[tuple[GameRecord, Game, tuple[str, ...]]] = []
+    engines = []
     for number, names in scheduled:
-        engine = Game.new(
-            list(names),
-            seed=(game_seed := secrets.token_bytes(32)),
-            options=Options(**league.options),
+        game_seed = secrets.token_bytes(32)
+        engine = Game.new(list(names), seed=game_seed, options=Options(**league.options))
+        engines.append((number, names, engine, game_seed))
+    paused = _pauses(session, [players[e.player_to_move].id for _, _, e, _ in engines], now)  # type: ignore[misc]
+    records: list[tuple[GameRecord, Game, tuple[str, ...]]] = [
+        (
+            GameRecord(
+                creator_id=league.organiser_id,
+                seats=len(names),
+                options=dict(league.options),
+                clock=league.clock,
+                rated=True,
+                season_id=season.id,
+                division=number,
+                version=1,
+                **started_columns(
+                    engine,
+                    game_seed,
+                    league.clock,
+                    now,
+                    paused[players[engine.player_to_move].id],  # type: ignore[index]
+                ),
+            ),
+            engine,
+            names,
         )
-        movers.append(engine.player_to_move)
-        record = GameRecord(
-            creator_id=league.organiser_id,
-            status=GameStatus.ACTIVE,
-            seats=len(names),
-            options=dict(league.options),
-            clock=league.clock,
-            state=engine.to_position(),
-            seed_hex=game_seed.hex(),
-            commitment=engine.commitment,
-            started_at=now,
-            turn_started_at=None if league.clock is None else now,
-            rated=True,
-            season_id=season.id,
-            division=number,
-            version=1,
-        )
-        records.append((record, engine, names))
-    paused = _pauses(session, [players[name].id for name in movers], now)  # type: ignore[misc]
-    for (record, _, _), mover in zip(records, movers, strict=True):
-        for name, value in alarms(league.clock, now, paused[players[mover].id], sent=()).items():  # type: ignore[index]
-            setattr(record, name, value)
+        for number, names, engine, game_seed in engines
+    ]
     session.add_all(record for record, _, _ in records)
     session.flush()
     seats = []
