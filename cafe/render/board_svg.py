@@ -260,7 +260,7 @@ def _chair(chair: Chair, tile: str | None, highlighted: bool = False, target: bo
         body = _tag("title", f"chair {chair.number} ({where}): free") + tap + _tag(
             "rect", x=x - 19, y=y - 19, width=38, height=38, rx=10, fill=CUSHION,
             stroke=CUSHION_EDGE, stroke_width=1.5,
-        ) + _text(x, y, str(chair.number), 15, MUTED, font_weight="bold")  # fmt: skip
+        ) + _text(x, y, str(chair.number), 20, MUTED, font_weight="bold")  # fmt: skip
         return _tag("g", body, class_=f"chair free {kind}", **attrs)
     body = _tag("title", escape(f"chair {chair.number} ({where}): {describe_tile(tile)}"))
     ring = (
