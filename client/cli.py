@@ -6,7 +6,7 @@ commands are registered here, in the order `cafe --help` lists them.
 """
 
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -15,7 +15,9 @@ from client.commands import account, board, league, lobby, play, rating, records
 from client.config import DEFAULT_PROFILE
 from client.errors import EXIT_CODE_MEANINGS, ApiError, CliError, cli_wording
 from client.output import fail_line
-from client.session import Session
+
+if TYPE_CHECKING:
+    from client.session import Session
 
 EPILOG = (
     "\b\nExit codes: "
@@ -58,7 +60,7 @@ def profile_first(args: list[str]) -> list[str]:
     return moved + rest + tail
 
 
-def explain(error: CliError, session: Session | None) -> str:
+def explain(error: CliError, session: "Session | None") -> str:
     """The error's line: the server's words for a `cafe` user, and for a refused token how
     to sign in again."""
     if not isinstance(error, ApiError):
@@ -94,6 +96,8 @@ def options(
     ] = DEFAULT_PROFILE,
 ) -> None:
     """Open the profile's settings for the command."""
+    from client.session import Session  # noqa: PLC0415 (not needed by `cafe --help`)
+
     ctx.obj = Session.open(profile, os.environ)
 
 

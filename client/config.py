@@ -4,12 +4,12 @@ Two files in the directory (`CAFE_CONFIG_DIR`, else the platform's config dir fo
 `config.json` holds each profile's server, email and player name; `credentials.json` holds
 the API tokens, so that the harmless half can be shown or shared without the secret half.
 Both are written with mode 0600 (readable by the owner only). Light on purpose: every
-command imports this module.
+command imports this module (and `cafe --help`, for the default profile's name), so `json`
+loads only when a file is read or written.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
@@ -78,6 +78,8 @@ class Store:
         self._write(CREDENTIALS_FILE, credentials)
 
     def _read(self, filename: str) -> dict[str, Any]:
+        import json  # noqa: PLC0415 (see the module's docstring)
+
         path = self.directory / filename
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -91,6 +93,8 @@ class Store:
 
     def _write(self, filename: str, data: dict[str, Any]) -> None:
         """Replace the file atomically, created with mode 0600 (never readable by others)."""
+        import json  # noqa: PLC0415 (see the module's docstring)
+
         path = self.directory / filename
         try:
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)

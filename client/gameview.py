@@ -8,13 +8,14 @@ import when they draw one.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
 
 from client import timeview
 from client.errors import ApiError
 from client.output import joined
 
 if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
+
     from client.api import ApiClient
 
 

@@ -1,11 +1,18 @@
 """Deadlines as players read them: the time left in words ("2 days 4 hours", "23 minutes")
-and the moment in the player's own time zone (their `timezone` preference)."""
+and the moment in the player's own time zone (their `timezone` preference).
+
+`zoneinfo` loads only when a zone is looked up (`zone`): `cafe --help` and the commands
+that show no moment do without it.
+"""
 
 from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 #: Less time left than this, and a deadline stands out.
 CLOSE = timedelta(hours=24)
@@ -40,6 +47,8 @@ def words(span: timedelta) -> str:
 
 def zone(name: str | None) -> ZoneInfo:
     """The player's zone; UTC if the server gave none or one this machine does not know."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # noqa: PLC0415 (see the docstring)
+
     try:
         return ZoneInfo(name or "UTC")
     except (ZoneInfoNotFoundError, ValueError):

@@ -1,8 +1,9 @@
 """Accounts: register, login, logout, whoami, and the email preferences."""
 
+# ruff: noqa: PLC0415 (commands import what they need when they run: fast `cafe --help`)
+
 import re
-import socket
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,7 +16,9 @@ from client.errors import (
     cli_wording,
 )
 from client.output import fail_line, say, table
-from client.session import Session
+
+if TYPE_CHECKING:
+    from client.session import Session
 
 ServerOption = Annotated[
     str | None,
@@ -63,6 +66,8 @@ def login(
     The token is kept in your config dir, readable by you only (mode 0600). Without --code,
     a new code is mailed (unless `cafe register` just sent one) and you are asked for it.
     """
+    import socket
+
     session: Session = ctx.obj
     api = session.client(server)
     profile = session.profile

@@ -12,11 +12,11 @@ import typer
 from client.errors import CliError, Unreachable
 from client.gameview import header, me_in, next_step, open_text, player_zone
 from client.output import color_wanted, note, say, terminal_width
-from client.session import Session
 from client.timeview import zone
 
 if TYPE_CHECKING:
     from client.api import ApiClient
+    from client.session import Session
 
 OptionalGameId = Annotated[
     int | None,

@@ -6,8 +6,6 @@ the season. `join` and `leave` act on the league's newest season, the only one t
 be open or running. Refusals are the server's own words, one line on stderr.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -16,10 +14,10 @@ from client import leagueview as view
 from client.commands.lobby import Timeout
 from client.errors import CliError
 from client.output import NARROW, color_wanted, joined, say
-from client.session import Session
 
 if TYPE_CHECKING:
     from client.api import ApiClient
+    from client.session import Session
 
 app = typer.Typer(
     name="league",
@@ -45,7 +43,7 @@ DivisionOption = Annotated[
 ]
 
 
-def reader(session: Session) -> tuple[ApiClient, str | None]:
+def reader(session: "Session") -> tuple["ApiClient", str | None]:
     """A client for reading (signed in if the profile is) and the reader's name, whose
     rows are marked; anyone may read leagues, signed in or not."""
     if not session.token:
@@ -355,7 +353,7 @@ def schedule(
         say("\n" + joined([f"{label} {waiting[0]}", *waiting[1:]], ", ", NARROW))
 
 
-def read_games(api: ApiClient, ids: list[int], status: str) -> dict[int, dict[str, Any]]:
+def read_games(api: "ApiClient", ids: list[int], status: str) -> dict[int, dict[str, Any]]:
     """The games `ids` in as few requests as the games API allows: one listing of the
     newest games gives the running ones (scores, who is to move); a finished game (whose
     standings a listing lacks) or one too old to be listed is read on its own. A finished

@@ -1,8 +1,7 @@
 """The lobby: your games, and opening, joining and starting one."""
 
 from enum import StrEnum
-from typing import Annotated, Any
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -10,7 +9,11 @@ from client import timeview
 from client.errors import UsageError
 from client.gameview import clock_text, me_in, options_text, player_zone
 from client.output import say, shorten, table
-from client.session import Session
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
+
+    from client.session import Session
 
 GameId = Annotated[
     int, typer.Argument(help="The game's number (see `cafe games`).", min=1, metavar="ID")
@@ -71,7 +74,7 @@ def games(
         _say_invitations(invitations)
         return
     mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
-    where = player_zone(api) if any(g.get("deadline") for g in mine) else ZoneInfo("UTC")
+    where = player_zone(api) if any(g.get("deadline") for g in mine) else timeview.zone(None)
     rows = [_row(_with_final(api, g), me, where) for g in mine]
     say(table(("", "id", "status", "players", "to move", "score", "deadline"), rows, right={1, 5}))
     waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
@@ -105,7 +108,7 @@ def _with_final(api: Any, game: dict[str, Any]) -> dict[str, Any]:
     return {**game, "final": mine[0]} if mine else game
 
 
-def _row(game: dict[str, Any], me: str, where: ZoneInfo) -> tuple[str, ...]:
+def _row(game: dict[str, Any], me: str, where: "ZoneInfo") -> tuple[str, ...]:
     """One line of `cafe games`, from the game's summary alone (it carries the scores and
     the deadline, shown as the time left and the moment in the player's zone)."""
     scores = game.get("scores")

@@ -10,11 +10,11 @@ from client.commands.board import OptionalGameId, print_game
 from client.errors import ApiError, CliError, TurnRefused, UsageError
 from client.gameview import AS_IF, birthday_text, me_in
 from client.output import color_wanted, say, scores_text, signed
-from client.session import Session
 from client.turnview import detail_lines, draw_line
 
 if TYPE_CHECKING:
     from client.api import ApiClient
+    from client.session import Session
 
 #: Server refusals of a turn (unreadable, illegal, stale, not yours, game over) end with exit 4.
 REFUSAL_STATUSES = frozenset({400, 409, 422})

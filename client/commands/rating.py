@@ -1,8 +1,6 @@
 """`cafe rating [NAME]`: the rating list, or one player's rating and its history
 (LEAGUE.md §4: OpenSkill, sorted and shown by the ordinal mu − 3·sigma)."""
 
-from __future__ import annotations
-
 import math
 from typing import Annotated, Any
 
