@@ -54,7 +54,19 @@ def rating(
     footer = f"Page {page} of {pages} · {view.plural(total, 'rated player')}"
     if page < pages:
         footer += f" · next: cafe rating --page {page + 1}"
+    if me is not None and all(row["player"] != me for row in rows):
+        footer += "\n" + where_you_stand(api.player(me), per_page)
     say(footer + "\nOne player's history: cafe rating NAME")
+
+
+def where_you_stand(profile: dict[str, Any], per_page: int) -> str:
+    """The reader's own line when their row is on another page of the list."""
+    rank = profile["rank"]
+    if rank is None:
+        return "You are not rated yet: league games and games opened with --rated are."
+    page = (rank - 1) // per_page + 1
+    rating = view.number_text(profile["rating"]["ordinal"])
+    return f"You: rank {rank}, rating {rating} · cafe rating --page {page}"
 
 
 def profile_text(profile: dict[str, Any], shown: int) -> str:

@@ -3,7 +3,9 @@ the rating list and players' profiles, as the models of `server.schemas.leagues`
 
 from __future__ import annotations
 
-from sqlalchemy import func
+from typing import Any
+
+from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
 from server.domain import NotFound
@@ -193,15 +195,20 @@ def rating_row(name: str, row: Rating | None) -> RatingRow:
     )
 
 
+def _ordinal() -> Any:
+    """The ordinal (mu − 3·sigma) as the database computes it, so that sorting and ranking
+    agree to the last bit."""
+    return col(Rating.mu) - 3 * col(Rating.sigma)
+
+
 def rating_list(session: Session, *, limit: int, offset: int) -> tuple[list[RatingRow], int]:
     """A page of the rated players, best ordinal first (then by name), and how many there
     are."""
-    ordinal = col(Rating.mu) - 3 * col(Rating.sigma)
     rows = session.exec(
         select(Rating, Player.name)
         .join(Player, col(Player.id) == Rating.player_id)
         .where(col(Rating.games) > 0)
-        .order_by(ordinal.desc(), col(Player.name))
+        .order_by(_ordinal().desc(), col(Player.name))
         .limit(limit)
         .offset(offset)
     ).all()
@@ -209,6 +216,25 @@ def rating_list(session: Session, *, limit: int, offset: int) -> tuple[list[Rati
         select(func.count()).select_from(Rating).where(col(Rating.games) > 0)
     ).one()
     return [rating_row(name, row) for row, name in rows], total
+
+
+def rank_of(session: Session, player: Player) -> int | None:
+    """The player's place in the rating list (1 = best), or None before a rated game."""
+    mine = session.exec(
+        select(_ordinal()).where(Rating.player_id == player.id, col(Rating.games) > 0)
+    ).first()
+    if mine is None:
+        return None
+    ahead = session.exec(
+        select(func.count())
+        .select_from(Rating)
+        .join(Player, col(Player.id) == Rating.player_id)
+        .where(
+            col(Rating.games) > 0,
+            or_(_ordinal() > mine, and_(_ordinal() == mine, col(Player.name) < player.name)),
+        )
+    ).one()
+    return ahead + 1
 
 
 def leagues_of(session: Session, player: Player) -> list[PlayerLeague]:
@@ -251,6 +277,7 @@ def player_profile(session: Session, name: str) -> PlayerProfile:
     return PlayerProfile(
         name=player.name,
         rating=rating_row(player.name, session.get(Rating, player.id)),
+        rank=rank_of(session, player),
         history=[
             RatingPointPublic(
                 game=point.game_id,

@@ -224,6 +224,9 @@ class PlayerProfile(PublicModel):
 
     name: str
     rating: RatingRow
+    rank: int | None = Field(
+        description="the player's place in the rating list (1 = best); null before a rated game"
+    )
     history: list[RatingPointPublic]
     leagues: list[PlayerLeague]
     recent_games: list[RecentGame]

@@ -24,7 +24,10 @@ def show(name: str) -> str:
     """A player's public page (the name's case does not matter)."""
     profile = views.player_profile(get_session(), name)
     return render_template(
-        "web/player.html", profile=profile, chart=rating_chart(profile.name, profile.history)
+        "web/player.html",
+        profile=profile,
+        chart=rating_chart(profile.name, profile.history),
+        ratings_page=RATINGS_PAGE,
     )
 
 
@@ -32,13 +35,15 @@ def show(name: str) -> str:
 @page(200)
 def ratings() -> str:
     """The rated players, best ordinal first, a page at a time (`?page=2`); the signed-in
-    player's own row is marked."""
+    player's own row is marked, or, when it is on another page, their rank links there."""
     number = request.args.get("page", "1")
     current = int(number) if number.isdigit() and 0 < int(number) < 10**6 else 1
     rows, total = views.rating_list(
         get_session(), limit=RATINGS_PAGE, offset=(current - 1) * RATINGS_PAGE
     )
     viewer = signed_in()
+    off_page = viewer is not None and all(row.player != viewer.name for row in rows)
+    my_rank = views.rank_of(get_session(), viewer) if off_page and viewer is not None else None
     return render_template(
         "web/ratings.html",
         rows=rows,
@@ -46,4 +51,6 @@ def ratings() -> str:
         page=current,
         pages=max(1, -(-total // RATINGS_PAGE)),
         me=None if viewer is None else viewer.name,
+        my_rank=my_rank,
+        my_page=None if my_rank is None else (my_rank - 1) // RATINGS_PAGE + 1,
     )

@@ -352,6 +352,12 @@ def test_rating_list_and_profile(cafe: Cafe, members: list[Player], running: str
     assert mine.startswith("→ ") and mine.split()[-1] == "3"
     assert [line.startswith("→") for line in lines].count(True) == 1
     assert re.search(r"^Page 1 of 1 · \d+ rated players$", lines[-2], re.MULTILINE)
+    rank, rating = mine.split()[1], mine.split()[3]
+    elsewhere = ok(bob.run("rating", "--per-page", "1", "--page", "2" if rank == "1" else "1"))
+    assert f"You: rank {rank}, rating {rating} · cafe rating --page {rank}\n" in elsewhere
+    assert "You:" not in ok(bob.run("rating", "--per-page", "1", "--page", rank))
+    newcomer = ok(cafe.sign_up("eve").run("rating"))
+    assert "You are not rated yet" in newcomer
     profile = ok(members[0].run("rating", bob.name)).splitlines()
     assert re.fullmatch(
         rf"{bob.name} · rating -?[\d.]+ \(mu [\d.]+, sigma [\d.]+\) · 3 rated games", profile[0]

@@ -11,6 +11,8 @@ import re
 import pytest
 from test_web_pages import csrf_of, web_sign_in
 
+from server.web import player_pages
+
 NAME = '<script>alert("x")</script> Club'
 ESCAPED = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; Club"
 SETTINGS = {
@@ -220,7 +222,10 @@ def test_a_players_page_has_the_rating_its_chart_leagues_and_games(api):
     html = page.text
     profile = api.call("GET", "/api/players/hal").json
     assert "<h1>hal</h1>" in html
-    assert f"Ordinal <b>{profile['rating']['ordinal']:.1f}</b> after 1 rated game." in html
+    assert (
+        f"Ordinal <b>{profile['rating']['ordinal']:.1f}</b> after 1 rated game: "
+        f"number {profile['rank']} in" in html
+    )
     chart = html.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert 'role="img"' in chart and "<title" in chart and "<desc" in chart
     assert "1 rated game: the ordinal went from" in chart
@@ -262,3 +267,17 @@ def test_the_rating_list_page_marks_the_viewers_row(api):
         r'<tr class="me" aria-current="true"><td class="num">2</td><td><a[^>]*>bob<', mine
     )
     assert api.client.get("/ratings?page=x").status_code == 200
+    assert "You are number" not in mine  # the row is on the page
+    profile = api.client.get("/players/bob").text
+    assert 'number 2 in <a href="/ratings?page=1">the rating list</a>' in profile
+
+
+def test_the_rating_list_page_links_a_viewer_on_another_page_to_it(api, monkeypatch):
+    monkeypatch.setattr(player_pages, "RATINGS_PAGE", 1)
+    game_id, tokens = api.started_game("ann", "bob", "cid", rated=True)
+    for name in ("ann", "bob"):
+        assert api.call("POST", f"/api/games/{game_id}/resign", tokens[name]).status_code == 200
+    web_sign_in(api, "ann")
+    first = api.client.get("/ratings").text
+    assert 'You are number 3: <a href="/ratings?page=3">page 3</a>.' in first
+    assert "You are number" not in api.client.get("/ratings?page=3").text

@@ -13,7 +13,7 @@ from server import create_app
 from server.cli import app as cli
 from server.db import get_engine
 from server.league import ratings
-from server.models import Rating
+from server.models import Player, Rating
 
 
 def test_rate_is_openskill_plackett_luce_with_default_parameters():
@@ -58,6 +58,9 @@ def test_a_rated_game_updates_ratings_and_history_an_unrated_one_does_not(api):
     resign_in_order(api, casual_tokens, casual, ["dan"])
     assert api.call("GET", "/api/ratings").json["total"] == 3
     assert api.call("GET", "/api/players/dan").json["rating"]["games"] == 0
+    assert api.call("GET", "/api/players/dan").json["rank"] is None
+    for place, name in enumerate(["cid", "bob", "ann"], start=1):  # as the list orders them
+        assert api.call("GET", f"/api/players/{name}").json["rank"] == place
     assert api.call("GET", "/api/players/nobody").status_code == 404
     page = api.call("GET", "/api/ratings?limit=1&offset=1").json
     assert [row["player"] for row in page["ratings"]] == ["bob"]
@@ -103,3 +106,20 @@ def test_ratings_rebuild_reproduces_the_stored_values(tmp_path):
     assert "1 differed from the stored" in fixed.stdout
     again = CliRunner().invoke(cli, ["league", "check"], env=env)
     assert again.exit_code == 0
+
+
+@pytest.mark.postgres
+def test_a_profiles_rank_is_its_place_in_the_list_ties_by_name(api):
+    with Session(get_engine(api.app)) as session:
+        skills = {"zed": (30.0, 5.0), "amy": (30.0, 5.0), "bea": (31.0, 5.0), "cat": (40.0, 5.0)}
+        for name, (mu, sigma) in skills.items():
+            player = Player(name=name, email=f"{name}@example.com")
+            session.add(player)
+            session.flush()
+            games = 0 if name == "cat" else 2  # cat's row was never rated: not in the list
+            session.add(Rating(player_id=player.id, mu=mu, sigma=sigma, games=games))
+        session.commit()
+    listed = [row["player"] for row in api.call("GET", "/api/ratings").json["ratings"]]
+    assert listed == ["bea", "amy", "zed"]
+    ranks = {name: api.call("GET", f"/api/players/{name}").json["rank"] for name in skills}
+    assert ranks == {"bea": 1, "amy": 2, "zed": 3, "cat": None}
