@@ -21,7 +21,7 @@ from server import idempotency
 from server.clock.store import next_deadline
 from server.db import writing
 from server.domain import Conflict
-from server.games import notify
+from server.games import notify, positions
 from server.games.store import (
     active_seat,
     bump_version,
@@ -160,6 +160,7 @@ def _commit_change(
         raise conflict(
             session, game.id, "stale_version", f"game {game.id} changed before your turn landed"
         )
+    positions.keep(game.id, game.version + 1, values["state"], engine)
     return response
 
 
@@ -232,7 +233,7 @@ def _apply_turn(
     """The checks, the engine and the transaction of `play_turn`."""
     game, seat = movers_game(session, game_id=game_id, player=player, version=version)
     assert game.state is not None
-    engine = Game.from_position(game.state)
+    engine = positions.engine_at(game_id, game.version, game.state)
     result = engine.play(notation)
     entry = TurnRecord(
         game_id=game_id,
