@@ -40,7 +40,8 @@ class BalancedThreadWorker(ThreadWorker):
     """gunicorn's threaded worker (`gthread`), but one that already holds connections
     leaves a new one for a moment (`WAIT_PER_CONNECTION` per connection held, up to
     `MAX_WAIT`) to a worker holding fewer, and takes it itself only if it is still
-    waiting then. The least busy worker thus takes it first; an idle one at once."""
+    waiting then. The least busy worker thus takes it first; an idle one at once (and a
+    lone worker always)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,7 +49,7 @@ class BalancedThreadWorker(ThreadWorker):
         self._waited = False  # a connection has waited its time: take it
 
     def accept(self, listener: Any) -> None:
-        if self.nr_conns == 0 or self._waited:
+        if self.nr_conns == 0 or self._waited or self.cfg.workers < 2:
             self._waited = False
             super().accept(listener)
             return
