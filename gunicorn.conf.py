@@ -6,13 +6,7 @@ directory it starts in (the Procfile's `web` runs there).
   up to 16 open to gunicorn, `deploy/nginx.conf`), and gunicorn's threaded worker takes
   every connection it sees first: with four clients, one process often held three or all
   four, so their requests queued for that process's one interpreter lock while the other
-  process idled — the slowest requests, and throughput that varied by half from one
-  burst of connections to the next.
-- A thread waiting for the interpreter lock gets it after `SWITCH_INTERVAL` at most,
-  not Python's default 5 ms. A request gives the lock up at every database round trip
-  (a turn makes nine on PostgreSQL, and on SQLite holds the writer lock across five) and
-  then waited up to 5 ms each time for a sibling thread busy computing: turns and
-  writes queued behind that wait, not behind work.
+  process idled: the slowest requests.
 - Each worker freezes the objects that exist once the app is built (`gc.freeze`): the
   garbage collector's full pass over them (modules, routes, models: 0.1 s) would
   otherwise stop a request now and then; they live as long as the process anyway.
@@ -21,15 +15,12 @@ directory it starts in (the Procfile's `web` runs there).
 from __future__ import annotations
 
 import gc
-import sys
 import time
 from typing import Any
 
 from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
 
-#: The longest a thread computing keeps the interpreter lock from one that waits (s).
-SWITCH_INTERVAL = 0.0005
 #: How long a worker leaves a new connection waiting for a less busy worker, per
 #: connection it already holds, and at most.
 WAIT_PER_CONNECTION = 0.001
@@ -78,7 +69,5 @@ worker_class = BalancedThreadWorker
 
 
 def post_worker_init(worker: Worker) -> None:
-    """After the worker has built the app: keep its objects out of garbage collection, and
-    let its threads take turns at the interpreter lock every `SWITCH_INTERVAL`."""
+    """After the worker has built the app: keep its objects out of garbage collection."""
     gc.freeze()
-    sys.setswitchinterval(SWITCH_INTERVAL)
