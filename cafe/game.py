@@ -147,6 +147,16 @@ class Game:
         other._deal = self._deal
         return other
 
+    def position_copy(self) -> Game:
+        """The game ``Game.from_position(self.to_position())`` gives — this position and
+        nothing else: no history, no seed, no commitment — without writing the position
+        out and checking it back in (a service that keeps the game it just stored need not
+        read it again for the next turn)."""
+        state = self._state.copy()
+        state.seed = None
+        state.commitment = None
+        return Game(state)
+
     # --- playing ---------------------------------------------------------------------
 
     def play(self, turn: str | Turn, *, timeout: bool = False) -> TurnResult:

@@ -8,7 +8,7 @@ from cafe import Options
 from server.apispec import validate
 from server.auth import login_required
 from server.clock.store import seat_clocks
-from server.db import get_session
+from server.db import get_session, reads_only
 from server.games import store
 from server.games.views import etag, list_etag, public_state, summary
 from server.models import GameRecord, Player, utcnow
@@ -90,6 +90,7 @@ def list_games(query: GameListQuery) -> Response | tuple[GameList, int, dict[str
 
 
 @bp.get("/<int:game_id>")
+@reads_only
 @login_required
 @validate(200, GamePublic, 404, also=(304,), headers=CacheHeaders)
 def show(game_id: int) -> Response | tuple[GamePublic, int, dict[str, str]]:

@@ -4,13 +4,12 @@ the copy's draws (which would reveal the bag) leaves this module."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from sqlmodel import Session
 
 from server.games.store import active_seat, conflict, load_game
-from server.games.turns import as_if_movers
+from server.games.turns import as_if_movers, table_json
 from server.models import Player
 
 
@@ -32,7 +31,7 @@ def preview_turn(
         "as_if_your_turn": game.state["to_move"] != seat,
         "turn": result.notation,
         "points": result.points,
-        "tables": [dataclasses.asdict(table) for table in result.tables],
+        "tables": [table_json(table) for table in result.tables],
         "completed": list(result.completed),
         "hand_limit": result.hand_limit,
         "stool": result.stool,

@@ -33,6 +33,13 @@ JOIN_RETRIES = 5
 
 _GAMES = GameRecord.__table__  # type: ignore[attr-defined]
 
+#: A game by id, read afresh even if the session holds it. Built once: it serves every
+#: turn, and `Session.get` built (and looked up the cache key of) a new statement each time.
+_GAME = (
+    select(GameRecord)
+    .where(col(GameRecord.id) == bindparam("game_id"))
+    .execution_options(populate_existing=True)
+)
 #: A game and its creator's name (shown with every state), in one query. Built once: it
 #: serves every `GET /api/games/<id>`, and building it cost as much as running it.
 _GAME_AND_CREATOR = (
@@ -49,7 +56,7 @@ def _no_such_game(game_id: int) -> NotFound:
 
 def load_game(session: Session, game_id: int) -> GameRecord:
     """The game with this id, or a 404."""
-    game = session.get(GameRecord, game_id, populate_existing=True) if game_id <= MAX_INT else None
+    game = session.exec(_GAME, params={"game_id": game_id}).first() if game_id <= MAX_INT else None
     if game is None:
         raise _no_such_game(game_id)
     return game

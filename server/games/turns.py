@@ -16,12 +16,12 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from cafe import CafeError, Game, Hint, Options, TurnResult
+from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
 from server import idempotency
 from server.clock.store import next_deadline
 from server.db import writing
 from server.domain import Conflict
-from server.games import notify
+from server.games import notify, positions
 from server.games.store import (
     active_seat,
     bump_version,
@@ -35,11 +35,20 @@ from server.idempotency import Idempotency
 from server.league import results
 from server.models import GameRecord, Player, TurnKind, TurnRecord, utcnow
 
+#: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
+#: would, without its deep copy of every value (they are all plain already).
+_TABLE_FIELDS = tuple(field.name for field in dataclasses.fields(TableScore))
+
+
+def table_json(table: TableScore) -> dict[str, Any]:
+    """What one table scored in a turn, as the log and the API show it."""
+    return {name: getattr(table, name) for name in _TABLE_FIELDS}
+
 
 def result_detail(result: TurnResult) -> dict[str, Any]:
     """The public facts of a played turn, beyond its notation and points (`turns.detail`)."""
     return {
-        "tables": [dataclasses.asdict(table) for table in result.tables],
+        "tables": [table_json(table) for table in result.tables],
         "drawn": list(result.drawn),
         "completed": list(result.completed),
         "hand_limit": result.hand_limit,
@@ -160,6 +169,7 @@ def _commit_change(
         raise conflict(
             session, game.id, "stale_version", f"game {game.id} changed before your turn landed"
         )
+    positions.keep(game.id, game.version + 1, values["state"], engine)
     return response
 
 
@@ -232,7 +242,7 @@ def _apply_turn(
     """The checks, the engine and the transaction of `play_turn`."""
     game, seat = movers_game(session, game_id=game_id, player=player, version=version)
     assert game.state is not None
-    engine = Game.from_position(game.state)
+    engine = positions.engine_at(game_id, game.version, game.state)
     result = engine.play(notation)
     entry = TurnRecord(
         game_id=game_id,
@@ -242,6 +252,7 @@ def _apply_turn(
         submitted=notation,
         points=result.points,
         detail=result_detail(result),
+        created_at=utcnow(),  # given, as pydantic inspects a default factory's signature per call
     )
     response = {
         "summary": f"{player.name} played {entry.notation} for {result.points} points",

@@ -75,7 +75,8 @@ class SparseModel(PublicModel):
     @model_serializer(mode="wrap")
     def _only_set_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        return {name: value for name, value in data.items() if name in self.model_fields_set}
+        chosen = self.model_fields_set  # a property: read once, not once per field
+        return {name: value for name, value in data.items() if name in chosen}
 
 
 def _storable_line(value: str) -> str:

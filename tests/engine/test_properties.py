@@ -133,6 +133,26 @@ def test_position_and_record_round_trips_reproduce_the_game(case) -> None:
     assert replayed.to_record() == game.to_record()
 
 
+@whole_games
+@given(games)
+def test_a_position_copy_is_the_game_its_position_loads_as(case) -> None:
+    seed, players, options = case
+    game = Game.new(NAMES[:players], seed=seed, options=options)
+    bot = RandomBot(seed)
+    while True:
+        loaded = Game.from_position(game.to_position())
+        copied = game.position_copy()
+        for same in (Game.to_position, Game.standings, Game.scored_turns):
+            assert same(copied) == same(loaded)
+        for fact in ("is_over", "seed", "commitment", "history", "resignations", "deal"):
+            assert getattr(copied, fact) == getattr(loaded, fact), fact
+        if game.is_over:
+            break
+        turn = bot.choose(game)
+        assert copied.play(turn) == loaded.play(turn) == game.play(turn)
+        assert copied.to_position() == loaded.to_position() == game.to_position()
+
+
 @settings(max_examples=3000, deadline=None)
 @given(st.text(max_size=40))
 def test_notation_parser_raises_only_notation_errors(text: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from sqlalchemy import event
 
 from server.db import get_engine
@@ -37,6 +38,33 @@ def test_showing_a_started_game_is_two_queries_for_any_player(api):
         assert response.json["creator"] == "ann"
         assert response.json["players"][response.json["your_seat"]] == name
         assert len(seen) == 2, seen  # the token's owner; the game with its creator's name
+
+
+def _in_transaction(dbapi_connection) -> bool:
+    """Whether a driver connection (psycopg or sqlite3) is inside a transaction."""
+    info = getattr(dbapi_connection, "info", None)  # psycopg's; sqlite3 has none
+    if info is not None and hasattr(info, "transaction_status"):
+        return info.transaction_status.name != "IDLE"
+    return dbapi_connection.in_transaction
+
+
+@pytest.mark.postgres
+def test_showing_a_game_runs_its_queries_outside_a_transaction(api):
+    """No BEGIN and ROLLBACK round trips around a read: each query stands on its own."""
+    game_id, tokens = api.started_game("ann", "bob")
+    after: list[bool] = []
+
+    def record(conn, _cursor, _statement, _params, _context, _many) -> None:
+        after.append(_in_transaction(conn.connection.dbapi_connection))
+
+    engine = get_engine(api.app)
+    event.listen(engine, "after_cursor_execute", record)
+    try:
+        response = api.call("GET", f"/api/games/{game_id}", tokens["bob"])
+    finally:
+        event.remove(engine, "after_cursor_execute", record)
+    assert response.status_code == 200
+    assert after == [False, False]
 
 
 def test_a_turn_reads_no_seats(api):
