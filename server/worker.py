@@ -45,6 +45,7 @@ from server.clock import sweep
 from server.db import make_engine
 from server.mail import digest, events, quota
 from server.mail.compose import compose
+from server.mail.smtp import SMTP, SMTPOverSSL
 from server.models import OutboxMessage, utcnow
 
 log = logging.getLogger(__name__)
@@ -87,9 +88,9 @@ class Mailer:
         host, port = config["SMTP_HOST"], config["SMTP_PORT"]
         try:
             if config["SMTP_TLS"] == "ssl":
-                smtp: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=SMTP_TIMEOUT)
+                smtp: smtplib.SMTP = SMTPOverSSL(host, port, timeout=SMTP_TIMEOUT)
             else:
-                smtp = smtplib.SMTP(host, port, timeout=SMTP_TIMEOUT)
+                smtp = SMTP(host, port, timeout=SMTP_TIMEOUT)
                 if config["SMTP_TLS"] == "starttls":
                     smtp.starttls()
             if config["SMTP_USER"]:
