@@ -175,8 +175,8 @@ class _Batch:
         key = (facts.id, player.id)
         if key not in self.offers:
             self.offers[key] = [
-                OfferedTurn(turn=str(h.turn), points=h.points)
-                for h in facts.engine.hints(notify.HINTS)
+                OfferedTurn(turn=str(turn), points=points)
+                for turn, points in facts.engine.best_turns(notify.HINTS)
             ]
             self.new_offers.append(
                 {
