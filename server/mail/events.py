@@ -1,9 +1,9 @@
 """Turning a batch of claimed events into messages, from the games as they are now.
 
 A game change queues events (`server.mail.outgoing.Event`): who should hear of which change,
-with nothing rendered. The worker calls `prepare` on the rows it claimed, right before it
-sends them, so every email shows the game at send time and only mail that still means
-something goes out:
+with nothing rendered. The worker prepares the rows it claimed (`Preparation`, one event
+at a time) right before it sends them, so every email shows the game at send time and only
+mail that still means something goes out:
 
 - a "your turn", "another player's turn" or a reminder whose version is no longer the
   game's version, or whose game has finished, is **superseded**: a newer event (or "game
@@ -22,6 +22,7 @@ through unchanged. An error while rendering one event is that event's failure on
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,25 +86,68 @@ def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str,
 
 def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:
     """Render the events among `rows` (filling in their message fields) or drop them."""
-    prepared = Prepared(ready=[row for row in rows if row.body is not None])
-    events = [row for row in rows if row.body is None]
-    if not events:
-        return prepared
-    with Session(engine, expire_on_commit=False) as session:
-        batch = _Batch(session, config, {row.game_id for row in events if row.game_id})
-        for row in events:
+    return Preparation(engine, config, rows).finish()
+
+
+class Preparation:
+    """`prepare`, one event at a time: the worker renders the events of its next chunk one
+    by one while the SMTP server reads the messages of this one (`server.worker`).
+
+    Made, it has loaded what the events need (one session, a few queries); `render_next`
+    renders one more event, `finish` renders the rest, remembers the hints offered and
+    closes the session; `discard` closes it without rendering more or remembering
+    anything (the messages are not sent)."""
+
+    def __init__(
+        self, engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]
+    ) -> None:
+        self.prepared = Prepared(ready=[row for row in rows if row.body is not None])
+        self._events = deque(row for row in rows if row.body is None)
+        self._session: Session | None = None
+        self._batch: _Batch | None = None
+        if self._events:
+            self._session = Session(engine, expire_on_commit=False)
+            game_ids = {row.game_id for row in self._events if row.game_id}
             try:
-                reason = batch.render(row)
-            except Exception as error:  # a bug in one email must not stop the others
-                log.exception("message %s (%s) could not be rendered", row.id, row.kind)
-                prepared.broken.append((row, f"rendering failed: {type(error).__name__}: {error}"))
-                continue
-            if reason is None:
-                prepared.ready.append(row)
-            else:
-                prepared.dropped.append((row, *reason))
-        batch.store_offers()
-    return prepared
+                self._batch = _Batch(self._session, config, game_ids)
+            except BaseException:
+                self._session.close()
+                raise
+
+    def render_next(self) -> bool:
+        """Render the next event (or drop it); False when none was left."""
+        if not self._events:
+            return False
+        assert self._batch is not None
+        row = self._events.popleft()
+        try:
+            reason = self._batch.render(row)
+        except Exception as error:  # a bug in one email must not stop the others
+            log.exception("message %s (%s) could not be rendered", row.id, row.kind)
+            self.prepared.broken.append((row, f"rendering failed: {type(error).__name__}: {error}"))
+            return True
+        if reason is None:
+            self.prepared.ready.append(row)
+        else:
+            self.prepared.dropped.append((row, *reason))
+        return True
+
+    def finish(self) -> Prepared:
+        """Render the events left, remember the new offers of hints: the batch sorted out."""
+        try:
+            while self.render_next():
+                pass
+            if self._batch is not None:
+                self._batch.store_offers()
+        finally:
+            self.discard()
+        return self.prepared
+
+    def discard(self) -> None:
+        """Close the session (the events not rendered yet stay so)."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
 
 
 class _Batch:

@@ -1,5 +1,5 @@
-"""The worker's SMTP connection escapes dots as `smtplib` does, and what it sends arrives
-byte for byte."""
+"""The worker's SMTP connection escapes dots as `smtplib` does, and a message handed over,
+its verdict read later, arrives as it was written."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def test_a_message_with_dotted_lines_arrives_as_it_was_written(smtp_server):
         b".starts with a dot\r\n..two\r\n.\r\nmiddle . dot\r\n."
     )
     with SMTP("127.0.0.1", port) as smtp:
-        smtp.sendmail("a@example.com", ["b@example.com"], raw)
+        smtp.hand_over("a@example.com", "b@example.com", raw)
+        smtp.verdict()
     [message] = handler.messages
     lines = message.get_content().splitlines()
     assert lines == [".starts with a dot", "..two", ".", "middle . dot", "."]
