@@ -10,8 +10,9 @@ Each round claims a batch (`server.outbox.claim`), renders its events from the g
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
 over the SMTP connection (`server.mail.sending`: kept open while there is mail, for up to
 `PER_CONNECTION` messages, and closed when the outbox runs dry), and marks what was sent in
-one statement. It works in chunks of `CHUNK` messages, in one thread: while the SMTP server
-reads a message of one chunk, the worker renders an event of the next.
+one statement. It works in chunks of `CHUNK` messages (the first one smaller), in one
+thread: while the SMTP server reads a message of one chunk, the worker renders events of the
+next.
 
 Whatever goes wrong with one message is that message's failed attempt, never the batch's:
 a 5xx answer, or an address that cannot be written without SMTPUTF8 when the server does
@@ -28,6 +29,8 @@ messages by id and kind, never their bodies (a sign-in code is in the body).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import logging
 import threading
 import time
@@ -50,6 +53,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 100
 CHUNK = 20  # messages rendered, then sent while the next ones are rendered
+FIRST_CHUNK = 5  # the first chunk of a batch is rendered with nothing to overlap: small
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PURGE_EVERY = 3600  # seconds between two applications of the retention rules
 DATABASE_WAIT_MAX = 60  # longest wait, in seconds, between two tries of a database that is down
@@ -153,23 +157,30 @@ class Worker:
 
     def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:
         """Render, drop, hold back, send and mark one claimed batch, `CHUNK` messages at a
-        time: while the SMTP server reads each message of a chunk, the worker renders an
-        event of the next chunk (`send_all`, `events.Preparation`)."""
+        time: while the SMTP server reads each message of a chunk, the worker renders its
+        share of the events of the next chunk (`send_all`, `events.Preparation`); only the
+        first chunk, `FIRST_CHUNK` messages, is rendered with nothing sent meanwhile."""
         sent: list[OutboxMessage] = []
         failed: list[tuple[OutboxMessage, Exception]] = []
         unsent: list[OutboxMessage] = []  # handed back: their sending slots too
         not_tried: list[OutboxMessage] = []  # chunks after an outage (no slots taken)
         outage: str | None = None
         states: dict[str, str] = {}
-        chunks = [claimed[start : start + CHUNK] for start in range(0, len(claimed), CHUNK)]
+        bounds = [0, *range(FIRST_CHUNK, len(claimed), CHUNK), len(claimed)]
+        chunks = [claimed[start:end] for start, end in itertools.pairwise(bounds)]
         preparation = events.Preparation(self.engine, self.config, chunks[0])
         for index in range(len(chunks)):
             due = self._prepare(preparation, claimer, states)
             following = chunks[index + 1] if index + 1 < len(chunks) else []
             preparation = events.Preparation(self.engine, self.config, following)
+            # its events rendered while the server reads this chunk's messages, evenly
+            share = -(-preparation.waiting // max(len(due), 1))
             try:
                 done = send_all(
-                    self._mailer, due, self.config["MAIL_FROM"], meanwhile=preparation.render_next
+                    self._mailer,
+                    due,
+                    self.config["MAIL_FROM"],
+                    meanwhile=functools.partial(preparation.render, share),
                 )
             except BaseException:
                 preparation.discard()

@@ -93,8 +93,8 @@ class Preparation:
     """`prepare`, one event at a time: the worker renders the events of its next chunk one
     by one while the SMTP server reads the messages of this one (`server.worker`).
 
-    Made, it has loaded what the events need (one session, a few queries); `render_next`
-    renders one more event, `finish` renders the rest, remembers the hints offered and
+    Made, it has loaded what the events need (one session, a few queries); `render` renders
+    the next few events, `finish` renders the rest, remembers the hints offered and
     closes the session; `discard` closes it without rendering more or remembering
     anything (the messages are not sent)."""
 
@@ -114,29 +114,32 @@ class Preparation:
                 self._session.close()
                 raise
 
-    def render_next(self) -> bool:
-        """Render the next event (or drop it); False when none was left."""
-        if not self._events:
-            return False
-        assert self._batch is not None
-        row = self._events.popleft()
-        try:
-            reason = self._batch.render(row)
-        except Exception as error:  # a bug in one email must not stop the others
-            log.exception("message %s (%s) could not be rendered", row.id, row.kind)
-            self.prepared.broken.append((row, f"rendering failed: {type(error).__name__}: {error}"))
-            return True
-        if reason is None:
-            self.prepared.ready.append(row)
-        else:
-            self.prepared.dropped.append((row, *reason))
-        return True
+    @property
+    def waiting(self) -> int:
+        """How many events are still to be rendered."""
+        return len(self._events)
+
+    def render(self, count: int = 1) -> None:
+        """Render (or drop) the next `count` events, or as many as are left."""
+        for _ in range(min(count, len(self._events))):
+            assert self._batch is not None
+            row = self._events.popleft()
+            try:
+                reason = self._batch.render(row)
+            except Exception as error:  # a bug in one email must not stop the others
+                log.exception("message %s (%s) could not be rendered", row.id, row.kind)
+                failure = f"rendering failed: {type(error).__name__}: {error}"
+                self.prepared.broken.append((row, failure))
+                continue
+            if reason is None:
+                self.prepared.ready.append(row)
+            else:
+                self.prepared.dropped.append((row, *reason))
 
     def finish(self) -> Prepared:
         """Render the events left, remember the new offers of hints: the batch sorted out."""
         try:
-            while self.render_next():
-                pass
+            self.render(len(self._events))
             if self._batch is not None:
                 self._batch.store_offers()
         finally:
