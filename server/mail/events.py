@@ -107,9 +107,8 @@ class Preparation:
         self._batch: _Batch | None = None
         if self._events:
             self._session = Session(engine, expire_on_commit=False)
-            game_ids = {row.game_id for row in self._events if row.game_id}
             try:
-                self._batch = _Batch(self._session, config, game_ids)
+                self._batch = _Batch(self._session, config, self._events)
             except BaseException:
                 self._session.close()
                 raise
@@ -154,26 +153,37 @@ class Preparation:
 
 
 class _Batch:
-    """The games, seats and facts a batch of events needs, each loaded once."""
+    """The games, recipients and facts a batch of events needs, each loaded once."""
 
-    def __init__(self, session: Session, config: Mapping[str, Any], game_ids: set[int]) -> None:
+    def __init__(
+        self, session: Session, config: Mapping[str, Any], events: Sequence[OutboxMessage]
+    ) -> None:
         self.session = session
         self.config = config
+        game_ids = {row.game_id for row in events if row.game_id is not None}
+        # the recipients of the events about a game (a lobby event's seat is the joiner's)
+        seats = {(row.game_id, row.seat) for row in events if row.kind not in notify.LOBBY_EMAILS}
         self.games = {
             game.id: game
             for game in session.exec(select(GameRecord).where(col(GameRecord.id).in_(game_ids)))
         }
-        seated = session.exec(
-            select(GameSeat.game_id, GameSeat.seat, Player)
-            .join(Player, col(Player.id) == GameSeat.player_id)
-            .where(col(GameSeat.game_id).in_(game_ids), col(GameSeat.seat).is_not(None))
-        )
-        self.players = {(game_id, seat): player for game_id, seat, player in seated}
+        self.players: dict[tuple[int, int], Player] = {}
+        if seats:
+            seated = session.exec(
+                select(GameSeat.game_id, GameSeat.seat, Player)
+                .join(Player, col(Player.id) == GameSeat.player_id)
+                .where(  # by game first: the index on game_id narrows the pairs down
+                    col(GameSeat.game_id).in_(game_ids),
+                    tuple_(col(GameSeat.game_id), col(GameSeat.seat)).in_(seats),
+                )
+            )
+            self.players = {(game_id, seat): player for game_id, seat, player in seated}
         self.facts: dict[int, GameFacts] = {}
         current = [(game.id, game.version) for game in self.games.values()]
         offered = session.execute(
             select(OfferedHints.game_id, OfferedHints.player_id, OfferedHints.hints).where(
-                tuple_(col(OfferedHints.game_id), col(OfferedHints.version)).in_(current)
+                col(OfferedHints.game_id).in_(game_ids),  # the index, as above
+                tuple_(col(OfferedHints.game_id), col(OfferedHints.version)).in_(current),
             )
         )
         self.offers = {
