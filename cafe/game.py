@@ -203,8 +203,16 @@ class Game:
         return [(as_turn(found), points) for found, points in self._scored()]
 
     def hints(self, n: int = 3) -> list[Hint]:
-        """The ``n`` best turns by points, best first; a bar turn that would eliminate the
-        player ranks below other turns of equal points; ties go in order of their text."""
+        """The ``n`` best turns by points, best first (`best_turns`), each with what else it
+        would change: how much it lowers the hand limit, whether it may name the birthday
+        nation."""
+        return [self._hint(turn, points) for turn, points in self.best_turns(n)]
+
+    def best_turns(self, n: int = 3) -> list[ScoredTurn]:
+        """The turns of `hints`, in its order, with their points alone: a bar turn that
+        would eliminate the player ranks below other turns of equal points; ties go in order
+        of their text. Cheaper than `hints` for callers that show only turn and points (the
+        hand-limit count plays each seating turn on a copy of the game)."""
         scored = self._scored()
         if n < 1 or not scored:
             return []
@@ -220,7 +228,7 @@ class Game:
             return (-points, ruinous and turn.kind is TurnKind.BAR, str(turn))
 
         best.sort(key=rank)
-        return [self._hint(turn, points) for turn, points in best[:n]]
+        return best[:n]
 
     def _hint(self, turn: Turn, points: int) -> Hint:
         """The hint with what the turn would change besides points (played on a copy)."""

@@ -8,8 +8,11 @@ emails are then delivered like any other.
 
 Each round claims a batch (`server.outbox.claim`), renders its events from the games as
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
-over the SMTP connection (kept open while there is mail, for up to `PER_CONNECTION`
-messages, and closed when the outbox runs dry), and marks what was sent in one statement.
+over the SMTP connection (`server.mail.sending`: kept open while there is mail, for up to
+`PER_CONNECTION` messages, and closed when the outbox runs dry), and marks what was sent in
+one statement. It works in chunks of `CHUNK` messages (the first one smaller), in one
+thread: while the SMTP server reads a message of one chunk, the worker renders events of the
+next.
 
 Whatever goes wrong with one message is that message's failed attempt, never the batch's:
 a 5xx answer, or an address that cannot be written without SMTPUTF8 when the server does
@@ -26,14 +29,13 @@ messages by id and kind, never their bodies (a sign-in code is in the body).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import logging
-import smtplib
 import threading
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from email.utils import parseaddr
 from typing import Any
 
 from sqlalchemy import Engine
@@ -44,96 +46,18 @@ from server import outbox, retention
 from server.clock import sweep
 from server.db import make_engine
 from server.mail import digest, events, quota
-from server.mail.compose import compose
+from server.mail.sending import Mailer, Sending, describe, is_permanent, send_all
 from server.models import OutboxMessage, utcnow
 
 log = logging.getLogger(__name__)
 
 BATCH = 100
 CHUNK = 20  # messages rendered, then sent while the next ones are rendered
-SMTP_TIMEOUT = 30
+FIRST_CHUNK = 5  # the first chunk of a batch is rendered with nothing to overlap: small
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PURGE_EVERY = 3600  # seconds between two applications of the retention rules
 DATABASE_WAIT_MAX = 60  # longest wait, in seconds, between two tries of a database that is down
-PER_CONNECTION = 100  # messages sent over one SMTP connection (servers limit it)
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
-
-
-class Unavailable(Exception):
-    """The SMTP server cannot be reached, or turned the connection away."""
-
-
-class Undeliverable(Exception):
-    """The message cannot be sent as it is, however often it is tried."""
-
-
-def describe(error: BaseException) -> str:
-    """An error as one line for `last_error` and the log."""
-    return f"{type(error).__name__}: {error}"
-
-
-class Mailer:
-    """An SMTP connection opened on first use, as `CAFE_SMTP_*` describes."""
-
-    def __init__(self, config: Mapping[str, Any]) -> None:
-        self.config = config
-        self.envelope_from = parseaddr(config["MAIL_FROM"])[1]  # where bounces go
-        self._smtp: smtplib.SMTP | None = None
-        self._sent_here = 0  # messages sent over the open connection
-
-    def connect(self) -> smtplib.SMTP:
-        """A new connection, greeted and logged in; `Unavailable` if that fails."""
-        config = self.config
-        host, port = config["SMTP_HOST"], config["SMTP_PORT"]
-        try:
-            if config["SMTP_TLS"] == "ssl":
-                smtp: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=SMTP_TIMEOUT)
-            else:
-                smtp = smtplib.SMTP(host, port, timeout=SMTP_TIMEOUT)
-                if config["SMTP_TLS"] == "starttls":
-                    smtp.starttls()
-            if config["SMTP_USER"]:
-                smtp.login(config["SMTP_USER"], config["SMTP_PASSWORD"])
-            smtp.ehlo_or_helo_if_needed()
-        except (smtplib.SMTPException, OSError) as error:
-            reason = f"SMTP server {host}:{port} unavailable: {describe(error)}"
-            raise Unavailable(reason) from error
-        return smtp
-
-    def send(self, message: OutboxMessage) -> None:
-        """Hand one message to the SMTP server (raises `Unavailable`, `Undeliverable`,
-        `smtplib` and `OSError` errors)."""
-        assert message.to_addr is not None
-        data = compose(message, self.config["MAIL_FROM"])
-        if self._sent_here >= PER_CONNECTION:
-            self.close()
-        if self._smtp is None:
-            self._smtp = self.connect()
-            self._sent_here = 0
-        international = not message.to_addr.isascii()
-        if international and not self._smtp.has_extn("smtputf8"):
-            raise Undeliverable(
-                f"{message.to_addr!r} is an international address and the SMTP server "
-                "does not offer SMTPUTF8"
-            )
-        self._sent_here += 1
-        options = ["SMTPUTF8"] if international else []
-        self._smtp.sendmail(self.envelope_from, [message.to_addr], data, mail_options=options)
-
-    def close(self) -> None:
-        """Say goodbye to the server; a connection that already broke is just dropped."""
-        if self._smtp is not None:
-            try:
-                self._smtp.quit()
-            except (smtplib.SMTPException, OSError):
-                self._smtp.close()
-            self._smtp = None
-
-    def reset(self) -> None:
-        """Drop the connection after an error, so the next message opens a fresh one."""
-        if self._smtp is not None:
-            self._smtp.close()
-            self._smtp = None
 
 
 def smtp_offers_utf8(config: Mapping[str, Any]) -> bool:
@@ -146,32 +70,6 @@ def smtp_offers_utf8(config: Mapping[str, Any]) -> bool:
     finally:
         mailer._smtp = smtp
         mailer.close()
-
-
-def is_permanent(error: Exception) -> bool:
-    """True when retrying cannot help: the server refused the message or its recipient, or
-    the message cannot be written for it."""
-    if isinstance(error, Undeliverable | UnicodeError | smtplib.SMTPNotSupportedError):
-        return True
-    if isinstance(error, smtplib.SMTPRecipientsRefused):
-        return all(code >= 500 for code, _ in error.recipients.values())
-    if isinstance(error, smtplib.SMTPResponseException):
-        return error.smtp_code >= 500 and not isinstance(error, smtplib.SMTPAuthenticationError)
-    return False
-
-
-def is_connection_lost(error: Exception) -> bool:
-    """True when the connection broke under a message (not an answer about it)."""
-    if isinstance(error, smtplib.SMTPServerDisconnected):
-        return True
-    return isinstance(error, OSError) and not isinstance(error, smtplib.SMTPException)
-
-
-#: What sending a batch came to: sent, failed (with the error), and if the SMTP server became
-#: unreachable, the messages not tried and why.
-Sending = tuple[
-    list[OutboxMessage], list[tuple[OutboxMessage, Exception]], list[OutboxMessage], str | None
-]
 
 
 def worker_engine(config: Mapping[str, Any]) -> Engine:
@@ -203,10 +101,8 @@ class Worker:
         self._next_purge = 0.0
         self._outage_wait = 0.0  # the current wait while the SMTP server is unreachable
         self._resume_at = 0.0  # monotonic time before which no batch is claimed
-        # one connection for as long as there is mail to send (TLS and login are costly),
-        # used by one sender thread only
+        # one connection for as long as there is mail to send (TLS and login are costly)
         self._mailer = Mailer(config)
-        self._sender = ThreadPoolExecutor(1, thread_name_prefix="smtp")
 
     @property
     def waiting(self) -> float:
@@ -261,26 +157,39 @@ class Worker:
 
     def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:
         """Render, drop, hold back, send and mark one claimed batch, `CHUNK` messages at a
-        time: the sender thread talks to the SMTP server about one chunk while this thread
-        renders the next and keeps the books."""
+        time: while the SMTP server reads each message of a chunk, the worker renders its
+        share of the events of the next chunk (`send_all`, `events.Preparation`); only the
+        first chunk, `FIRST_CHUNK` messages, is rendered with nothing sent meanwhile."""
         sent: list[OutboxMessage] = []
         failed: list[tuple[OutboxMessage, Exception]] = []
-        unsent: list[OutboxMessage] = []
+        unsent: list[OutboxMessage] = []  # handed back: their sending slots too
+        not_tried: list[OutboxMessage] = []  # chunks after an outage (no slots taken)
         outage: str | None = None
         states: dict[str, str] = {}
-        sending: Future[Sending] | None = None
-        for start in range(0, len(claimed), CHUNK):
-            chunk = claimed[start : start + CHUNK]
-            if outage is not None:
-                unsent += chunk  # not even rendered: the server is down
-                continue
-            due = self._prepare(chunk, claimer, states)
-            following = self._sender.submit(self._send_all, due)
-            if sending is not None:
-                outage = self._collect(sending.result(), sent, failed, unsent) or outage
-            sending = following
-        if sending is not None:
-            outage = self._collect(sending.result(), sent, failed, unsent) or outage
+        bounds = [0, *range(FIRST_CHUNK, len(claimed), CHUNK), len(claimed)]
+        chunks = [claimed[start:end] for start, end in itertools.pairwise(bounds)]
+        preparation = events.Preparation(self.engine, self.config, chunks[0])
+        for index in range(len(chunks)):
+            due = self._prepare(preparation, claimer, states)
+            following = chunks[index + 1] if index + 1 < len(chunks) else []
+            preparation = events.Preparation(self.engine, self.config, following)
+            # its events rendered while the server reads this chunk's messages, evenly
+            share = -(-preparation.waiting // max(len(due), 1))
+            try:
+                done = send_all(
+                    self._mailer,
+                    due,
+                    self.config["MAIL_FROM"],
+                    meanwhile=functools.partial(preparation.render, share),
+                )
+            except BaseException:
+                preparation.discard()
+                raise
+            outage = self._collect(done, sent, failed, unsent)
+            if outage is not None:  # the rest is not tried (perhaps rendered: again next time)
+                preparation.discard()
+                not_tried = [message for chunk in chunks[index + 1 :] for message in chunk]
+                break
         self._settle(claimer, sent, failed, states)
         if self.config["MAIL_PER_MINUTE"] > 0:  # only what was sent counts
             quota.give_back(
@@ -288,6 +197,7 @@ class Worker:
                 [m.to_addr or "" for m, _ in failed] + [m.to_addr or "" for m in unsent],
             )
         if outage is not None:
+            unsent += not_tried
             outbox.release(self.engine, unsent, claimer, reason=outage)
             self._outage_wait = min(
                 max(2 * self._outage_wait, OUTAGE_FIRST), self.config["WORKER_OUTAGE_MAX"]
@@ -299,11 +209,11 @@ class Worker:
         return len(claimed) - len(unsent)
 
     def _prepare(
-        self, chunk: Sequence[OutboxMessage], claimer: str, states: dict[str, str]
+        self, preparation: events.Preparation, claimer: str, states: dict[str, str]
     ) -> list[OutboxMessage]:
-        """Render the chunk's events, mark what is dropped or broken, take the recipients'
-        sending slots (holding back the rest); the messages to send now."""
-        prepared = events.prepare(self.engine, self.config, chunk)
+        """Render the rest of a chunk's events, mark what is dropped or broken, take the
+        recipients' sending slots (holding back the rest); the messages to send now."""
+        prepared = preparation.finish()
         outbox.drop(self.engine, prepared.dropped, claimer)
         for message, error in prepared.broken:
             self._failed(message, claimer, error, permanent=False)
@@ -321,18 +231,20 @@ class Worker:
                 log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
         return due
 
-    @staticmethod
     def _collect(
-        result: Sending,
+        self,
+        done: Sending,
         sent: list[OutboxMessage],
         failed: list[tuple[OutboxMessage, Exception]],
         unsent: list[OutboxMessage],
     ) -> str | None:
         """Add one chunk's outcome to the batch's; the outage it met, if any."""
-        sent += result[0]
-        failed += result[1]
-        unsent += result[2]
-        return result[3]
+        if done.sent:
+            self._outage_wait = 0.0  # the server is reachable again
+        sent += done.sent
+        failed += done.failed
+        unsent += done.unsent
+        return done.outage
 
     def _settle(
         self,
@@ -350,33 +262,6 @@ class Worker:
             log.info("message %s (%s) sent", message.id, message.kind)
         for message, error in failed:
             self._failed(message, claimer, describe(error), permanent=is_permanent(error))
-
-    def _send_all(self, due: Sequence[OutboxMessage]) -> Sending:
-        """Send `due` in order: what was sent, what failed (with why), and if the server
-        became unreachable, the messages not tried and the reason."""
-        sent: list[OutboxMessage] = []
-        failed: list[tuple[OutboxMessage, Exception]] = []
-        for index, message in enumerate(due):
-            try:
-                self._send(message)
-            except Unavailable as error:
-                return sent, failed, list(due[index:]), str(error)
-            except Exception as error:  # this message's failure only
-                failed.append((message, error))
-            else:
-                sent.append(message)
-                self._outage_wait = 0.0
-        return sent, failed, [], None
-
-    def _send(self, message: OutboxMessage) -> None:
-        """Send one message; if the connection broke under it, once more over a new one."""
-        try:
-            self._mailer.send(message)
-        except Exception as error:
-            self._mailer.reset()
-            if not is_connection_lost(error):
-                raise
-            self._mailer.send(message)
 
     def _failed(self, message: OutboxMessage, claimer: str, error: str, *, permanent: bool) -> None:
         """Record a failed attempt at `message` and its address's delivery state."""
@@ -420,5 +305,4 @@ class Worker:
                 database_wait = 0.0
             if handled == 0:
                 stop.wait(self.waiting or self.config["WORKER_POLL"])
-        self._sender.shutdown()
         self._mailer.close()

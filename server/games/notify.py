@@ -170,7 +170,8 @@ def offer_hints(session: Session, game: GameFacts, player: Player) -> list[Offer
     stored = offered(session, game_id=game.id, version=game.version, player_id=player.id)
     if stored:
         return stored
-    hints = [OfferedTurn(turn=str(h.turn), points=h.points) for h in game.engine.hints(HINTS)]
+    best = game.engine.best_turns(HINTS)
+    hints = [OfferedTurn(turn=str(turn), points=points) for turn, points in best]
     session.add(
         OfferedHints(
             game_id=game.id,

@@ -75,8 +75,8 @@ def _games(session: Session, player: Player, *, since: datetime) -> list[DigestG
             continue
         best = None
         if your_turn:
-            hints = game.engine.hints(1)
-            best = OfferedTurn(str(hints[0].turn), hints[0].points) if hints else None
+            turns = game.engine.best_turns(1)
+            best = OfferedTurn(str(turns[0][0]), turns[0][1]) if turns else None
         found.append(DigestGame(game=game, your_turn=your_turn, best=best, played=played))
     return found
 

@@ -1,9 +1,9 @@
 """Turning a batch of claimed events into messages, from the games as they are now.
 
 A game change queues events (`server.mail.outgoing.Event`): who should hear of which change,
-with nothing rendered. The worker calls `prepare` on the rows it claimed, right before it
-sends them, so every email shows the game at send time and only mail that still means
-something goes out:
+with nothing rendered. The worker prepares the rows it claimed (`Preparation`, one event
+at a time) right before it sends them, so every email shows the game at send time and only
+mail that still means something goes out:
 
 - a "your turn", "another player's turn" or a reminder whose version is no longer the
   game's version, or whose game has finished, is **superseded**: a newer event (or "game
@@ -22,6 +22,7 @@ through unchanged. An error while rendering one event is that event's failure on
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,48 +86,104 @@ def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str,
 
 def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:
     """Render the events among `rows` (filling in their message fields) or drop them."""
-    prepared = Prepared(ready=[row for row in rows if row.body is not None])
-    events = [row for row in rows if row.body is None]
-    if not events:
-        return prepared
-    with Session(engine, expire_on_commit=False) as session:
-        batch = _Batch(session, config, {row.game_id for row in events if row.game_id})
-        for row in events:
+    return Preparation(engine, config, rows).finish()
+
+
+class Preparation:
+    """`prepare`, one event at a time: the worker renders the events of its next chunk one
+    by one while the SMTP server reads the messages of this one (`server.worker`).
+
+    Made, it has loaded what the events need (one session, a few queries); `render` renders
+    the next few events, `finish` renders the rest, remembers the hints offered and
+    closes the session; `discard` closes it without rendering more or remembering
+    anything (the messages are not sent)."""
+
+    def __init__(
+        self, engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]
+    ) -> None:
+        self.prepared = Prepared(ready=[row for row in rows if row.body is not None])
+        self._events = deque(row for row in rows if row.body is None)
+        self._session: Session | None = None
+        self._batch: _Batch | None = None
+        if self._events:
+            self._session = Session(engine, expire_on_commit=False)
             try:
-                reason = batch.render(row)
+                self._batch = _Batch(self._session, config, self._events)
+            except BaseException:
+                self._session.close()
+                raise
+
+    @property
+    def waiting(self) -> int:
+        """How many events are still to be rendered."""
+        return len(self._events)
+
+    def render(self, count: int = 1) -> None:
+        """Render (or drop) the next `count` events, or as many as are left."""
+        for _ in range(min(count, len(self._events))):
+            assert self._batch is not None
+            row = self._events.popleft()
+            try:
+                reason = self._batch.render(row)
             except Exception as error:  # a bug in one email must not stop the others
                 log.exception("message %s (%s) could not be rendered", row.id, row.kind)
-                prepared.broken.append((row, f"rendering failed: {type(error).__name__}: {error}"))
+                failure = f"rendering failed: {type(error).__name__}: {error}"
+                self.prepared.broken.append((row, failure))
                 continue
             if reason is None:
-                prepared.ready.append(row)
+                self.prepared.ready.append(row)
             else:
-                prepared.dropped.append((row, *reason))
-        batch.store_offers()
-    return prepared
+                self.prepared.dropped.append((row, *reason))
+
+    def finish(self) -> Prepared:
+        """Render the events left, remember the new offers of hints: the batch sorted out."""
+        try:
+            self.render(len(self._events))
+            if self._batch is not None:
+                self._batch.store_offers()
+        finally:
+            self.discard()
+        return self.prepared
+
+    def discard(self) -> None:
+        """Close the session (the events not rendered yet stay so)."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
 
 
 class _Batch:
-    """The games, seats and facts a batch of events needs, each loaded once."""
+    """The games, recipients and facts a batch of events needs, each loaded once."""
 
-    def __init__(self, session: Session, config: Mapping[str, Any], game_ids: set[int]) -> None:
+    def __init__(
+        self, session: Session, config: Mapping[str, Any], events: Sequence[OutboxMessage]
+    ) -> None:
         self.session = session
         self.config = config
+        game_ids = {row.game_id for row in events if row.game_id is not None}
+        # the recipients of the events about a game (a lobby event's seat is the joiner's)
+        seats = {(row.game_id, row.seat) for row in events if row.kind not in notify.LOBBY_EMAILS}
         self.games = {
             game.id: game
             for game in session.exec(select(GameRecord).where(col(GameRecord.id).in_(game_ids)))
         }
-        seated = session.exec(
-            select(GameSeat.game_id, GameSeat.seat, Player)
-            .join(Player, col(Player.id) == GameSeat.player_id)
-            .where(col(GameSeat.game_id).in_(game_ids), col(GameSeat.seat).is_not(None))
-        )
-        self.players = {(game_id, seat): player for game_id, seat, player in seated}
+        self.players: dict[tuple[int, int], Player] = {}
+        if seats:
+            seated = session.exec(
+                select(GameSeat.game_id, GameSeat.seat, Player)
+                .join(Player, col(Player.id) == GameSeat.player_id)
+                .where(  # by game first: the index on game_id narrows the pairs down
+                    col(GameSeat.game_id).in_(game_ids),
+                    tuple_(col(GameSeat.game_id), col(GameSeat.seat)).in_(seats),
+                )
+            )
+            self.players = {(game_id, seat): player for game_id, seat, player in seated}
         self.facts: dict[int, GameFacts] = {}
         current = [(game.id, game.version) for game in self.games.values()]
         offered = session.execute(
             select(OfferedHints.game_id, OfferedHints.player_id, OfferedHints.hints).where(
-                tuple_(col(OfferedHints.game_id), col(OfferedHints.version)).in_(current)
+                col(OfferedHints.game_id).in_(game_ids),  # the index, as above
+                tuple_(col(OfferedHints.game_id), col(OfferedHints.version)).in_(current),
             )
         )
         self.offers = {
@@ -175,8 +232,8 @@ class _Batch:
         key = (facts.id, player.id)
         if key not in self.offers:
             self.offers[key] = [
-                OfferedTurn(turn=str(h.turn), points=h.points)
-                for h in facts.engine.hints(notify.HINTS)
+                OfferedTurn(turn=str(turn), points=points)
+                for turn, points in facts.engine.best_turns(notify.HINTS)
             ]
             self.new_offers.append(
                 {

@@ -140,3 +140,16 @@ def test_hand_with_jokers_matches_brute_force() -> None:
                 hand.append(joker)
                 jokers.remove(joker)
     _check(Game.from_position(position))
+
+
+@pytest.mark.parametrize(
+    ("seed", "players", "options"),
+    [(11, 2, Options()), (12, 3, Options(birthday=15)), (13, 4, Options(coffee_klatsch=True))],
+)
+def test_best_turns_are_the_hints_turns_and_points(
+    seed: int, players: int, options: Options
+) -> None:
+    for game in _positions(seed, players, options, every=3):
+        for n in (1, 3, 8):
+            hints = [(hint.turn, hint.points) for hint in game.hints(n)]
+            assert game.best_turns(n) == hints

@@ -3,12 +3,15 @@ part and header survives, every line fits SMTP, nothing can inject a header."""
 
 from __future__ import annotations
 
+import binascii
+import random
+import re
 from email import message_from_bytes, policy
 
 import pytest
 
 from cafe import Game, render
-from server.mail.compose import compose
+from server.mail.compose import compose, quoted_printable
 from server.models import OutboxMessage
 
 
@@ -75,3 +78,19 @@ def test_mostly_ascii_parts_stay_readable_on_the_wire():
 def test_a_header_cannot_smuggle_another():
     with pytest.raises(ValueError, match="line break"):
         compose(row("x", None, **{"In-Reply-To": "<a@b>\r\nBcc: victim@example.com"}), "c@x.test")
+
+
+PIECES = ["a", " ", "\t", "=", "==", "=3D", "é", "─", "😀", ".", "\r", "\x00", "\x7f", "x" * 75]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_quoted_printable_decodes_to_what_went_in(seed):
+    """Random lines around the soft-break positions, with escapes and blanks everywhere."""
+    rng = random.Random(seed)
+    lines = ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, 60))) for _ in range(30)]
+    data = "\n".join(lines).encode()
+    quoted = quoted_printable(data)
+    assert all(len(line) <= 76 for line in quoted.split(b"\n"))
+    assert not any(line.endswith((b" ", b"\t")) for line in quoted.split(b"\n"))
+    assert quoted.isascii() and not re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", quoted)
+    assert binascii.a2b_qp(quoted.replace(b"\n", b"\r\n")) == data.replace(b"\n", b"\r\n")
