@@ -388,8 +388,9 @@ def gunicorn(url: str, log_path: Path) -> Iterator[int]:
     env = {**os.environ, "CAFE_DATABASE_URL": url, "CAFE_SECRET_KEY": secrets.token_hex(16)}
     with log_path.open("ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4",
-             "--bind", f"127.0.0.1:{port}", "benchmarks.floor_app:create_bench_app()"],
+            [sys.executable, "-m", "gunicorn", "--config", "python:server.gunicorn_config",
+             "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+             "benchmarks.floor_app:create_bench_app()"],
             cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True,
         )  # fmt: skip
     try:

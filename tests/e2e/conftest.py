@@ -77,7 +77,7 @@ class Server:
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 [
-                    sys.executable, "-m", "gunicorn",
+                    sys.executable, "-m", "gunicorn", "--config", "python:server.gunicorn_config",
                     "--workers", "2", "--threads", "4", "--preload",
                     "--bind", f"127.0.0.1:{self.port}",
                     "server:create_app()",

@@ -1,4 +1,4 @@
-"""`gunicorn.conf.py`: its worker leaves a new connection for a moment to a less busy
+"""`server.gunicorn_config`: its worker leaves a new connection for a moment to a less busy
 worker (taking it at once when it holds none or is the only worker, after 1 ms per
 connection it holds otherwise, if the connection is still waiting then), and a started
 worker freezes its objects out of garbage collection."""
@@ -6,7 +6,6 @@ worker freezes its objects out of garbage collection."""
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import selectors
 import socket
@@ -18,15 +17,13 @@ from types import ModuleType
 import pytest
 from gunicorn.config import Config
 
-ROOT = Path(__file__).resolve().parents[1]
+from server import gunicorn_config
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _settings() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gunicorn_settings", ROOT / "gunicorn.conf.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return gunicorn_config
 
 
 @pytest.fixture
@@ -52,7 +49,7 @@ def _connect(listener: socket.socket) -> socket.socket:
 
 def test_the_procfile_web_uses_this_file_and_its_worker():
     settings = _settings()
-    assert "--config gunicorn.conf.py" in (ROOT / "Procfile").read_text()
+    assert "--config python:server.gunicorn_config" in (ROOT / "Procfile").read_text()
     assert settings.worker_class is settings.BalancedThreadWorker
 
 

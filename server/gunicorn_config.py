@@ -1,5 +1,5 @@
-"""gunicorn's settings beyond the Procfile's command line; gunicorn reads this file from the
-directory it starts in (the Procfile's `web` runs there).
+"""gunicorn's settings beyond the Procfile's command line, which names them
+(`--config python:server.gunicorn_config`), so that they ship in the package.
 
 - New connections are shared evenly between the worker processes
   (`BalancedThreadWorker`). A client keeps its connection for many requests (nginx keeps
