@@ -89,6 +89,10 @@ def init_app(app: Flask) -> None:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=str(app.config["BASE_URL"]).startswith("https://"),
+        # The cookie is written only when the session changes (sign-in, a flash message):
+        # refreshed on every answer, a preview answered after the turn's redirect put back
+        # the cookie without the turn's "You played …" message.
+        SESSION_REFRESH_EACH_REQUEST=False,
     )
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["signed_in"] = signed_in

@@ -47,11 +47,13 @@
     const question = new URLSearchParams(body).toString();
     if (question === asked) return;
     asked = question;
+    delete preview.dataset.points;
     if (!text) { preview.textContent = ""; return; }
     preview.textContent = "Scoring " + text + " …";
     fetch(composer.dataset.preview, { method: "POST", body: body, credentials: "same-origin" })
       .then((response) => response.json())
       .then((answer) => {
+        if (question !== asked) return;  // a later question's answer is the one to show
         if (answer.error) {
           preview.textContent = text + ": " + answer.message;
         } else {
@@ -61,7 +63,9 @@
           preview.dataset.points = String(answer.points);
         }
       })
-      .catch(() => { preview.textContent = "The preview could not be fetched; you can still play."; });
+      .catch(() => {
+        if (question === asked) preview.textContent = "The preview could not be fetched; you can still play.";
+      });
   }
 
   function seat(chair) {

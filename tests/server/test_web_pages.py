@@ -286,3 +286,21 @@ def test_home_lists_time_left_invitations_with_a_join_button_and_leagues(api):
     assert again.status_code == 303 and again.headers["Location"] == "/"
     assert f"you are already in game {open_id}" in api.client.get("/").text
     assert api.call("GET", f"/api/games/{open_id}", tokens["ann"]).json["players"] == ["ann", "cid"]
+
+
+def test_a_preview_answered_after_the_turn_keeps_its_message(api):
+    """The page asks for a preview as the player leaves the box for the play button; an
+    answer that came back after the turn's redirect must not put back a cookie without
+    the turn's "You played" message."""
+    game_id, tokens = api.started_game("ann", "bob")
+    web_sign_in(api, api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"])
+    page = api.client.get(f"/games/{game_id}").text
+    best = re.search(r'name="hint" value="([^"]+)"', page).group(1)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    form = {"csrf": csrf_of(page), "version": version, "turn": best}
+    preview = api.client.post(f"/games/{game_id}/preview", data=form)
+    assert preview.status_code == 200
+    assert "Set-Cookie" not in preview.headers  # nothing changed in the session
+    played = api.client.post(f"/games/{game_id}/play", data={**form, "hint": best})
+    assert played.status_code == 303 and "Set-Cookie" in played.headers  # the flash
+    assert "You played" in api.client.get(f"/games/{game_id}").text
