@@ -32,8 +32,7 @@ LINE = 76  # longest encoded line of a part (RFC 2045), not counting the line br
 #: Printable ASCII, tab and line feed: quoted-printable writes them as they are (RFC 2045
 #: §6.7 rules 2 and 3), except `=`; every other byte becomes `=XX`.
 _TEXT = bytes(range(32, 127)) + b"\t\n"
-#: `_TEXT` and the bytes beyond ASCII: what is left of a part without them is controls.
-_TEXT_OR_BEYOND = _TEXT + bytes(range(128, 256))
+_BEYOND = bytes(range(128, 256))
 #: Runs of ASCII control characters (other than tab and line feed) and of bytes beyond ASCII.
 _CONTROLS = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]+")
 _BEYOND_ASCII = re.compile(rb"[\x80-\xff]+")
@@ -81,12 +80,12 @@ def _quoted_line(line: bytes) -> bytes:
     return line
 
 
-def quoted_printable(data: bytes) -> bytes:
+def quoted_printable(data: bytes, *, controls: bool = True) -> bytes:
     """`data` (lines ending in LF) in quoted-printable, lines ending in LF. Whole-buffer
-    replaces first (`=`, and control characters, which are rare), then line by line, as
-    most lines of an email need nothing more."""
+    replaces first (`=`, and unless `controls` is False, the control characters other than
+    tab and line feed), then line by line, as most lines of an email need nothing more."""
     quoted = data.replace(b"=", b"=3D")
-    if data.translate(None, _TEXT_OR_BEYOND):
+    if controls:
         quoted = _CONTROLS.sub(_escaped_run, quoted)
     return b"\n".join(map(_quoted_line, quoted.split(b"\n")))
 
@@ -104,9 +103,11 @@ def _encoded(text: str) -> tuple[str, bytes]:
     three bytes: the escapes are counted to choose (soft line breaks, a few percent either
     way, are left out of the count)."""
     data = text.replace("\r\n", "\n").encode()
-    escapes = len(data.translate(None, _TEXT)) + data.count(b"=")
+    unusual = data.translate(None, _TEXT)  # bytes beyond ASCII and control characters
+    escapes = len(unusual) + data.count(b"=")
     if len(data) + 2 * escapes <= len(data) * 4 // 3:
-        return "quoted-printable", quoted_printable(data).replace(b"\n", CRLF)
+        controls = bool(unusual.translate(None, _BEYOND))
+        return "quoted-printable", quoted_printable(data, controls=controls).replace(b"\n", CRLF)
     return "base64", _base64_lines(data.replace(b"\n", CRLF))
 
 

@@ -27,6 +27,7 @@ TEXTS = [
     "plain ASCII\n",
     "a trailing space \nand a long line " + "x" * 300 + "\n",
     "Żółć =3D é\r\nCRLF and LF\n.a line with a dot\nFrom the start of a line\n",
+    "control characters: a form feed \x0c, a lone CR \r, a DEL \x7f\n",
     "",
 ]
 
@@ -52,6 +53,8 @@ def lines_of(text: str) -> str:
 def test_what_is_written_reads_back(body, html):
     raw = compose(row(body, html, **{"X-Name": "Łukasz"}), "Café International <cafe@x.test>")
     assert b"\n" not in raw.replace(b"\r\n", b"")  # CRLF only
+    assert b"\r" not in raw.replace(b"\r\n", b"")
+    assert re.fullmatch(rb"[\t\r\n -~]*", raw)  # 7-bit, printable: everything else escaped
     assert max(len(line) for line in raw.split(b"\r\n")) <= 998
     message = message_from_bytes(raw, policy=policy.default)
     assert not message.defects and not any(part.defects for part in message.walk())
