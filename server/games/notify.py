@@ -274,28 +274,63 @@ def after_change(
     timed_out: str | None = None,
     config: Mapping[str, Any] | None = None,
 ) -> None:
-    """Queue the events of a game's start (`mover` is None) or of a turn or resignation by
-    seat `mover` that wrote log entry `turn`: one small row per recipient, in one statement.
-    `timed_out` is the kind of the dedicated notice to `mover` when the service acted for
-    them on time-out (`timed_out`: a turn played for them, `removed`); the others hear of
-    it in their usual emails. `config`: the app's, when there is no app context (the sweep).
+    """Queue the events of a game change (`change_events`) in one statement, and record an
+    emailed turn as handled. `config`: the app's, when there is no app context (the sweep).
+    """
+    if by_email is not None and mover is not None:
+        handled(session, by_email, game_id=game_id)
+    outgoing.queue_events(
+        session,
+        current_app.config if config is None else config,
+        change_events(
+            game_id=game_id,
+            version=version,
+            state=state,
+            finished=finished,
+            mover=mover,
+            turn=turn,
+            by_email=by_email,
+            timed_out=timed_out,
+        ),
+    )
+
+
+def handled(session: Session, by_email: EmailTurn, *, game_id: int) -> None:
+    """Record the emailed turn `by_email` as applied (in the change's transaction)."""
+    session.add(
+        InboundMail(
+            message_key=by_email.message_key,
+            player_id=by_email.player_id,
+            game_id=game_id,
+            outcome="applied",
+        )
+    )
+
+
+def change_events(
+    *,
+    game_id: int,
+    version: int,
+    state: dict[str, Any],
+    finished: bool,
+    mover: int | None,
+    turn: int | None,
+    by_email: EmailTurn | None = None,
+    timed_out: str | None = None,
+) -> list[outgoing.Event]:
+    """The events of a game's start (`mover` is None) or of a turn or resignation by seat
+    `mover` that wrote log entry `turn`: one small row per recipient. `timed_out` is the
+    kind of the dedicated notice to `mover` when the service acted for them on time-out
+    (`timed_out`: a turn played for them, `removed`); the others hear of it in their usual
+    emails.
 
     Nothing is rendered or read here: the worker renders each event from the game as it is
     when it sends it, and applies the recipient's preferences then (`server.mail.events`).
     """
     seats = range(len(state["players"]))
     events: list[tuple[str, int]] = []
-    email_turn = by_email
-    if email_turn is not None and mover is not None:
+    if by_email is not None and mover is not None:
         events.append(("turn_confirmed", mover))
-        session.add(
-            InboundMail(
-                message_key=email_turn.message_key,
-                player_id=email_turn.player_id,
-                game_id=game_id,
-                outcome="applied",
-            )
-        )
     if finished:
         events += [("game_over", seat) for seat in seats]
     else:
@@ -307,20 +342,16 @@ def after_change(
             events += [("turn_played", s) for s in seats if s not in (mover, to_move)]
     if timed_out is not None and mover is not None:
         events.append((timed_out, mover))
-    answering = email_turn.message_id if email_turn is not None else None
+    answering = by_email.message_id if by_email is not None else None
     noticed = ("turn_confirmed", "timed_out", "removed")
-    outgoing.queue_events(
-        session,
-        current_app.config if config is None else config,
-        [
-            outgoing.Event(
-                kind=kind,
-                game_id=game_id,
-                version=version,
-                seat=seat,
-                turn=turn if kind in noticed else None,
-                answering=answering if kind == "turn_confirmed" else None,
-            )
-            for kind, seat in events
-        ],
-    )
+    return [
+        outgoing.Event(
+            kind=kind,
+            game_id=game_id,
+            version=version,
+            seat=seat,
+            turn=turn if kind in noticed else None,
+            answering=answering if kind == "turn_confirmed" else None,
+        )
+        for kind, seat in events
+    ]

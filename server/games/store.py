@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import secrets
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -133,14 +134,19 @@ def bump_version(session: Session, game: GameRecord, **values: Any) -> bool:
     # A Core statement on the table: the ORM's bulk-update machinery (it would look for
     # objects to synchronise, which `synchronize_session=False` then skips) cost more than
     # running the statement.
-    params = {f"new_{name}": value for name, value in values.items()}
-    params.update(game_id=game.id, seen=game.version, next_version=game.version + 1)
-    result = session.execute(_compare_and_set(tuple(values)), params)
+    result = session.execute(compare_and_set(tuple(values)), compare_and_set_params(game, values))
     return result.rowcount == 1  # type: ignore[attr-defined]
 
 
+def compare_and_set_params(game: GameRecord, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of `compare_and_set(tuple(values))` for `game`."""
+    params = {f"new_{name}": value for name, value in values.items()}
+    params.update(game_id=game.id, seen=game.version, next_version=game.version + 1)
+    return params
+
+
 @functools.lru_cache(maxsize=64)
-def _compare_and_set(columns: tuple[str, ...]) -> Update:
+def compare_and_set(columns: tuple[str, ...]) -> Update:
     """The compare-and-set of `bump_version` writing `columns`, built once per set of them."""
     return (
         update(_GAMES)

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -22,9 +21,9 @@ from server.clock.store import next_deadline
 from server.db import writing
 from server.domain import Conflict
 from server.games import notify, positions
+from server.games.guarded import GuardedWrite
 from server.games.store import (
     active_seat,
-    bump_version,
     conflict,
     joined_names,
     load_game,
@@ -33,6 +32,7 @@ from server.games.store import (
 )
 from server.idempotency import Idempotency
 from server.league import results
+from server.mail import outgoing
 from server.models import GameRecord, Player, TurnKind, TurnRecord, utcnow
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
@@ -83,10 +83,9 @@ def change_values(
     return values
 
 
-#: The log's INSERT, built once: written with Core, as a unit-of-work flush of one new
-#: object cost more than the statement.
+#: The log's columns, as its INSERT binds them (written with Core: a unit-of-work flush of
+#: one new object cost more than the statement).
 _TURNS = TurnRecord.__table__  # type: ignore[attr-defined]
-_INSERT_TURN = insert(_TURNS)
 _TURN_COLUMNS = tuple(column.name for column in _TURNS.c if column.name != "id")
 
 
@@ -104,14 +103,35 @@ def write_change(
     by_email: notify.EmailTurn | None = None,
     timed_out: str | None = None,
     config: Mapping[str, Any] | None = None,
+    remembered: dict[str, Any] | None = None,
 ) -> bool:
     """In the caller's transaction: compare-and-set the game with `values`, append `entry`
-    to the log and queue the events; False (nothing written) if the game moved on."""
+    to the log, queue the events and store `remembered` (an idempotency record), in one
+    statement where the database allows (`guarded`); False (nothing written) if the game
+    moved on."""
     assert game.id is not None
-    if not bump_version(session, game, **values):
+    finished = values.get("status") == "finished"
+    config = current_app.config if config is None else config
+    events = notify.change_events(
+        game_id=game.id,
+        version=game.version + 1,
+        state=values["state"],
+        finished=finished,
+        mover=entry.seat,
+        turn=entry.number,
+        by_email=by_email,
+        timed_out=timed_out,
+    )
+    write = GuardedWrite(game, values)
+    write.insert(_TURNS, [_turn_row(entry)])
+    write.insert(outgoing.TABLE, outgoing.event_rows(config, events))
+    if remembered is not None:
+        write.insert(idempotency.TABLE, [remembered])
+    if not write.apply(session):
         return False
-    session.execute(_INSERT_TURN, _turn_row(entry))
-    if values.get("status") == "finished":
+    if by_email is not None:
+        notify.handled(session, by_email, game_id=game.id)
+    if finished:
         results.game_finished(
             session,
             game=game,
@@ -119,18 +139,6 @@ def write_change(
             finished_at=values["finished_at"],
             config=config,
         )
-    notify.after_change(
-        session,
-        game_id=game.id,
-        version=game.version + 1,
-        state=values["state"],
-        finished=values.get("status") == "finished",
-        mover=entry.seat,
-        turn=entry.number,
-        by_email=by_email,
-        timed_out=timed_out,
-        config=config,
-    )
     return True
 
 
@@ -155,11 +163,14 @@ def _commit_change(
     with writing(session):
         try:
             applied = write_change(
-                session, game=game, values=values, entry=entry, by_email=by_email
+                session,
+                game=game,
+                values=values,
+                entry=entry,
+                by_email=by_email,
+                remembered=None if idem is None else idempotency.record(idem, response, 201),
             )
             if applied:
-                if idem is not None:
-                    idempotency.remember(session, idem, response, 201)
                 session.commit()
         except IntegrityError:  # a rival took this turn number or this idempotency key first
             applied = False

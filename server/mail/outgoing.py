@@ -29,8 +29,10 @@ from server.mail.facts import Links
 from server.mail.templates import Rendered
 from server.models import OutboxMessage, OutboxStatus, utcnow
 
-#: A plain INSERT, built once: a validated model per row would cost more than rendering it.
-_INSERT = insert(OutboxMessage.__table__)  # type: ignore[attr-defined]
+#: The outbox, written with a plain INSERT built once: a validated model per row would cost
+#: more than rendering it.
+TABLE = OutboxMessage.__table__  # type: ignore[attr-defined]
+_INSERT = insert(TABLE)
 
 
 def links(
@@ -120,26 +122,27 @@ class Event:
 
 def queue_events(session: Session, config: Mapping[str, Any], events: Sequence[Event]) -> None:
     """Add events to the outbox in one statement (in the caller's transaction)."""
-    if not events:
-        return
+    if events:
+        session.execute(_INSERT, event_rows(config, events))
+
+
+def event_rows(config: Mapping[str, Any], events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The outbox rows of `events`, as their INSERT binds them."""
     now = utcnow()
     domain = config["MAIL_DOMAIN"]
-    session.execute(
-        _INSERT,
-        [
-            {
-                "kind": event.kind,
-                "game_id": event.game_id,
-                "version": event.version,
-                "seat": event.seat,
-                "turn": event.turn,
-                "answering": event.answering,
-                "message_id": new_message_id(domain),
-                "status": OutboxStatus.PENDING,
-                "attempts": 0,
-                "available_at": now,
-                "created_at": now,
-            }
-            for event in events
-        ],
-    )
+    return [
+        {
+            "kind": event.kind,
+            "game_id": event.game_id,
+            "version": event.version,
+            "seat": event.seat,
+            "turn": event.turn,
+            "answering": event.answering,
+            "message_id": new_message_id(domain),
+            "status": OutboxStatus.PENDING,
+            "attempts": 0,
+            "available_at": now,
+            "created_at": now,
+        }
+        for event in events
+    ]

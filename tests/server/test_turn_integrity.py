@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import Session, select
 
 from server.db import get_engine
-from server.games import notify, turns
+from server.games import guarded, turns
 from server.models import GameRecord, IdempotencyKey, OutboxMessage, TurnRecord
 
 SEPARATORS = (" ", ",", ", ", '","', '", "', "\n")
@@ -39,10 +39,13 @@ def test_a_failing_turn_transaction_leaves_no_trace(api, monkeypatch):
     turn = api.call("GET", f"/api/games/{game_id}/hints?n=1", token).json["hints"][0]["turn"]
     mails_before = len(api.outbox())
 
-    def fail(*args, **kwargs):
-        raise RuntimeError("disk full while queueing the email")
+    written = guarded.GuardedWrite.apply
 
-    monkeypatch.setattr(notify, "after_change", fail)
+    def write_then_fail(self, session):
+        assert written(self, session)  # the snapshot, the log entry, the events, the key
+        raise RuntimeError("disk full before the commit")
+
+    monkeypatch.setattr(guarded.GuardedWrite, "apply", write_then_fail)
     response = api.call(
         "POST",
         f"/api/games/{game_id}/turns",
