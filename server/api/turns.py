@@ -9,7 +9,7 @@ from server import idempotency
 from server.api.games import state_of, with_etag
 from server.apispec import as_json, validate
 from server.auth import login_required
-from server.db import get_session
+from server.db import get_session, reads_then_one_write
 from server.games import store, turns
 from server.games.preview import preview_turn
 from server.games.views import turn_entry
@@ -29,6 +29,7 @@ bp = Blueprint("turns", __name__, url_prefix="/api/games/<int:game_id>")
 
 
 @bp.post("/turns")
+@reads_then_one_write
 @login_required
 @validate(201, TurnResult, 403, 404, 409, 422, json=TurnCreate, headers=TurnHeaders)
 def play(game_id: int, json: TurnCreate) -> tuple[RawResponsePayload, int]:

@@ -18,7 +18,7 @@ from sqlmodel import Session
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
 from server import idempotency
 from server.clock.store import next_deadline
-from server.db import writing
+from server.db import transaction, writing
 from server.domain import Conflict
 from server.games import notify, positions
 from server.games.guarded import GuardedWrite
@@ -156,14 +156,18 @@ def _commit_change(
 
     Everything is read and computed before it starts; it then writes only the snapshot
     (compare-and-set on the version), the log entry, one event row per email and the
-    idempotency record, holding the write lock for as short a time as it can.
+    idempotency record, holding the write lock for as short a time as it can. On
+    PostgreSQL that is one statement, so a turn from a view that reads outside transactions
+    (`reads_then_one_write`) needs none — unless it writes more (a finished game's results,
+    an emailed turn's record), which then get a transaction of their own with it.
     """
     assert game.id is not None
     values = change_values(session, game=game, engine=engine, entry=entry, by_the_player=True)
-    with writing(session):
+    more = by_email is not None or values.get("status") == "finished"
+    with writing(session), transaction(session, needed=more) as writer:
         try:
             applied = write_change(
-                session,
+                writer,
                 game=game,
                 values=values,
                 entry=entry,
@@ -171,11 +175,11 @@ def _commit_change(
                 remembered=None if idem is None else idempotency.record(idem, response, 201),
             )
             if applied:
-                session.commit()
+                writer.commit()
         except IntegrityError:  # a rival took this turn number or this idempotency key first
             applied = False
         if not applied:
-            session.rollback()
+            writer.rollback()
     if not applied:
         raise conflict(
             session, game.id, "stale_version", f"game {game.id} changed before your turn landed"

@@ -119,3 +119,34 @@ def test_a_turn_is_six_statements_and_renders_nothing_three_on_postgresql(api):
         assert all(e.body is None and e.status == "pending" for e in events)
         (key,) = session.exec(select(IdempotencyKey)).all()
         assert (key.key, key.status_code, key.response) == ("one", 201, response.json)
+
+
+@pytest.mark.postgres
+def test_a_turn_on_postgresql_is_one_write_outside_a_transaction(api):
+    """On PostgreSQL a turn's one write stands on its own: no BEGIN and COMMIT round trips
+    (on SQLite the writes remain one transaction)."""
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = tokens[state["to_move"]]
+    turn = api.call("GET", f"/api/games/{game_id}/hints?n=1", mover).json["hints"][0]["turn"]
+    after: list[bool] = []
+
+    def record(conn, _cursor, _statement, _params, _context, _many) -> None:
+        after.append(_in_transaction(conn.connection.dbapi_connection))
+
+    engine = get_engine(api.app)
+    event.listen(engine, "after_cursor_execute", record)
+    try:
+        response = api.call(
+            "POST",
+            f"/api/games/{game_id}/turns",
+            mover,
+            json={"turn": turn, "version": state["version"]},
+        )
+    finally:
+        event.remove(engine, "after_cursor_execute", record)
+    assert response.status_code == 201
+    if engine.dialect.name == "postgresql":
+        assert after == [False, False, False]
+    else:
+        assert after[-1] is True  # the log entry's insert, inside the turn's transaction
