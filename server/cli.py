@@ -92,7 +92,10 @@ def load_app() -> Flask:
 def db_upgrade() -> None:
     """Create or update the database schema to the newest migration."""
     url = load_app().config["DATABASE_URL"]
-    migrate.upgrade(url)
+    try:
+        migrate.upgrade(url)
+    except migrate.MigrationRefused as refusal:
+        raise fail(f"the upgrade stopped: {refusal}") from None
     typer.echo(f"database is up to date: {url.partition('://')[0]}")
 
 

@@ -13,6 +13,11 @@ from alembic.config import Config
 SCRIPT_LOCATION = "server:migrations"
 
 
+class MigrationRefused(RuntimeError):
+    """A migration found data it cannot carry forward; the message says what to fix. The
+    database stays at the revision before it."""
+
+
 def alembic_config(database_url: str) -> Config:
     """An Alembic configuration for `database_url`."""
     config = Config()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from importlib import resources
 from pathlib import Path
 
@@ -43,6 +44,70 @@ def test_upgrade_on_sqlite_matches_the_models(tmp_path):
 def test_upgrade_on_postgresql_matches_the_models(request):
     url = request.getfixturevalue("postgres_url")  # migrated by the fixture; skips without PG
     assert differences(url) == []
+
+
+def name_indexes(url: str) -> list[str]:
+    """The indexes on lower(players.name) the database holds (reflection skips indexes on
+    an expression, so `differences` cannot see them)."""
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        if engine.dialect.name == "sqlite":
+            sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%lower(name)%'"
+        else:
+            sql = "SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%lower(%name)%'"
+        found = list(connection.execute(text(sql)).scalars())
+    engine.dispose()
+    return found
+
+
+def add_players(url: str, *names: str) -> None:
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        for name in names:
+            connection.execute(
+                text(
+                    "INSERT INTO players (name, email, created_at, turn_emails, reminders, "
+                    "timezone, vacation_hours, vacation_as_of, vacation_carry) VALUES "
+                    "(:name, :email, CURRENT_TIMESTAMP, 'each', 1, 'UTC', 336, "
+                    "CURRENT_TIMESTAMP, 0)"
+                ),
+                {"name": name, "email": f"{uuid.uuid4().hex}@example.com"},
+            )
+    engine.dispose()
+
+
+def test_a_sqlite_database_built_by_the_migrations_refuses_names_differing_in_case(tmp_path):
+    """0005 rebuilt the players table on SQLite without the index on lower(name); 0011
+    restores it."""
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    migrate.upgrade(url, "0010")
+    assert name_indexes(url) == []  # what 0005's rebuild left
+    migrate.upgrade(url)
+    assert name_indexes(url) == ["ix_players_name_lower"]
+    add_players(url, "Ann")
+    with pytest.raises(IntegrityError):
+        add_players(url, "aNN")
+
+
+def test_names_differing_only_in_case_stop_the_upgrade_naming_them(tmp_path):
+    url = f"sqlite:///{tmp_path / 'clash.db'}"
+    migrate.upgrade(url, "0010")
+    add_players(url, "Ann", "ann", "bob", "Cid", "CID", "cid")
+    with pytest.raises(migrate.MigrationRefused) as refused:
+        migrate.upgrade(url)
+    assert "names differ only in case: Ann, ann, CID, Cid, cid;" in str(refused.value)
+    assert name_indexes(url) == []
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
+            "0010"
+        )
+    engine.dispose()
+
+
+def test_upgrade_on_postgresql_keeps_the_name_index(request):
+    url = request.getfixturevalue("postgres_url")  # migrated by the fixture; skips without PG
+    assert name_indexes(url) == ["ix_players_name_lower"]
 
 
 @pytest.mark.postgres
