@@ -14,14 +14,16 @@ a round it sends, in bursts bounded in count and time:
 - `GET /api/games/<id>` for four games standing before turn 2 and four before turn 60,
   as each of their players in turn (the creator and the others);
 - `POST /api/games/<id>/turns` (with an `Idempotency-Key`, as the `cafe` client sends)
-  playing turns 2-6 of the first four games and turns 60-64 of the other four, one
-  client thread per game, so nothing conflicts.
+  playing `--window` turns from turn 2 of four games and from turn 60 of four others, one
+  client thread per game, so nothing conflicts; the games are rewound and played again
+  until the round has sent as many turns as the other bursts sent requests, so each
+  round's figure stands on as many requests as theirs.
 
 Every measured burst follows an unmeasured warm-up burst of the same requests (for the
-turns: one turn per game, then the games are set back again). Before each round the eight
-measured games are rewound (snapshot, version and log set back), so every round plays the
-same legal turns from the same positions. Alternating the
-servers round by round means a busy moment on the machine hits both stores alike.
+turns: one turn per game, then the games are set back again). Before each burst the eight
+measured games are rewound (snapshot, version and log set back), so every burst plays the
+same legal turns from the same positions. Alternating the servers round by round means a
+busy moment on the machine hits both stores alike.
 
 Games are written straight into the server's tables (rows completed with its models'
 defaults) rather than through 10,000 rounds of HTTP calls: the game states come from a few
@@ -437,6 +439,12 @@ class Sample:
     def rate(self) -> float:
         return len(self.latencies) / self.seconds
 
+    def add_round(self, bursts: Sample) -> None:
+        """Add the bursts of one round as one (its rate: their requests over their time)."""
+        self.latencies.extend(bursts.latencies)
+        self.seconds += bursts.seconds
+        self.bursts.append(len(bursts.latencies) / bursts.seconds)
+
     def quantile(self, fraction: float) -> float:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
@@ -552,12 +560,15 @@ def run_round(pool: ThreadPoolExecutor, target: Target, requests: int, window: i
         ]
         warmed_burst(pool, target, gets, f"get {turn}")
     for turn, games in target.games.items():
-        rewind(target, games)
-        warm = [game.posts(target.tokens, 1) for game in games]
-        burst(pool, target.port, warm, Sample())
-        rewind(target, games)
-        posts = [game.posts(target.tokens, window) for game in games]
-        burst(pool, target.port, posts, target.sample(f"post {turn}"))
+        played = Sample()
+        for _ in range(max(1, -(-requests // (len(games) * window)))):
+            rewind(target, games)
+            warm = [game.posts(target.tokens, 1) for game in games]
+            burst(pool, target.port, warm, Sample())
+            rewind(target, games)
+            posts = [game.posts(target.tokens, window) for game in games]
+            burst(pool, target.port, posts, played)
+        target.sample(f"post {turn}").add_round(played)
 
 
 def build_store(
