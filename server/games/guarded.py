@@ -46,8 +46,8 @@ class GuardedWrite:
             self.rows.append((table, list(rows)))
 
     def apply(self, session: Session) -> bool:
-        """Write it all in the session's transaction; False (nothing written) if the game
-        moved on."""
+        """Write it all (in the session's transaction, if it is in one); False (nothing
+        written) if the game moved on."""
         if session.get_bind().dialect.name == "postgresql":
             return self._apply_combined(session)
         if session.execute(compare_and_set(self.columns), self.params).rowcount != 1:  # type: ignore[attr-defined]
@@ -57,6 +57,9 @@ class GuardedWrite:
         return True
 
     def _apply_combined(self, session: Session) -> bool:
+        """The one statement. A value every row of a table shares is bound once: psycopg
+        keeps the parsed form of a query only up to 50 parameters, and a turn's events
+        repeat most of theirs."""
         params = dict(self.params)
         tables = []
         for number, (table, rows) in enumerate(self.rows):
