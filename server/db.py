@@ -17,7 +17,6 @@ import fcntl
 import functools
 import os
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any, ParamSpec, TypeVar
@@ -25,7 +24,6 @@ from weakref import WeakKeyDictionary
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, event
-from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
@@ -77,9 +75,7 @@ def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True
     """
     if not url.startswith("sqlite"):
         options = {} if durable else {"options": "-c synchronous_commit=off"}
-        engine = create_engine(url, hide_parameters=True, connect_args=options)
-        _ping_when_idle(engine)
-        return engine
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=options)
     in_memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
         url,
@@ -105,33 +101,6 @@ def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True
 
     _WRITER_LOCKS[engine] = _WriterLock(None if in_memory else engine.url.database)
     return engine
-
-
-#: Seconds a pooled connection may rest before it is checked with a ping when taken again.
-PING_AFTER_IDLE = 1.0
-
-
-def _ping_when_idle(engine: Engine) -> None:
-    """Check a pooled connection before use if it has rested for `PING_AFTER_IDLE`: one
-    that the server dropped (a restart, an idle timeout) is then replaced, unseen by the
-    request. A ping before every use (`pool_pre_ping`) cost each request a round trip; a
-    connection used a moment ago is as alive as the server, and if that was just restarted,
-    the first request on it gets the 503 that requests in flight during the restart got,
-    while the pool replaces the rest."""
-
-    @event.listens_for(engine, "checkin")
-    def _rested_since(_dbapi_connection: Any, record: Any) -> None:
-        record.info["checked_in"] = time.monotonic()
-
-    @event.listens_for(engine, "checkout")
-    def _ping_if_rested(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        checked_in = record.info.get("checked_in")
-        if checked_in is None or time.monotonic() - checked_in < PING_AFTER_IDLE:
-            return  # just connected, or used a moment ago
-        try:
-            engine.dialect.do_ping(dbapi_connection)
-        except engine.dialect.loaded_dbapi.Error as error:  # the pool connects anew
-            raise DisconnectionError(f"a rested connection did not answer: {error}") from error
 
 
 @contextmanager
