@@ -100,11 +100,15 @@ def test_hints_offer_noshrink_when_a_turn_lowers_the_hand_limit(
     seat = state["players"].index(mover.name)
 
     def three_germans(position: dict[str, Any]) -> None:
+        """Three Germans at their table, a German gentleman in hand to complete it, and a
+        French lady with a seat that completes nothing (FRf@DE1-FR1), whatever else the
+        random hand holds: new guests sit beside seated ones, so it may hold no other."""
         chairs = {"12": "DEm", "13": "DEf", "15": "DEf"}
         position["chairs"] = {chair: fetch(position, tile) for chair, tile in chairs.items()}
         hand = position["hands"][seat]
-        position["bag"].append(hand[0])
-        hand[0] = fetch(position, "DEm")
+        for index, tile in enumerate(("DEm", "FRf")):
+            position["bag"].append(hand[index])
+            hand[index] = fetch(position, tile)
 
     cafe.server.rearrange(game, three_germans)
     hinted = mover.run("hint", str(game), "-n", "50")
