@@ -28,7 +28,10 @@ from e2e_support import free_port
 from server import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
-SLOW_CLIENTS = 10
+#: Twice the Procfile's 2 workers × 4 threads: every thread of both workers is taken
+#: however the connections split between them (with 10, a 7/3 split under load left one
+#: thread free, and bare gunicorn answered /healthz after all).
+SLOW_CLIENTS = 16
 
 
 def procfile_web() -> str:
@@ -174,8 +177,11 @@ def healthz_while_dribbling(base: str, target: str) -> bool:
 
 def test_slow_clients_starve_bare_gunicorn_but_not_the_proxied_setup(gunicorn, nginx):
     assert "--bind ${CAFE_BIND:-127.0.0.1}:" in procfile_web()
-    assert not healthz_while_dribbling(gunicorn, gunicorn)  # the audit's finding, as it was
-    assert healthz_while_dribbling(nginx, nginx)  # the documented deployment
+    # the audit's finding, as it was: slow clients can take every thread of bare gunicorn
+    # (on a loaded machine, gunicorn may not have taken them all up before /healthz comes,
+    # so the finding stands if any of three tries starves)
+    assert any(not healthz_while_dribbling(gunicorn, gunicorn) for _ in range(3))
+    assert healthz_while_dribbling(nginx, nginx)  # the documented deployment, every time
 
 
 @pytest.mark.parametrize("via", ["gunicorn", "nginx"])
