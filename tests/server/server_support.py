@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 import socket
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from aiosmtpd.controller import Controller
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func
+from sqlalchemy import event, func
 from sqlmodel import Session, col, select
 
 from server.db import get_engine
@@ -27,6 +29,34 @@ TEST_CONFIG = {
     "MAIL_FROM": "Cafe <cafe@cafe.test>",
     "LOG_LEVEL": "WARNING",
 }
+
+
+def in_transaction(dbapi_connection: Any) -> bool:
+    """Whether a driver connection (psycopg or sqlite3) is inside a transaction."""
+    info = getattr(dbapi_connection, "info", None)  # psycopg's; sqlite3 has none
+    if info is not None and hasattr(info, "transaction_status"):
+        return info.transaction_status.name != "IDLE"
+    return dbapi_connection.in_transaction
+
+
+@contextmanager
+def transaction_states(
+    app: Flask, only: Callable[[str], bool] = lambda _statement: True
+) -> Iterator[list[bool]]:
+    """For each SQL statement the app runs inside the block (those `only` selects), whether
+    it ran inside a transaction."""
+    states: list[bool] = []
+
+    def record(conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        if only(statement):
+            states.append(in_transaction(conn.connection.dbapi_connection))
+
+    engine = get_engine(app)
+    event.listen(engine, "after_cursor_execute", record)
+    try:
+        yield states
+    finally:
+        event.remove(engine, "after_cursor_execute", record)
 
 
 def openapi_path(rule: str) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from server_support import transaction_states
 from sqlalchemy import event
 from sqlmodel import Session, select
 
@@ -42,29 +43,12 @@ def test_showing_a_started_game_is_two_queries_for_any_player(api):
         assert len(seen) == 2, seen  # the token's owner; the game with its creator's name
 
 
-def _in_transaction(dbapi_connection) -> bool:
-    """Whether a driver connection (psycopg or sqlite3) is inside a transaction."""
-    info = getattr(dbapi_connection, "info", None)  # psycopg's; sqlite3 has none
-    if info is not None and hasattr(info, "transaction_status"):
-        return info.transaction_status.name != "IDLE"
-    return dbapi_connection.in_transaction
-
-
 @pytest.mark.postgres
 def test_showing_a_game_runs_its_queries_outside_a_transaction(api):
     """No BEGIN and ROLLBACK round trips around a read: each query stands on its own."""
     game_id, tokens = api.started_game("ann", "bob")
-    after: list[bool] = []
-
-    def record(conn, _cursor, _statement, _params, _context, _many) -> None:
-        after.append(_in_transaction(conn.connection.dbapi_connection))
-
-    engine = get_engine(api.app)
-    event.listen(engine, "after_cursor_execute", record)
-    try:
+    with transaction_states(api.app) as after:
         response = api.call("GET", f"/api/games/{game_id}", tokens["bob"])
-    finally:
-        event.remove(engine, "after_cursor_execute", record)
     assert response.status_code == 200
     assert after == [False, False]
 
@@ -129,24 +113,15 @@ def test_a_turn_on_postgresql_is_one_write_outside_a_transaction(api):
     state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
     mover = tokens[state["to_move"]]
     turn = api.call("GET", f"/api/games/{game_id}/hints?n=1", mover).json["hints"][0]["turn"]
-    after: list[bool] = []
-
-    def record(conn, _cursor, _statement, _params, _context, _many) -> None:
-        after.append(_in_transaction(conn.connection.dbapi_connection))
-
-    engine = get_engine(api.app)
-    event.listen(engine, "after_cursor_execute", record)
-    try:
+    with transaction_states(api.app) as after:
         response = api.call(
             "POST",
             f"/api/games/{game_id}/turns",
             mover,
             json={"turn": turn, "version": state["version"]},
         )
-    finally:
-        event.remove(engine, "after_cursor_execute", record)
     assert response.status_code == 201
-    if engine.dialect.name == "postgresql":
+    if get_engine(api.app).dialect.name == "postgresql":
         assert after == [False, False, False]
     else:
         assert after[-1] is True  # the log entry's insert, inside the turn's transaction

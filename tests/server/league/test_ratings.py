@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 from openskill.models import PlackettLuce
-from server_support import TEST_CONFIG, Api
-from sqlalchemy import event
+from server_support import TEST_CONFIG, Api, transaction_states
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
@@ -25,14 +24,6 @@ def test_rate_is_openskill_plackett_luce_with_default_parameters():
     assert ours == [ratings.Skill(team[0].mu, team[0].sigma) for team in direct]
     assert ours[0].ordinal == pytest.approx(direct[0][0].ordinal())
     assert ratings.Skill(25.0, 25.0 / 3) == ratings.DEFAULT
-
-
-def in_transaction(dbapi_connection) -> bool:
-    """Whether a driver connection (psycopg or sqlite3) is inside a transaction."""
-    info = getattr(dbapi_connection, "info", None)  # psycopg's; sqlite3 has none
-    if info is not None and hasattr(info, "transaction_status"):
-        return info.transaction_status.name != "IDLE"
-    return dbapi_connection.in_transaction
 
 
 def resign_in_order(api, tokens, game_id, order):
@@ -140,25 +131,22 @@ def test_a_rated_game_played_out_by_turns_rates_its_players(api):
     PostgreSQL its other turns are one statement each, outside any)."""
     game_id, tokens = api.started_game("ann", "bob", rated=True)
     state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
-    rating_writes: list[bool] = []
 
-    def record(conn, _cursor, statement, _params, _context, _many) -> None:
-        if "rating" in statement and not statement.startswith("SELECT"):  # written
-            rating_writes.append(in_transaction(conn.connection.dbapi_connection))
+    def writes_ratings(statement: str) -> bool:
+        return "rating" in statement and not statement.startswith("SELECT")
 
-    event.listen(get_engine(api.app), "after_cursor_execute", record)
-    while state["status"] == "active":
-        token = tokens[state["to_move"]]
-        turn = api.call("GET", f"/api/games/{game_id}/hints?n=1", token).json["hints"][0]["turn"]
-        played = api.call(
-            "POST",
-            f"/api/games/{game_id}/turns",
-            token,
-            json={"turn": turn, "version": state["version"]},
-        )
-        assert played.status_code == 201, played.json
-        state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
-    event.remove(get_engine(api.app), "after_cursor_execute", record)
+    with transaction_states(api.app, only=writes_ratings) as rating_writes:
+        while state["status"] == "active":
+            token = tokens[state["to_move"]]
+            hints = api.call("GET", f"/api/games/{game_id}/hints?n=1", token).json["hints"]
+            played = api.call(
+                "POST",
+                f"/api/games/{game_id}/turns",
+                token,
+                json={"turn": hints[0]["turn"], "version": state["version"]},
+            )
+            assert played.status_code == 201, played.json
+            state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
     assert played.json["game_over"] is True
     assert rating_writes and all(rating_writes)
     board = api.call("GET", "/api/ratings").json
