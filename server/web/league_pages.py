@@ -1,5 +1,6 @@
-"""`/leagues`, `/leagues/<slug>` and `/leagues/<slug>/seasons/<n>`: the leagues, one
-league's settings and seasons, and a season's divisions, tables, schedules and moves.
+"""`/leagues`, `/leagues/<slug>`, `/leagues/<slug>/seasons/<n>` and
+`…/seasons/<n>/divisions/<d>`: the leagues, one league's settings and seasons, a season's
+divisions, tables, schedules and moves, and one division's.
 
 Joining, leaving, starting a season and opening the next one are POST forms with the
 session's CSRF token that call the same store functions as the API; a refusal is the page
@@ -49,21 +50,30 @@ def _league_page(slug: str, *, status: int = 200, problem: str | None = None) ->
 
 
 def _season_page(
-    slug: str, number: int, *, status: int = 200, problem: str | None = None
+    slug: str,
+    number: int,
+    *,
+    division: int | None = None,
+    status: int = 200,
+    problem: str | None = None,
 ) -> tuple[str, int]:
+    """The season's page, or with `division` one division's (its table and games only,
+    without the season's buttons)."""
     session = get_session()
-    league = store.load_league(session, slug)
-    season = store.load_season(session, league, number)
+    league, season = store.load_league_season(session, slug, number)
     assert season.id is not None
-    shown = views.season_public(session, league, season)
+    shown = views.season_public(session, league, season, division)
     viewer = signed_in()
     html = render_template(
         "web/season.html",
         league=league,
         season=shown,
+        division=division,
         schedule=league_view.schedule(session, shown, season.id),
-        actions=league_view.season_actions(session, league, shown, viewer),
-        open_next=league_view.may_open_next(session, league, viewer),
+        actions=league_view.SeasonActions()
+        if division is not None
+        else league_view.season_actions(session, league, shown, season.id, viewer),
+        open_next=division is None and league_view.may_open_next(session, league, viewer),
         points_text=league_view.points_text,
         problem=problem,
     )
@@ -82,6 +92,13 @@ def show(slug: str) -> tuple[str, int]:
 def show_season(slug: str, number: int) -> tuple[str, int]:
     """A season: who registered, divisions with tables and schedules, moves and the seed."""
     return _season_page(slug, number)
+
+
+@bp.get("/leagues/<slug>/seasons/<int:number>/divisions/<int:division>")
+@page(200, 404)
+def show_division(slug: str, number: int, division: int) -> tuple[str, int]:
+    """One division of a season: its table and its games."""
+    return _season_page(slug, number, division=division)
 
 
 def _act(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from server.league.store import latest_season
+from server.league.store import latest_season, running_games_of
 from server.models import GameRecord, GameStatus, League, Player, SeasonStatus
 from server.schemas.leagues import SeasonPublic
 
@@ -65,7 +65,7 @@ def _scheduled(game: GameRecord) -> ScheduledGame:
 
 
 def season_actions(
-    session: Session, league: League, season: SeasonPublic, viewer: Player | None
+    session: Session, league: League, season: SeasonPublic, season_id: int, viewer: Player | None
 ) -> SeasonActions:
     """The buttons `viewer` gets on the season's page (none signed out)."""
     if viewer is None:
@@ -78,20 +78,17 @@ def season_actions(
         join=open_ and not registered and may_register,
         leave=registered and season.status != SeasonStatus.FINISHED,
         start=open_ and organiser,
-        running_games=_running(session, season, viewer) if registered else 0,
+        running_games=_running(session, season, season_id, viewer) if registered else 0,
     )
 
 
-def _running(session: Session, season: SeasonPublic, viewer: Player) -> int:
-    """The viewer's running games of a running season (leaving resigns them)."""
+def _running(session: Session, season: SeasonPublic, season_id: int, viewer: Player) -> int:
+    """How many running games of a running season the viewer is still in (leaving resigns
+    them): only the games they sit at, not every game of their division."""
     if season.status != SeasonStatus.RUNNING:
         return 0
-    mine = [g for d in season.divisions if viewer.name in d.players for g in d.games]
-    games = session.exec(
-        select(GameRecord).where(
-            col(GameRecord.id).in_(mine), GameRecord.status == GameStatus.ACTIVE
-        )
-    ).all()
+    assert viewer.id is not None
+    games = running_games_of(session, season_id=season_id, player_id=viewer.id)
     return sum(
         1
         for game in games
