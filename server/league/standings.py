@@ -24,7 +24,9 @@ def division_tables(
             SeasonMember.score_sum,
             SeasonMember.wins,
             SeasonMember.played,
-            SeasonMember.withdrawn_at,
+            SeasonMember.departure,
+            SeasonMember.placed,
+            SeasonMember.placed_from,
         )
         .join(Player, col(Player.id) == SeasonMember.player_id)
         .where(SeasonMember.season_id == season.id, col(SeasonMember.division).is_not(None))
@@ -32,7 +34,9 @@ def division_tables(
     if division is not None:
         query = query.where(SeasonMember.division == division)
     rows: dict[int, list[TableRow]] = {}
-    for number, name, units, score_sum, wins, played, withdrawn_at in session.exec(query):
+    for number, name, units, score_sum, wins, played, left, placed, placed_from in session.exec(
+        query
+    ):
         assert number is not None
         rows.setdefault(number, []).append(
             TableRow(
@@ -41,7 +45,9 @@ def division_tables(
                 score_sum=score_sum,
                 wins=wins,
                 played=played,
-                withdrawn=withdrawn_at is not None,
+                left=left,
+                placed=placed,
+                placed_from=placed_from,
             )
         )
     return {number: order_table(rows[number]) for number in sorted(rows)}

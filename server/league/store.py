@@ -7,9 +7,9 @@ Starting a season is `server.league.start`, a finished game's effect on the stan
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -20,6 +20,7 @@ from server.models import (
     GameSeat,
     GameStatus,
     League,
+    MemberLeft,
     Player,
     Season,
     SeasonMember,
@@ -98,20 +99,6 @@ def create_league(session: Session, *, organiser: Player, settings: dict[str, An
             "slug_taken", f"a league named {settings['slug']!r} exists; choose another slug"
         ) from None
     return league
-
-
-def member_count(session: Session, season_ids: list[int]) -> dict[int, int]:
-    """Registered (not withdrawn) players of each season."""
-    rows = session.exec(
-        select(SeasonMember.season_id, func.count())
-        .where(
-            col(SeasonMember.season_id).in_(season_ids), col(SeasonMember.withdrawn_at).is_(None)
-        )
-        .group_by(col(SeasonMember.season_id))
-    ).all()
-    counts = dict.fromkeys(season_ids, 0)
-    counts.update(dict(rows))
-    return counts
 
 
 def open_season(session: Session, *, league: League, player: Player) -> Season:
@@ -203,8 +190,15 @@ def add_member(session: Session, *, league: League, season: Season, player: Play
         assert season.id is not None and player.id is not None
         session.add(SeasonMember(season_id=season.id, player_id=player.id))
     else:
-        member.withdrawn_at = None
+        member.withdrawn_at = member.departure = None
         session.add(member)
+
+
+def mark_left(member: SeasonMember, how: MemberLeft, at: datetime) -> None:
+    """Record that the member left the season, when and how (in the caller's transaction):
+    the one place that writes it (`server.league.withdrawal`)."""
+    member.withdrawn_at = at
+    member.departure = how
 
 
 def invite(session: Session, *, league: League, player: Player, names: list[str]) -> list[str]:

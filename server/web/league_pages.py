@@ -34,7 +34,9 @@ FORM_STATUSES = (303, 302, 403, 404, 409, 413)
 @page(200)
 def index() -> str:
     """Every league with its newest season."""
-    return render_template("web/leagues.html", leagues=views.league_list(get_session()))
+    return render_template(
+        "web/leagues.html", leagues=views.league_list(get_session()), **league_view.WORDS
+    )
 
 
 def _league_page(slug: str, *, status: int = 200, problem: str | None = None) -> tuple[str, int]:
@@ -45,6 +47,7 @@ def _league_page(slug: str, *, status: int = 200, problem: str | None = None) ->
         league=views.league_public(session, league),
         open_next=league_view.may_open_next(session, league, signed_in()),
         problem=problem,
+        **league_view.WORDS,
     )
     return html, status
 
@@ -74,8 +77,8 @@ def _season_page(
         if division is not None
         else league_view.season_actions(session, league, shown, season.id, viewer),
         open_next=division is None and league_view.may_open_next(session, league, viewer),
-        points_text=league_view.points_text,
         problem=problem,
+        **league_view.WORDS,
     )
     return html, status
 

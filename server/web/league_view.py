@@ -1,6 +1,7 @@
 """What the league and season pages show beyond the API's models: each scheduled game with
-its status and winner, league points as people write them, and the buttons the viewer may
-press (join, leave, start, open the next season).
+its status and winner, or while it runs whose turn it is and the time left; league points
+as people write them; and the buttons the viewer may press (join, leave, start, open the
+next season).
 
 The buttons shown follow the same rules the store enforces (`server.league.store`), so a
 player is not offered what would be refused; a stale page's press is still refused there.
@@ -9,11 +10,15 @@ player is not offered what would be refused; a stale page's press is still refus
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from server.league.counts import count_text, division_size_text
+from server.league.reasons import AS_THINGS_STAND, left_text, placement_text
 from server.league.store import latest_season, running_games_of
-from server.models import GameRecord, GameStatus, League, Player, SeasonStatus
+from server.mail import times
+from server.models import GameRecord, GameStatus, League, Player, SeasonStatus, utcnow
 from server.schemas.leagues import SeasonPublic
 
 
@@ -25,6 +30,8 @@ class ScheduledGame:
     players: list[str]
     status: GameStatus
     winners: list[str]
+    to_move: str | None = None
+    time_left: str | None = None  # while it runs with a clock: the mover's
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,17 @@ def points_text(points: float) -> str:
     return f"{points:.2f}".rstrip("0").rstrip(".")
 
 
+#: The league's ways of saying things that the pages' templates use, as the emails do.
+WORDS = {
+    "points_text": points_text,
+    "count_text": count_text,
+    "left_text": left_text,
+    "placement_text": placement_text,
+    "division_size_text": division_size_text,
+    "as_things_stand": AS_THINGS_STAND,
+}
+
+
 def schedule(
     session: Session, season: SeasonPublic, season_id: int
 ) -> dict[int, list[ScheduledGame]]:
@@ -50,17 +68,30 @@ def schedule(
         select(GameRecord).where(GameRecord.season_id == season_id).order_by(col(GameRecord.id))
     ).all()
     by_id = {game.id: game for game in games}
+    now = utcnow()
     return {
-        division.number: [_scheduled(by_id[game_id]) for game_id in division.games]
+        division.number: [_scheduled(by_id[game_id], now) for game_id in division.games]
         for division in season.divisions
     }
 
 
-def _scheduled(game: GameRecord) -> ScheduledGame:
+def time_left(deadline: datetime | None, now: datetime) -> str | None:
+    """The time left until `deadline` in words, as the game page says it (None without)."""
+    return None if deadline is None else times.left(deadline - now)
+
+
+def _scheduled(game: GameRecord, now: datetime) -> ScheduledGame:
     assert game.id is not None and game.state is not None
+    players = list(game.state["players"])
     winners = [line["player"] for line in game.standings or [] if line["place"] == 1]
+    running = game.status == GameStatus.ACTIVE
     return ScheduledGame(
-        id=game.id, players=list(game.state["players"]), status=game.status, winners=winners
+        id=game.id,
+        players=players,
+        status=game.status,
+        winners=winners,
+        to_move=players[game.state["to_move"]] if running else None,
+        time_left=time_left(game.deadline, now) if running else None,
     )
 
 

@@ -112,7 +112,8 @@ def test_create_show_and_list(cafe: Cafe, ann: Player, bob: Player) -> None:
     assert made.startswith(f"League {league} is created.\nTuesday Club ({league})")
     assert "games of 3 players · 7 days a turn, resign on time-out" in made
     assert "out at the first time-out" in made and "coffee klatsch" in made
-    assert "divisions of 6 · 2 up and 2 down each season" in made
+    assert "divisions of about 6 (as equal as possible: sizes differ by at most one)" in made
+    assert "2 up and 2 down each season" in made
     assert made.endswith(f"Open its first season: cafe league open {league}\n")
     shown = ok(bob.run("league", "show", league))
     assert f"organised by {ann.name}" in shown
@@ -239,7 +240,9 @@ def test_a_season_start_standings_schedule_and_registration_closed(
     assert f"won by {players[1]}" in finished_row and "finished" in finished_row
     assert re.search(rf"{players[1]} -?\d+ · {players[0]} -?\d+", finished_row)
     running_rows = [line for line in lines if " active " in line]
-    assert len(running_rows) == 5 and all(" to move" in line for line in running_rows)
+    assert len(running_rows) == 5
+    waiting = r" to move, (3 days|2 days \d+ hours?) left$"
+    assert all(re.search(waiting, line) for line in running_rows)
     mine = [line for line in lines[4:10] if line.startswith("→ ")]
     assert len(mine) == 3  # bob's three games, finished or not
     assert all(bob.name in line for line in mine)
@@ -284,7 +287,11 @@ def test_leaving_a_running_season_resigns_your_games(
         "Your running games of it are resigned; your finished results stand.\n"
     )
     table = ok(members[0].run("league", "standings", running))
-    assert f"{dan.name} (withdrawn)" in table
+    lines = table.splitlines()
+    assert lines[0].endswith(" · running · 3 players; 1 has left")
+    assert lines[2] == "Division 1 · 3 players; 1 has left · 3 games each"
+    assert lines[3].split()[-1] == "note" and lines[-1].split()[:2] == ["-", dan.name]
+    assert lines[-1].split()[-1] == "withdrew"  # listed last, without a place
     plan = ok(dan.run("league", "schedule", running))
     dans = [line for line in plan.splitlines() if line.startswith("→ ")]
     assert len(dans) == 3 and all(" finished " in line for line in dans)
@@ -299,7 +306,7 @@ def test_a_finished_season_shows_its_final_table_and_the_next_opens(
         finish(cafe, members, game_id, loser=min(players))  # the first name loses
     table = ok(bob.run("league", "standings", running))
     assert " · season 1 · finished · 4 players" in table
-    assert table.splitlines()[3].split()[-1] == "next"  # moves: none in a single division
+    assert table.splitlines()[3].split()[-1] == "played"  # no note: one division, no moves
     plan = ok(bob.run("league", "schedule", running))
     assert plan.count("won by") == 6
     opened = ok(ann.run("league", "open", running))

@@ -46,7 +46,8 @@ def finish_all(api, tokens, season):
     for division in season["divisions"]:
         for game_id in division["games"]:
             game = ok(api.call("GET", f"/api/games/{game_id}", tokens["ann"]))
-            still_in = [n for n, out in zip(game["players"], game["eliminated"]) if not out]
+            seats = zip(game["players"], game["eliminated"], strict=True)
+            still_in = [name for name, out in seats if not out]
             for name in sorted(still_in)[:-1]:
                 if game["status"] == "active":
                     game = ok(api.call("POST", f"/api/games/{game_id}/resign", tokens[name]))
