@@ -23,8 +23,6 @@ MIN_PLAYERS_WIDTH = 16
 #: legend that says the short ones in full (the service's pages say the same words).
 LEFT_NOTES = {"withdrew": "withdrew", "removed": "removed", "removed_on_time": "removed on time"}
 LEFT_LEGEND = "removed: by the organiser; removed on time: from every game they had left"
-#: A player's time-outs in the season's games, in the standings' note.
-TIMEOUT_MARK = "⏱"
 
 
 def number_text(value: float, places: int = 2) -> str:
@@ -155,22 +153,22 @@ def standings_table(
 ) -> str:
     """A division's table: place, player, league points, then the tiebreaks (score sum,
     wins) and games played; a note says how a player who left did (listed last, without a
-    place), their time-outs (`⏱ 2`) and once the season is over where they move, as things
-    stand (`↑ 1`, `↓ 3`). A legend follows when a note needs one."""
+    place), their time-outs in the season's games (`2 time-outs`) and once the season is
+    over where they move, as things stand (`↑ 1`, `↓ 3`). A legend follows when a note
+    needs one."""
     moving = {
         m["player"]: f"{'↑' if m['direction'] == 'up' else '↓'} {m['to_division']}"
         for m in moves or []
         if m["from_division"] == division["number"]
     }
-    rows, lefts, timeouts = [], set(), False
+    rows, lefts = [], set()
     for row in division["standings"]:
         notes = []
         if row["left"]:
             notes.append(LEFT_NOTES[row["left"]])
             lefts.add(row["left"])
         if row["timeouts"] and row["left"] != "removed_on_time":
-            notes.append(f"{TIMEOUT_MARK} {row['timeouts']}")
-            timeouts = True
+            notes.append(plural(row["timeouts"], "time-out"))
         if row["player"] in moving:
             notes.append(moving[row["player"]])
         place = "-" if row["place"] is None else str(row["place"])
@@ -185,8 +183,6 @@ def standings_table(
     legend = []
     if lefts & {"removed", "removed_on_time"}:
         legend.append(LEFT_LEGEND)
-    if timeouts:
-        legend.append(f"{TIMEOUT_MARK} time-outs in the season's games")
     if moves:
         legend.append("↑ ↓ the moves as things stand; refilling can change them")
     return "\n".join([text, *(shorten(line, NARROW) for line in legend)])

@@ -13,6 +13,7 @@ import requests
 from client_support import Cafe, Player
 from typer.testing import Result
 
+from client import leagueview as view
 from client import output
 from client.errors import ExitCode
 
@@ -424,3 +425,43 @@ def test_long_names_stay_within_80_columns(cafe: Cafe) -> None:
                     ("league", "standings", league), ("league", "schedule", league),
                     ("rating",), ("rating", long[1].name)):  # fmt: skip
         ok(long[1].run(*command))  # ok() checks the width
+
+
+def test_the_standings_mark_who_left_how_time_outs_and_moves_within_80_columns() -> None:
+    """`cafe league standings` of a finished division, read from an API answer: who left
+    comes last without a place, marked how (the short words explained below), time-outs
+    counted, the moves said as things stand; 24-character names still fit."""
+    names = [f"{letter * 23}{n}" for n, letter in enumerate("abcdef")]
+    row = {"points": 0, "score_sum": -10, "wins": 0, "played": 2, "timeouts": 0}
+    standings = [
+        {**row, "place": 1, "player": names[0], "points": 4.5, "withdrawn": False, "left": None},
+        {**row, "place": 2, "player": names[1], "withdrawn": False, "left": None, "timeouts": 1},
+        {**row, "place": 3, "player": names[2], "withdrawn": False, "left": None, "timeouts": 3},
+        {**row, "place": None, "player": names[3], "withdrawn": True, "left": "withdrew"},
+        {**row, "place": None, "player": names[4], "withdrawn": True, "left": "removed"},
+        {**row, "place": None, "player": names[5], "withdrawn": True, "left": "removed_on_time",
+         "timeouts": 4},
+    ]  # fmt: skip
+    division = {"number": 2, "rounds": 2, "standings": standings}
+    moves = [
+        {"player": names[0], "from_division": 2, "to_division": 1, "direction": "up"},
+        {"player": names[2], "from_division": 2, "to_division": 3, "direction": "down"},
+    ]
+    text = view.standings_table(division, moves, names[1], color=False)
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines), text
+    assert lines[0].split() == ["place", "player", "points", "score", "wins", "played", "note"]
+    assert lines[1].split()[-2:] == ["↑", "1"]
+    assert lines[2].startswith("→ ") and lines[2].endswith("  1 time-out")
+    assert lines[3].endswith("  3 time-outs ↓ 3")
+    assert [line.split()[0] for line in lines[4:7]] == ["-", "-", "-"]
+    assert [line.split("2/2")[1].strip() for line in lines[4:7]] == [
+        "withdrew",
+        "removed",
+        "removed on time",
+    ]
+    assert lines[7:] == [
+        "removed: by the organiser; removed on time: from every game they had left",
+        "↑ ↓ the moves as things stand; refilling can change them",
+    ]
+    assert "eliminated" not in text

@@ -5,7 +5,6 @@ tampering with the line it happened on."""
 from __future__ import annotations
 
 import re
-
 from dataclasses import replace
 from functools import cache
 

@@ -143,7 +143,7 @@ def test_who_left_is_listed_last_marked_counted_apart_and_told(api, clock):
     assert gus["timeouts"] == 2 * len(ghostly)
     assert running["divisions"][1]["standings"][-1]["player"] == "gus"
     page = api.client.get("/leagues/tuesday/seasons/1/divisions/2").text
-    assert "(removed on time)" in page and f"⏱ {2 * len(ghostly)} time-outs" in page
+    assert "(removed on time)" in page and f"{2 * len(ghostly)} time-outs" in page
     assert "3 players; 1 has left" in page
 
     for game_id in ghostly:
