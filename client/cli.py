@@ -6,6 +6,7 @@ commands are registered here, in the order `cafe --help` lists them.
 """
 
 import os
+import textwrap
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -19,12 +20,24 @@ from client.output import fail_line
 if TYPE_CHECKING:
     from client.session import Session
 
-EPILOG = (
-    "\b\nExit codes: "
-    + " · ".join(f"{int(code)} {meaning}" for code, meaning in EXIT_CODE_MEANINGS.items())
-    + "\nSettings: CAFE_CONFIG_DIR (where profiles and tokens live), CAFE_SERVER, CAFE_TOKEN,"
-    + "\nCAFE_PROFILE and NO_COLOR override what is stored."
-)
+#: Keeps the words of one exit code's meaning on one line of the help's footer.
+_NBSP = "\N{NO-BREAK SPACE}"
+#: The help's footer, kept as written (`\\b`), in lines that fit 80 columns with its indent.
+EPILOG = "\b\n" + "\n".join(
+    (
+        *textwrap.wrap(
+            "Exit codes: "
+            + " · ".join(
+                f"{int(code)} {meaning}".replace(" ", _NBSP)
+                for code, meaning in EXIT_CODE_MEANINGS.items()
+            ),
+            width=78,
+        ),
+        "Settings: CAFE_CONFIG_DIR (where profiles and tokens live), CAFE_SERVER,",
+        "CAFE_TOKEN, CAFE_PROFILE and NO_COLOR override what is stored.",
+        "The rules of the game: cafe rules",
+    )
+).replace(_NBSP, " ")
 
 
 class CafeGroup(TyperGroup):

@@ -15,10 +15,6 @@ from client.gameview import clock_text, options_text
 from client.output import NARROW, joined, marked_table, shorten
 from client.timeview import parse, time_left
 
-#: Room for the players of a game in a schedule row, at most and at least: the other
-#: columns' widths decide within these, so that a row stays within 80 columns.
-PLAYERS_WIDTH = 44
-MIN_PLAYERS_WIDTH = 16
 #: How a member left a season (the API's `left`), as the standings' note says it, and the
 #: legend that says the short ones in full (the service's pages say the same words).
 LEFT_NOTES = {"withdrew": "withdrew", "removed": "removed", "removed_on_time": "removed on time"}
@@ -101,7 +97,7 @@ def league_rows(leagues: Sequence[dict[str, Any]], me: str | None, *, color: boo
             league["organiser"] == me,
             (
                 league["slug"],
-                shorten(league["name"], 22),
+                league["name"],
                 league["organiser"],
                 str(league["game_size"]),
                 "open" if league["open"] else "invited",
@@ -112,7 +108,7 @@ def league_rows(leagues: Sequence[dict[str, Any]], me: str | None, *, color: boo
         for league in leagues
     ]
     headers = ("slug", "name", "organiser", "size", "entry", "season", "players")
-    return marked_table(headers, rows, right={3, 6}, color=color)
+    return marked_table(headers, rows, right={3, 6}, color=color, cut={1, 2}, drop=(3, 4))
 
 
 def season_text(league: dict[str, Any]) -> str:
@@ -179,7 +175,7 @@ def standings_table(
     headers = ["place", "player", "points", "score", "wins", "played", "note"]
     if not any(cells[-1] for _, cells in rows):  # no note to make: no column for them
         headers, rows = headers[:-1], [(mine, cells[:-1]) for mine, cells in rows]
-    text = marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color)
+    text = marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color, cut={1, 6})
     legend = []
     if lefts & {"removed", "removed_on_time"}:
         legend.append(LEFT_LEGEND)
@@ -216,22 +212,15 @@ def schedule_table(
 ) -> str:
     """A division's games: number, status, players and scores, and the result (who is to
     move and their time left, while it runs). The players' column takes the room the other
-    columns leave within 80 columns (from `MIN_PLAYERS_WIDTH` to `PLAYERS_WIDTH`), cut with
-    `…`."""
-    found = []
+    columns leave in the terminal, cut with `…` where it must be (`client.output.table`)."""
+    rows = []
     for game_id in division["games"]:
         game = games.get(game_id)
         status, players, result = game_cells(game_id, game)
         mine = game is not None and me in game["players"]
-        found.append((mine, str(game_id), status, players, result))
-    others = [max(len(row[i]) for row in found) for i in (1, 2, 4)] if found else [0, 0, 0]
-    room = min(PLAYERS_WIDTH, max(MIN_PLAYERS_WIDTH, NARROW - 3 - sum(others) - 2 * 3))
-    rows = [
-        (mine, (game_id, status, shorten(players, room), result))
-        for mine, game_id, status, players, result in found
-    ]
+        rows.append((mine, (str(game_id), status, players, result)))
     return marked_table(("game", "status", "players and scores", "result"), rows, right={0},
-                        color=color)  # fmt: skip
+                        color=color, cut={2, 3})  # fmt: skip
 
 
 def rating_table(
@@ -245,7 +234,7 @@ def rating_table(
         for i, r in enumerate(ratings, 1)
     ]  # fmt: skip
     headers = ("rank", "player", "rating", "mu", "sigma", "games")
-    return marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color)
+    return marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color, cut={1})
 
 
 def history_table(history: Sequence[dict[str, Any]], previous: dict[str, Any] | None) -> str:
@@ -265,9 +254,10 @@ def history_table(history: Sequence[dict[str, Any]], previous: dict[str, Any] | 
 def recent_table(games: Sequence[dict[str, Any]]) -> str:
     """A player's recent finished games: players, the player's place and final score."""
     rows = [
-        (False, (str(g["id"]), shorten(" ".join(g["players"]), 40),
+        (False, (str(g["id"]), " ".join(g["players"]),
                  "-" if g["place"] is None else str(g["place"]),
                  "-" if g["final"] is None else str(g["final"]), day(g["finished_at"])))
         for g in games
     ]  # fmt: skip
-    return marked_table(("game", "players", "place", "final", "finished"), rows, right={0, 2, 3})
+    return marked_table(("game", "players", "place", "final", "finished"), rows, right={0, 2, 3},
+                        cut={1})  # fmt: skip

@@ -1,25 +1,39 @@
-"""Terminal output: colour or not, one-line errors, and plain tables within 100 columns
-(80 for the league's tables, which people paste into mails and forums).
+"""Terminal output: colour or not, one-line errors, prose and tables that fit the terminal.
 
 Everything reads well without colour; colour is only added when stdout is a terminal, the
 user did not ask for `--plain`, and `NO_COLOR` is not set (https://no-color.org).
+
+Width: every line `say` prints fits the terminal (`COLUMNS`, else the terminal's own width,
+else 80 in a pipe). Tables use the width there is: their widest columns are cut with `…`
+only when they would not fit, and a column that can go (a deadline's moment) goes first.
+Sentences are broken between words, and a `cafe …` command they end with moves whole to a
+line of its own (continued with `\\` where even that is too long), so it can be copied.
+What is for programs (JSON, game records) and the board's picture are printed as they are.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
+import textwrap
 from collections.abc import Iterable, Sequence
 
 import typer
 
-WIDTH = 100
-#: The width of the league and rating tables.
+#: The width prose is joined to where it is pasted into mails and forums (league texts).
 NARROW = 80
 #: The first column of a row about the reader (their line of a table, their game).
 YOU = "→"
 PROG = "cafe"
+#: A `cafe …` command ending a sentence (`Sign in with: cafe login ann@example.com`).
+_COMMAND = re.compile(r"(?<!\S)cafe \S.*$")
+#: The fewest columns a cut column keeps (its header may ask for more).
+SHORTEST = 6
+#: The columns a cut column keeps before a column that may go is left out: a whole name.
+ROOMY = 24
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def stdout_is_terminal() -> bool:
@@ -31,9 +45,56 @@ def color_wanted(plain: bool = False) -> bool:
     return not plain and not os.environ.get("NO_COLOR") and stdout_is_terminal()
 
 
-def say(text: str = "", *, color: bool = False) -> None:
-    """A line (or lines) on stdout; ANSI codes survive only when `color` is on."""
+def say(text: str = "", *, color: bool = False, fit: bool = True) -> None:
+    """A line (or lines) on stdout, each fitted to the terminal (`fitted`) unless `fit` is
+    off (JSON, records, a board drawn wider on purpose); ANSI codes survive only when
+    `color` is on."""
+    if fit:
+        width = terminal_width()
+        text = "\n".join(part for line in text.split("\n") for part in fitted(line, width))
     typer.echo(text, color=color)
+
+
+def confirm(question: str) -> None:
+    """Ask a yes-or-no `question`, fitted to the terminal like what `say` prints (its last
+    line carries the `[y/N]`); no ends the command (`typer.Abort`)."""
+    *before, last = fitted(question, terminal_width() - len(" [y/N]: "))
+    if before:
+        say("\n".join(before), fit=False)
+    typer.confirm(last, abort=True)
+
+
+def fitted(line: str, width: int) -> list[str]:
+    """`line` as lines of at most `width` columns: as it is if it fits, else broken between
+    words, each part indented as the line was; a `cafe …` command at its end goes whole on
+    a line of its own, two columns further in (`command_lines`). A coloured line (a table
+    row, the board) is left as it is: what draws it fits it."""
+    if len(line) <= width or _ESCAPE.search(line):
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    command = _COMMAND.search(line)
+    words = line[: command.start()].rstrip() if command else line
+    lines = textwrap.wrap(words, width, initial_indent=indent, subsequent_indent=indent,
+                          break_long_words=False, break_on_hyphens=False)  # fmt: skip
+    if command is None:
+        return lines
+    if not words.strip():
+        return command_lines(command.group(), width, indent)
+    if words.strip() and len(lines[-1]) + 1 + len(command.group()) <= width:
+        return [*lines[:-1], f"{lines[-1]} {command.group()}"]
+    return [*lines, *command_lines(command.group(), width, indent + "  ")]
+
+
+def command_lines(command: str, width: int, indent: str = "") -> list[str]:
+    """A shell command in lines of at most `width` columns where its words allow: broken
+    between words, each line but the last ending in ` \\`, so that it pastes as one."""
+    lines = [indent]
+    for word in command.split(" "):
+        if lines[-1].strip() and len(lines[-1]) + 1 + len(word) + 2 > width:
+            lines[-1] += " \\"
+            lines.append(indent + "  ")
+        lines[-1] += word if not lines[-1].strip() else f" {word}"
+    return lines
 
 
 def note(text: str) -> None:
@@ -65,18 +126,42 @@ def table(
     headers: Sequence[str],
     rows: Iterable[Sequence[str]],
     right: Iterable[int] = (),
-    width: int = WIDTH,
+    width: int | None = None,
+    *,
+    cut: Iterable[int] = (),
+    drop: Sequence[int] = (),
 ) -> str:
-    """Rows under their headers in aligned columns (those in `right` aligned right), each
-    line cut to `width` columns."""
-    rows = [list(headers), *(list(row) for row in rows)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(headers))]
+    """Rows under their headers in aligned columns (those in `right` aligned right) within
+    `width` columns (the terminal's by default). Columns too wide together lose those in
+    `drop`, in that order, while they would not fit even with the columns in `cut` cut to
+    `ROOMY`; then the widest of those in `cut` loses a column at a time, never narrower
+    than its header nor than `SHORTEST`, its cells cut with `…`. A line still too long
+    (nothing more may go) is cut at the end."""
+    width = terminal_width() if width is None else width
+    grid = [list(headers), *(list(row) for row in rows)]
+    widths = {i: max(len(row[i]) for row in grid) for i in range(len(headers))}
+    narrowest = {i: min(widths[i], max(len(headers[i]), SHORTEST)) for i in cut if i in widths}
+
+    def total(cap: int | None = None) -> int:
+        shown = [w if cap is None or i not in narrowest else min(w, cap) for i, w in widths.items()]
+        return sum(shown) + 2 * (len(shown) - 1)
+
+    for column in drop:
+        if total(cap=ROOMY) <= width:
+            break
+        del widths[column]
+    while total() > width:
+        cuttable = [i for i in narrowest if i in widths and widths[i] > narrowest[i]]
+        if not cuttable:
+            break
+        widest = max(cuttable, key=lambda i: (widths[i], -i))
+        widths[widest] -= 1
     flush_right = set(right)
     lines = []
-    for row in rows:
+    for row in grid:
         cells = [
-            cell.rjust(widths[i]) if i in flush_right else cell.ljust(widths[i])
-            for i, cell in enumerate(row)
+            shorten(row[i], w).rjust(w) if i in flush_right else shorten(row[i], w).ljust(w)
+            for i, w in widths.items()
         ]
         lines.append(shorten("  ".join(cells).rstrip(), width))
     return "\n".join(lines)
@@ -88,18 +173,21 @@ def marked_table(
     right: Iterable[int] = (),
     *,
     color: bool = False,
+    cut: Iterable[int] = (),
+    drop: Sequence[int] = (),
 ) -> str:
-    """A table within `NARROW` columns whose rows flagged true are the reader's: marked
-    `→` in a first column (readable without colour, in a pipe or a mail), and bold too
-    when `color` is on. `right` counts the columns of `headers`; no row of the reader's,
-    no marker column."""
+    """A `table` whose rows flagged true are the reader's: marked `→` in a first column
+    (readable without colour, in a pipe or a mail), and bold too when `color` is on.
+    `right`, `cut` and `drop` count the columns of `headers`; no row of the reader's, no
+    marker column."""
     if not any(mine for mine, _ in rows):
-        return table(headers, [cells for _, cells in rows], right, width=NARROW)
+        return table(headers, [cells for _, cells in rows], right, cut=cut, drop=drop)
     text = table(
         ("", *headers),
         [(YOU if mine else "", *cells) for mine, cells in rows],
         right={i + 1 for i in right},
-        width=NARROW,
+        cut={i + 1 for i in cut},
+        drop=[i + 1 for i in drop],
     )
     lines = text.split("\n")
     for index, (mine, _) in enumerate(rows, 1):
@@ -108,8 +196,10 @@ def marked_table(
     return "\n".join(lines)
 
 
-def joined(parts: Sequence[str], sep: str = " · ", width: int = WIDTH) -> str:
-    """Phrases joined by `sep` into lines of at most `width` columns (a phrase is not split)."""
+def joined(parts: Sequence[str], sep: str = " · ", width: int | None = None) -> str:
+    """Phrases joined by `sep` into lines of at most `width` columns (the terminal's by
+    default; a phrase is not split)."""
+    width = terminal_width() if width is None else width
     lines = [parts[0]]
     for part in parts[1:]:
         if len(lines[-1] + sep + part) <= width:

@@ -66,9 +66,19 @@ def deadline_text(deadline: str | None, where: ZoneInfo, now: datetime | None = 
     `none` for a game without one."""
     if deadline is None:
         return "none"
+    left, moment = deadline_parts(deadline, where, now)
+    words = left if left.endswith("time is up") else f"{left} left"
+    return f"{words} ({moment})"
+
+
+def deadline_parts(
+    deadline: str | None, where: ZoneInfo, now: datetime | None = None
+) -> tuple[str, str]:
+    """The time left (`2 days 4 hours`, `! 5 hours` when it is close) and the moment in
+    the player's zone (`Thu 5 Mar 14:00 CET`) of a deadline; `-` and `-` without one."""
+    if deadline is None:
+        return "-", "-"
     moment = parse(deadline)
     now = now or datetime.now(UTC)
     close = moment - now < CLOSE
-    left = time_left(moment, now)
-    words = left if left == "time is up" else f"{left} left"
-    return f"{'! ' if close else ''}{words} ({local(moment, where)})"
+    return f"{'! ' if close else ''}{time_left(moment, now)}", local(moment, where)

@@ -15,7 +15,7 @@ from client.errors import (
     UsageError,
     cli_wording,
 )
-from client.output import fail_line, say, table
+from client.output import fail_line, joined, say, table
 
 if TYPE_CHECKING:
     from client.session import Session
@@ -47,7 +47,7 @@ def register(
     profile.awaiting_code = True
     session.save()
     say(
-        f"Registered {player['name']} at {api.base_url}; a sign-in code is on its way to "
+        f"Registered {player['name']} at {api.base_url}.\nA sign-in code is on its way to "
         f"{player['email']}.\nSign in with: {session.login_command()}"
     )
 
@@ -127,8 +127,12 @@ def whoami(ctx: typer.Context) -> None:
     player = session.api().me()
     source = " (token from CAFE_TOKEN)" if session.token_from_environment else ""
     say(
-        f"{player['name']} <{player['email']}> on {session.server}"
-        f" · profile {session.profile.name}{source}"
+        joined(
+            [
+                f"{player['name']} <{player['email']}> on {session.server}",
+                f"profile {session.profile.name}{source}",
+            ]
+        )
     )
 
 

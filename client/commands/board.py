@@ -66,7 +66,7 @@ def print_game(
     where = player_zone(api) if api is not None and state.get("deadline") else zone(None)
     last = api.turns(state["id"])[-1] if api is not None and state.get("turns") else None
     say(header(state, where, 100 if wide else 80))
-    say(localgame.picture(state, color=color, compact=not wide, last=last), color=color)
+    say(localgame.picture(state, color=color, compact=not wide, last=last), color=color, fit=False)
     say(next_step(state))
 
 
@@ -97,7 +97,7 @@ def show(
     state, _ = api.game(game_id)
     assert state is not None  # no ETag was sent, so the server answers with the state
     if as_json:
-        say(json.dumps(state, indent=2, ensure_ascii=False))
+        say(json.dumps(state, indent=2, ensure_ascii=False), fit=False)
     else:
         print_game(state, color=color_wanted(plain), api=api, wide=wide)
 

@@ -13,7 +13,7 @@ import typer
 from client import leagueview as view
 from client.commands.lobby import Timeout
 from client.errors import CliError
-from client.output import NARROW, color_wanted, joined, say
+from client.output import NARROW, color_wanted, confirm, joined, say
 
 if TYPE_CHECKING:
     from client.api import ApiClient
@@ -246,10 +246,7 @@ def leave(
     newest = newest_season(api.league(slug), "leave")
     number = newest["number"]
     if newest["status"] == "running" and not yes:
-        typer.confirm(
-            f"Withdraw from season {number} of {slug}? Your running games of it are resigned",
-            abort=True,
-        )
+        confirm(f"Withdraw from season {number} of {slug}? Your running games of it are resigned")
     api.season_action(slug, number, "withdraw")
     if newest["status"] == "running":
         say(

@@ -8,7 +8,7 @@ import typer
 from client import timeview
 from client.errors import UsageError
 from client.gameview import clock_text, me_in, options_text, player_zone
-from client.output import say, shorten, table
+from client.output import say, table
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -56,7 +56,7 @@ def games(
              options_text(g.get("options")))
             for g in found
         ]  # fmt: skip
-        say(table(("id", "seats", "players", "variants"), rows, right={0}))
+        say(table(("id", "seats", "players", "variants"), rows, right={0}, cut={2, 3}))
         say("Join one: cafe join ID")
         return
     every = api.games()
@@ -75,8 +75,10 @@ def games(
         return
     mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
     where = player_zone(api) if any(g.get("deadline") for g in mine) else timeview.zone(None)
-    rows = [_row(_with_final(api, g), me, where) for g in mine]
-    say(table(("", "id", "status", "players", "to move", "score", "deadline"), rows, right={1, 5}))
+    rows = [_row(_with_final(api, g), me, where, place=finished) for g in mine]
+    place = ("place",) if finished else ()
+    headers = ("", "id", "status", "players", "to move", "score", *place, "time left", "deadline")
+    say(table(headers, rows, right={1, 5, 6}, cut={3, 4}, drop=(len(headers) - 1,)))
     waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
     if len(waiting) == 1:
         say(f"▶ your turn in game {waiting[0]}: cafe show {waiting[0]}")
@@ -108,21 +110,23 @@ def _with_final(api: Any, game: dict[str, Any]) -> dict[str, Any]:
     return {**game, "final": mine[0]} if mine else game
 
 
-def _row(game: dict[str, Any], me: str, where: "ZoneInfo") -> tuple[str, ...]:
+def _row(game: dict[str, Any], me: str, where: "ZoneInfo", *, place: bool) -> tuple[str, ...]:
     """One line of `cafe games`, from the game's summary alone (it carries the scores and
-    the deadline, shown as the time left and the moment in the player's zone)."""
+    the deadline, shown as the time left and, where the terminal has room, the moment in
+    the player's zone); with `place`, a finished game's place."""
     scores = game.get("scores")
     score = str(scores[game["players"].index(me)]) if scores and me in game["players"] else "-"
     final = game.get("final")
     if final:
-        score = f"{final['final']} (place {final['place']})"
-    deadline = timeview.deadline_text(game["deadline"], where) if game.get("deadline") else "-"
+        score = str(final["final"])
+    left, moment = timeview.deadline_parts(game.get("deadline"), where)
     players = " ".join(game["players"])
     if game["status"] == "open":
         players += f" ({len(game['players'])} of {game['seats']})"
     mover = "you" if game["to_move"] == me else game["to_move"] or "-"
     marker = "▶" if game["to_move"] == me else ""
-    return (marker, str(game["id"]), game["status"], shorten(players, 40), mover, score, deadline)
+    places = (str(final["place"]) if final else "",) if place else ()
+    return (marker, str(game["id"]), game["status"], players, mover, score, *places, left, moment)
 
 
 def new(

@@ -9,7 +9,7 @@ import typer
 from client.commands.board import OptionalGameId, print_game
 from client.errors import ApiError, CliError, TurnRefused, UsageError
 from client.gameview import AS_IF, birthday_text, me_in
-from client.output import color_wanted, say, scores_text, signed
+from client.output import color_wanted, confirm, say, scores_text, signed
 from client.turnview import detail_lines, draw_line
 
 if TYPE_CHECKING:
@@ -27,7 +27,8 @@ def move(
         typer.Argument(
             metavar="[ID] TURN",
             help="The game's number (optional when one game waits for you), then the turn in "
-            "the notation of RULES.md §13; quotes are optional: 12 USm@US1-US2 USf@DE2-US1",
+            "the notation (`cafe rules notation`); quotes are optional: "
+            "12 USm@US1-US2 USf@DE2-US1",
             show_default=False,
         ),
     ],
@@ -72,10 +73,9 @@ def move(
         say(f"Dry run: nothing was sent. To play it: cafe move {game_id} {preview['turn']}")
         return
     if preview["eliminated"] and not yes:
-        typer.confirm(
+        confirm(
             f"You cannot pay bar stool {preview['stool']}: this turn puts you out of game "
-            f"{game_id} for good. Play it?",
-            abort=True,
+            f"{game_id} for good. Play it?"
         )
     try:
         played = api.play(game_id, text, state["version"], uuid.uuid4().hex)
@@ -234,7 +234,7 @@ def resign(
     if state["status"] == "finished":
         raise CliError(f"game {game_id} is over")
     if not yes:
-        typer.confirm(f"Resign from game {game_id}? This cannot be undone", abort=True)
+        confirm(f"Resign from game {game_id}? This cannot be undone")
     state = api.resign(game_id)
     after = (
         "The game is over." if state["status"] == "finished" else f"{state['to_move']} moves next."

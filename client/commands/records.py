@@ -42,7 +42,7 @@ def record(ctx: typer.Context, game_id: GameId) -> None:
 
     The record holds the seed only once the game is over; save it for `cafe verify`.
     """
-    say(ctx.obj.api().record(game_id).rstrip("\n"))
+    say(ctx.obj.api().record(game_id).rstrip("\n"), fit=False)
 
 
 def verify(

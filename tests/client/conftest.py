@@ -11,6 +11,13 @@ import pytest
 from client_support import Cafe, LiveServer, Player
 
 
+@pytest.fixture(autouse=True)
+def eighty_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the views draw directly sees an 80-column terminal, whatever terminal runs the
+    tests (their tables take the terminal's width); `cafe` runs set `COLUMNS` themselves."""
+    monkeypatch.setenv("COLUMNS", "80")
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server = LiveServer.on_file(tmp_path_factory.mktemp("service") / "cafe.db")

@@ -17,7 +17,7 @@ def test_register_then_login_with_the_code_from_the_email(cafe: Cafe) -> None:
     email = f"{name}@example.com"
     registered = cafe.run("register", name, email, "--server", cafe.server.url)
     assert registered.exit_code == ExitCode.OK, registered.output
-    assert f"a sign-in code is on its way to {email}" in registered.stdout
+    assert f"A sign-in code is on its way to {email}." in registered.stdout
     assert f"Sign in with: cafe login {email}" in registered.stdout
     signed_in = cafe.run("login", email, "--code", cafe.server.code_for(email))
     assert signed_in.exit_code == ExitCode.OK, signed_in.output
@@ -105,7 +105,7 @@ def test_a_revoked_token_says_how_to_sign_in_again(cafe: Cafe, ann: Player) -> N
 def test_cafe_token_and_cafe_server_override_the_profile(cafe: Cafe, ann: Player) -> None:
     result = cafe.run("whoami", env={"CAFE_TOKEN": ann.token, "CAFE_SERVER": cafe.server.url})
     assert result.exit_code == ExitCode.OK, result.output
-    assert "(token from CAFE_TOKEN)" in result.stdout
+    assert "profile default (token from CAFE_TOKEN)" in " ".join(result.stdout.split())
     refused = cafe.run(
         "whoami", env={"CAFE_TOKEN": "cafe_nonsense", "CAFE_SERVER": cafe.server.url}
     )

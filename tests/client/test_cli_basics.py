@@ -22,10 +22,10 @@ def test_help_lists_every_command_and_the_exit_codes(cafe: Cafe) -> None:
     assert result.exit_code == ExitCode.OK
     commands = result.stdout.split("Commands:\n")[1].splitlines()[: len(COMMANDS)]
     assert [line.split()[0] for line in commands] == COMMANDS
-    assert (
-        "Exit codes: 0 ok · 1 error · 2 usage · 3 server unreachable · 4 turn refused · "
-        "5 not signed in"
-    ) in result.stdout
+    footer = " ".join(result.stdout.split("Exit codes: ")[1].split())
+    assert footer.startswith(
+        "0 ok · 1 error · 2 usage · 3 server unreachable · 4 turn refused · 5 not signed in"
+    )  # in lines that fit 80 columns: test_cli_widths
     assert list(EXIT_CODE_MEANINGS) == list(ExitCode)
 
 

@@ -1,6 +1,6 @@
 """`cafe league …`, `cafe rating` and `cafe new --rated` against the live service: each
 command's success, its refusals (not the organiser, an unknown league, registration
-closed), your own rows marked, and every table within 80 columns."""
+closed), your own rows marked, and every line within the terminal's width."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ from client.errors import ExitCode
 
 
 def ok(result: Result) -> str:
-    """The command's stdout, after checking it succeeded and kept within 80 columns."""
+    """The command's stdout, after checking it succeeded and kept within the tests' terminal
+    (`COLUMNS=100`; every command at 80 columns: test_cli_widths)."""
     assert result.exit_code == ExitCode.OK, result.output
-    assert all(len(line) <= 80 for line in result.stdout.splitlines()), result.stdout
+    assert all(len(line) <= 100 for line in result.stdout.splitlines()), result.stdout
     return result.stdout
 
 
@@ -408,23 +409,6 @@ def test_your_row_is_bold_on_a_terminal(
     assert mine.startswith("\x1b[1m→ ") and mine.endswith("\x1b[0m")
     plain = bob.run("league", "standings", running, env={"NO_COLOR": "1"}).stdout
     assert "\x1b[" not in plain and line_of(plain, bob.name).startswith("→ ")
-
-
-def test_long_names_stay_within_80_columns(cafe: Cafe) -> None:
-    """The widest names there can be: players of 24 characters, a league name of 64."""
-    long = [cafe.sign_up(f"{letter * 17}x") for letter in "pqrs"]
-    league = f"l{uuid.uuid4().hex[:31]}"
-    create(long[0], league, "--name", "L" * 64, "--game-size", "4", "--division-size", "4",
-           "--invitation-only", "--birthday", "100", "--coffee-klatsch")  # fmt: skip
-    ok(long[0].run("league", "invite", league, *(p.name for p in long)))
-    ok(long[0].run("league", "open", league))
-    for player in long:
-        ok(player.run("league", "join", league))
-    ok(long[0].run("league", "start", league))
-    for command in (("league", "list"), ("league", "show", league), ("rating", long[2].name),
-                    ("league", "standings", league), ("league", "schedule", league),
-                    ("rating",), ("rating", long[1].name)):  # fmt: skip
-        ok(long[1].run(*command))  # ok() checks the width
 
 
 def test_the_standings_mark_who_left_how_time_outs_and_moves_within_80_columns() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from client.commands.account import _value
 from client.errors import cli_wording
-from client.output import WIDTH, table
+from client.output import table
 from client.turnview import detail_lines, draw_line
 
 
@@ -108,8 +108,8 @@ def test_preference_values(raw: str, value: object) -> None:
 
 
 def test_tables_align_and_fit_the_width() -> None:
-    text = table(("id", "name"), [("7", "x" * 200), ("12", "ann")], right={0})
+    text = table(("id", "name"), [("7", "x" * 200), ("12", "ann")], right={0}, width=100)
     lines = text.splitlines()
     assert lines[0] == "id  name"
-    assert lines[1].startswith(" 7  xxx") and len(lines[1]) == WIDTH and lines[1].endswith("…")
+    assert lines[1].startswith(" 7  xxx") and len(lines[1]) == 100 and lines[1].endswith("…")
     assert lines[2] == "12  ann"
