@@ -12,7 +12,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from client.commands import account, board, league, lobby, play, rating, records, vacation
+from client.commands import (
+    account,
+    board,
+    league,
+    lobby,
+    play,
+    rating,
+    records,
+    rules,
+    vacation,
+)
 from client.config import DEFAULT_PROFILE
 from client.errors import EXIT_CODE_MEANINGS, ApiError, CliError, cli_wording
 from client.output import fail_line
@@ -134,6 +144,7 @@ for command in (
     vacation.vacation,
     rating.rating,
     account.prefs,
+    rules.rules,
 ):
     app.command()(command)
 app.add_typer(league.app)

@@ -1,7 +1,8 @@
 """The web side: every game's page, signing in, the player's games and settings, the
 one-click unsubscribe, and the development mail viewer (`/dev/mail`, only with
 `DEV_MAIL`). Server-rendered from `templates/web/`; every page works without JavaScript.
-The leagues' and players' pages are `league_pages` and `player_pages`."""
+The leagues' and players' pages are `league_pages` and `player_pages`; the rules,
+`rules_page`."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from server.web import (
     game_pages,
     league_pages,
     player_pages,
+    rules_page,
     sessions,
     unsubscribe,
 )
@@ -31,6 +33,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(unsubscribe.bp)
     app.register_blueprint(league_pages.bp)
     app.register_blueprint(player_pages.bp)
+    app.register_blueprint(rules_page.bp)
     if devmail.may_serve(app.config):
         app.register_blueprint(devmail.bp)
     elif app.config["DEV_MAIL"]:

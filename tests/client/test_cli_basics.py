@@ -13,7 +13,7 @@ from client.errors import EXIT_CODE_MEANINGS, ExitCode
 COMMANDS = [
     "register", "login", "logout", "whoami", "games", "new", "join", "start", "show", "move",
     "hint", "watch", "history", "record", "verify", "resign", "vacation", "rating", "prefs",
-    "league",
+    "rules", "league",
 ]  # fmt: skip
 
 

@@ -367,3 +367,16 @@ def test_a_vacation_is_declared_and_ended_in_the_browser(browser, axe_source, cl
     state = client.state(game_id)
     assert state["vacation_until"][state["players"].index(oli)] is None
     context.close()
+
+
+def test_the_rules_are_a_footer_link_away_and_read_well_on_a_phone(browser, axe_source, client):
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    page.goto(f"{client.server.base}/")
+    page.get_by_role("contentinfo").get_by_role("link", name="the notation").click()
+    page.wait_for_url(f"{client.server.base}/rules#notation")
+    expect(page.get_by_role("heading", name="13. Writing a turn")).to_be_in_viewport()
+    check_page(page, axe_source, "rules")
+    board = page.locator("figure.board pre")
+    assert board.evaluate("e => e.scrollWidth <= e.clientWidth")  # the whole board, no scrolling
+    context.close()

@@ -1,0 +1,75 @@
+"""`/rules`: the players' rulebook on the web, from the same text as `cafe rules`, with an
+anchor for each section; every page's footer and every email's footer link to it."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from cafe import rulebook
+from server.web.rules_page import inline
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def visible_text(html: str) -> str:
+    """The words a reader sees on the page, in order."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.DOTALL)
+    body = re.sub(r"</?(code|span|strong|a)\b[^>]*>", "", body)  # inline: no space
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def test_the_page_has_every_section_with_its_anchor_and_words(client: FlaskClient) -> None:
+    page = client.get("/rules")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    words = visible_text(html)
+    book = rulebook.load()
+    for section in book.sections:
+        assert f'<h2 id="{section.word}">{section.heading}</h2>' in html
+        assert f'href="#{section.word}"' in html
+        for block in section.blocks:
+            if isinstance(block, rulebook.Paragraph):
+                assert " ".join(rulebook.plain(block.text).split()) in words, block.text
+    assert "USm@US1-US2 USf@DE2-US1" in words and "6 + 3 + 8 + 0 = 17" in words
+    board = html[html.index('<figure class="board">') :]
+    assert "\n  57 AF1  54 IT1  51 IT2" in board[: board.index("</figure>")]
+
+
+def test_code_is_marked_up_and_kept_whole_and_text_is_escaped() -> None:
+    assert str(inline("play `bar DEf` **now** <b>")) == (
+        "play <code><span>bar</span> <span>DEf</span></code> <strong>now</strong> &lt;b&gt;"
+    )
+
+
+@pytest.mark.parametrize("path", ["/", "/signin", "/leagues", "/ratings", "/rules", "/nope"])
+def test_every_page_links_to_the_rules_in_its_footer(client: FlaskClient, path: str) -> None:
+    html = client.get(path).get_data(as_text=True)
+    footer = html[html.index('<footer class="site">') :]
+    assert 'href="/rules"' in footer and 'href="/rules#notation"' in footer
+
+
+def every_email():
+    """One email of every kind, as `.ci/render_every_email.py` renders them for the wheel."""
+    spec = importlib.util.spec_from_file_location(
+        "render_every_email", ROOT / ".ci" / "render_every_email.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.LINKS.base_url, module.builders()
+
+
+def test_every_email_links_to_the_rules_in_both_parts(app) -> None:
+    base_url, builders = every_email()
+    assert len(builders) >= 20
+    for kind, build in builders.items():
+        with app.app_context():
+            message = build()
+        assert f"{base_url}/rules" in message.text, kind
+        assert f'href="{base_url}/rules"' in message.html, kind
