@@ -1,8 +1,11 @@
 # The two set-up commands of the README: `make run` (the service on its embedded
 # defaults) and `make test` (the test suite). Both create .venv on first use.
+#   make run PORT=6100 MAIL_PORT=8125   (or CAFE_PORT / CAFE_MAIL_PORT in the environment)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+PORT ?=
+MAIL_PORT ?=
 
 .PHONY: setup run test lint format bench clean
 
@@ -15,7 +18,7 @@ $(BIN)/.installed: pyproject.toml
 setup: $(BIN)/.installed
 
 run: setup
-	$(BIN)/cafe-server dev
+	$(BIN)/cafe-server dev $(if $(PORT),--port $(PORT)) $(if $(MAIL_PORT),--mail-port $(MAIL_PORT))
 
 test: setup
 	$(BIN)/python -m pytest -n auto

@@ -28,7 +28,7 @@ from server.apispec import refusal
 from server.clock import devclock, timesource
 from server.config import ConfigError
 from server.db import get_engine
-from server.devserver import run_dev
+from server.devserver import attached_settings, run_dev
 from server.domain import DomainError
 from server.games import turns
 from server.league import departure, ratings
@@ -81,9 +81,18 @@ def fail(message: str, code: Exit = Exit.FAILED) -> typer.Exit:
 
 
 def load_app() -> Flask:
-    """The app as the environment configures it."""
+    """The app as the environment configures it; beside a running `cafe-server dev` (same
+    instance folder and database, no secret key set), the development service's settings
+    (`server.devserver.attached_settings`)."""
+    attached = attached_settings()
+    if attached is not None:
+        typer.echo(
+            f"cafe-server: `cafe-server dev` runs here ({attached['BASE_URL']}): using its "
+            "development settings",
+            err=True,
+        )
     try:
-        return create_app()
+        return create_app(attached)
     except ConfigError as error:
         raise fail(str(error)) from None
 
@@ -404,8 +413,10 @@ def read_capped(stream: BinaryIO, *, keep: int) -> tuple[bytes, int]:
 @app.command()
 def dev(
     host: str = "127.0.0.1",
-    port: int = 5000,
-    mail_port: Annotated[int, typer.Option(help="Port of the local mail catcher")] = 8025,
+    port: Annotated[int, typer.Option(envvar="CAFE_PORT", help="Port of the web app")] = 5000,
+    mail_port: Annotated[
+        int, typer.Option(envvar="CAFE_MAIL_PORT", help="Port of the local mail catcher")
+    ] = 8025,
     mail_dir: Annotated[
         Path | None, typer.Option(help="Where caught mail is saved [default: instance/mail]")
     ] = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,3 +43,15 @@ def test_engine_example_runs() -> None:
     block = re.search(r"## The engine.*?```python\n(.*?)```", README, re.DOTALL)
     assert block, "the README shows the engine API in a python block"
     exec(compile(block.group(1), "README.md", "exec"), {})
+
+
+def test_make_run_takes_the_port_the_readme_gives() -> None:
+    assert "`make run PORT=6100`" in README and "`CAFE_PORT`" in README
+    planned = subprocess.run(
+        ["make", "-n", "run", "PORT=6100", "MAIL_PORT=8125"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "cafe-server dev --port 6100 --mail-port 8125" in planned
+    default = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout  # fmt: skip
+    assert re.search(r"cafe-server dev *$", default, re.MULTILINE)  # its own 5000, or CAFE_PORT
