@@ -20,7 +20,10 @@ setup: $(BIN)/.installed
 run: setup
 	$(BIN)/cafe-server dev $(if $(PORT),--port $(PORT)) $(if $(MAIL_PORT),--mail-port $(MAIL_PORT))
 
+# What the tests need beyond Python (Chromium, npm, nginx) is installed with apt-get as
+# root, or the run stops with one line saying what to install (tests/prerequisites.py).
 test: setup
+	@$(BIN)/python tests/prerequisites.py
 	$(BIN)/python -m pytest -n auto
 
 lint: setup

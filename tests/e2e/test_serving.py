@@ -4,7 +4,8 @@ a time hold gunicorn's threads when they reach it directly (the audit: `/healthz
 out); through nginx, `/healthz` keeps answering. Oversized bodies get the JSON 413 either
 way, chunked ones included.
 
-nginx is required (CI installs it: `.ci/run`); without it this test fails, saying so.
+nginx is required (`make test` installs it: tests/prerequisites.py); without it this test
+fails, saying so.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def nginx(gunicorn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
         (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
     )
     if binary is None:
-        pytest.fail("nginx is not installed: apt-get install -y nginx (CI does, in .ci/run)")
+        pytest.fail("nginx is not installed: apt-get install -y nginx (make test does, as root)")
     folder = tmp_path_factory.mktemp("nginx")
     port = free_port()
     site = (ROOT / "deploy" / "nginx.conf").read_text()
