@@ -1,4 +1,4 @@
-"""Café International: the rules engine (RULES.md), standard library only, no I/O."""
+"""Café International: the rules engine (cafe/rulebook.md), standard library only, no I/O."""
 
 from cafe.errors import (
     CafeError,

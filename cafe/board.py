@@ -1,4 +1,4 @@
-"""The café: 12 nations, 24 tables, 68 chairs and the bar (RULES.md §1, §2, §7).
+"""The café: 12 nations, 24 tables, 68 chairs and the bar (rulebook §1, §2, §7).
 
 Everything here is fixed data, computed once at import, so that the rules can ask
 "which tables does chair 18 touch?" with a tuple lookup instead of a search.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: Nation codes (RULES.md §1) with their names, in alphabetical order of the code.
+#: Nation codes (rulebook §1) with their names, in alphabetical order of the code.
 NATIONS: dict[str, str] = {
     "AF": "Africa",
     "CN": "China",
@@ -24,7 +24,7 @@ NATIONS: dict[str, str] = {
     "US": "USA",
 }
 
-#: Stool values in fill order (RULES.md §7).
+#: Stool values in fill order (rulebook §7).
 BAR_VALUES: tuple[int, ...] = (
     1, 2, 3, 4, 5,
     -2, -4, -6, -8, -10,
@@ -143,5 +143,5 @@ NATION_CHAIRS: dict[str, tuple[int, ...]] = {
 
 
 def chair_text(number: int) -> str:
-    """Canonical text of a chair (RULES.md §13): ``DE1`` if private, ``DE1-FR1`` if shared."""
+    """Canonical text of a chair (rulebook §13): ``DE1`` if private, ``DE1-FR1`` if shared."""
     return "-".join(CHAIRS[number].tables)

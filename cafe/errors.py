@@ -11,7 +11,7 @@ class CafeError(ValueError):
 
 
 class NotationError(CafeError):
-    """Text that cannot be read as a tile, chair or turn (RULES.md §13).
+    """Text that cannot be read as a tile, chair or turn (rulebook §13).
 
     ``token`` is the piece of text that could not be read and ``text`` the whole input.
     """
@@ -35,4 +35,4 @@ class GameOverError(CafeError):
 
 
 class InvalidPositionError(CafeError):
-    """A position (RULES.md §14) or game record that does not describe a possible game."""
+    """A position (README: Positions) or game record that does not describe a possible game."""

@@ -1,4 +1,4 @@
-"""The fair bag (RULES.md §12): seat order and tile order derived from a secret seed.
+"""The fair bag (rulebook §12): seat order and tile order derived from a secret seed.
 
 The algorithm is specified in the README ("Fair bag") so that anyone can reimplement it:
 

@@ -30,7 +30,7 @@ class Hint:
     """A suggested turn and the points it scores now.
 
     ``lowers_limit`` is how much the turn would lower the player's hand limit (completed
-    single-nation tables, RULES.md §9; ``noshrink`` keeps it). ``may_name_birthday`` says
+    single-nation tables, rulebook §9; ``noshrink`` keeps it). ``may_name_birthday`` says
     the turn may also name the birthday nation (``birthday=XX``, §11): the player has
     reached the threshold, or this turn's points reach it.
     """
@@ -45,7 +45,7 @@ class Hint:
 
 
 class Game:
-    """One game of Café International (RULES.md)."""
+    """One game of Café International (cafe/rulebook.md)."""
 
     def __init__(self, state: State) -> None:
         self._state = state
@@ -111,7 +111,7 @@ class Game:
 
     @classmethod
     def from_position(cls, source: dict[str, Any] | str) -> Game:
-        """A game from a position (RULES.md §14), as a dict or JSON text."""
+        """A game from a position (README: Positions), as a dict or JSON text."""
         if isinstance(source, str):
             try:
                 source = json.loads(source)
@@ -240,7 +240,7 @@ class Game:
         return Hint(turn, points, lowers, self.may_name_birthday(points))
 
     def may_name_birthday(self, points: int = 0) -> bool:
-        """Whether the player to move may name the birthday nation (RULES.md §11) on a turn
+        """Whether the player to move may name the birthday nation (rulebook §11) on a turn
         scoring ``points``: the variant is on, no nation is named yet, and they are the first
         to reach the threshold (before or with this turn)."""
         state = self._state
@@ -358,7 +358,7 @@ class Game:
         return None if self._deal is None else [list(hand) for hand in self._deal]
 
     def standings(self) -> list[Standing]:
-        """Places with end-of-game penalties applied (RULES.md §10); ties share a place."""
+        """Places with end-of-game penalties applied (rulebook §10); ties share a place."""
         return standings(self._state)
 
     def __repr__(self) -> str:

@@ -1,4 +1,4 @@
-"""Every legal turn of the player to move, each with the points it scores (RULES.md §4–§8).
+"""Every legal turn of the player to move, each with the points it scores (rulebook §4–§8).
 
 Seating turns are found without trying each one on the board. A placement is a *candidate*
 when its tile may sit on the free chair by nation. Two placements interact only through a
@@ -286,7 +286,7 @@ def _lone_points(state: State, table: str, nation: str, lady: int) -> int | None
 
 
 def _klatsch_turns(state: State, hand: Counter[str], out: list[Found]) -> None:
-    """Fill one table with four ladies or four gentlemen in one turn (RULES.md §11)."""
+    """Fill one table with four ladies or four gentlemen in one turn (rulebook §11)."""
     seating = state.seating
     seen: set[str] = set()
     for table, info in TABLES.items():

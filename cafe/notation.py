@@ -1,4 +1,4 @@
-"""Turns as values, and their text (RULES.md §13).
+"""Turns as values, and their text (rulebook §13).
 
 ``Turn.parse`` reads what a player writes; ``str(turn)`` writes the canonical form, which
 parses back to an equal turn. Reading needs no game: chairs are named by their tables, and
@@ -142,7 +142,7 @@ class Turn:
     """One turn: seat 1–4 placements in order, send ``tile`` to the bar, or swap a joker.
 
     A swap has one placement: the tile from the hand and the chair holding the joker.
-    ``noshrink`` and ``birthday`` are the modifiers of RULES.md §13.
+    ``noshrink`` and ``birthday`` are the modifiers of rulebook §13.
     """
 
     kind: TurnKind
@@ -165,7 +165,7 @@ class Turn:
 
     @classmethod
     def parse(cls, text: str) -> Turn:
-        """Read a turn in RULES.md §13 notation; raise ``NotationError`` naming the bad token."""
+        """Read a turn in rulebook §13 notation; raise ``NotationError`` naming the bad token."""
         try:
             return _parse_turn(text)
         except NotationError as error:

@@ -1,9 +1,9 @@
-"""Positions (RULES.md §14): a game state as a JSON object, checked when loaded.
+"""Positions (README: Positions): a game state as a JSON object, checked when loaded.
 
 Every seated joker is written with its nation (``Jm=FR``), even where its chair implies
 it, so that a reader needs no board geometry; reading also takes a bare joker on a chair
 of one nation, the form positions were written in before. ``birthday_player`` and
-``elimination_order`` are §14 fields that may be omitted when null or empty; beyond §14 a
+``elimination_order`` are fields that may be omitted when null or empty; beyond them a
 position may carry ``seed`` (for the shuffle of an omitted bag). Loading refuses anything
 that is not a possible game, naming the field and the reason.
 """
@@ -30,7 +30,7 @@ OPTIONAL = ("bag", "options", "birthday_nation", "birthday_player", "elimination
 
 def chair_texts(seating: Seating) -> dict[int, str]:
     """Seated tiles by chair; every joker carries the nation it counts as (``Jf=FR``), on a
-    private chair too, so that the text alone says what it counts as (RULES.md §14)."""
+    private chair too, so that the text alone says what it counts as (README: Positions)."""
     texts = {}
     for chair in range(1, CHAIR_COUNT + 1):
         tile = seating.tile[chair]
@@ -40,7 +40,7 @@ def chair_texts(seating: Seating) -> dict[int, str]:
 
 
 def dump(state: State) -> dict[str, Any]:
-    """The position of ``state``, with every §14 field, so that ``load`` rebuilds it exactly."""
+    """The position of ``state``, with every field, so that ``load`` rebuilds it exactly."""
     return {
         "players": list(state.players),
         "to_move": state.to_move,
@@ -253,9 +253,10 @@ def _seat(value: Any, size: int) -> bool:
 
 
 def _birthday(state: State, data: dict[str, Any]) -> None:
-    """``birthday_nation`` and ``birthday_player`` (§14: the seat that first reached the
-    threshold, null while nobody has). Where it is omitted or null although a score has
-    reached the threshold, the seat with the highest such score is taken (README)."""
+    """``birthday_nation`` and ``birthday_player`` (the seat that first reached the
+    threshold, null while nobody has: README, Positions). Where it is omitted or null
+    although a score has reached the threshold, the seat with the highest such score is
+    taken (README)."""
     nation = data.get("birthday_nation")
     if nation is not None and nation not in NATIONS:
         raise InvalidPositionError(f"birthday_nation: {nation!r} is not a nation code")
@@ -273,7 +274,7 @@ def _birthday(state: State, data: dict[str, Any]) -> None:
 
 
 def _elimination_order(data: dict[str, Any], eliminated: list[bool]) -> list[int]:
-    """§14's ``elimination_order``: the eliminated seats, first out first. A position that
+    """The position's ``elimination_order``: the eliminated seats, first out first. A position that
     leaves it out takes the eliminated seats in seat order (README)."""
     out = [seat for seat, flag in enumerate(eliminated) if flag]
     order = data.get("elimination_order")

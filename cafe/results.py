@@ -9,7 +9,7 @@ from cafe.notation import Turn
 
 @dataclass(frozen=True, slots=True)
 class TableScore:
-    """Points scored at one table by one placement (RULES.md §6), in placement order.
+    """Points scored at one table by one placement (rulebook §6), in placement order.
 
     A coffee-klatsch table scores once for the whole turn: ``tile`` and ``chair`` are then
     ``None``.

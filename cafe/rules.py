@@ -1,4 +1,4 @@
-"""Playing one turn: check it against every rule, then change the state (RULES.md §4–§10).
+"""Playing one turn: check it against every rule, then change the state (rulebook §4–§10).
 
 ``apply_turn`` either raises a ``CafeError`` and leaves the state exactly as it was, or
 applies the whole turn: seating or bar or swap, scoring, hand limit, refill, birthday,
@@ -145,7 +145,7 @@ def _where(chair: int) -> str:
 
 
 def _seat_nation(placement: Placement, chair: int) -> str:
-    """The nation the tile counts as on this chair (RULES.md §5.1, §6 jokers)."""
+    """The nation the tile counts as on this chair (rulebook §5.1, §6 jokers)."""
     nations = CHAIRS[chair].nations
     tile = placement.tile
     if not is_joker(tile):
@@ -185,7 +185,7 @@ def _placement_scores(state: State, chair: int, tile: str) -> list[TableScore]:
 
 
 def _klatsch_table(state: State, placed: list[int]) -> str:
-    """The table a 3- or 4-guest turn fills with one gender (RULES.md §11), or an error."""
+    """The table a 3- or 4-guest turn fills with one gender (rulebook §11), or an error."""
     common = set(CHAIR_TABLES[placed[0]]).intersection(*(CHAIR_TABLES[c] for c in placed[1:]))
     for table in common:
         guests = state.seating.count[table]
@@ -249,7 +249,7 @@ def _check_bar(state: State, turn: Turn) -> None:
 
 
 def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str, bool]:
-    """Check a joker exchange (RULES.md §8): the chair, the tile's nation there, the joker,
+    """Check a joker exchange (rulebook §8): the chair, the tile's nation there, the joker,
     and whether the chair's table id names that chair."""
     placement = turn.placements[0]
     tile = placement.tile
@@ -268,7 +268,7 @@ def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str, bool]:
 
 
 def _joker_chair(state: State, ref: ChairRef, gender: str) -> tuple[int, bool]:
-    """The chair of the joker a swap means (RULES.md §15: ``DE1`` is the private chair of
+    """The chair of the joker a swap means (README: Decisions: ``DE1`` is the private chair of
     DE1 holding a joker of the tile's gender), and whether the table id names it."""
     tile_at = state.seating.tile
     named = True
@@ -349,7 +349,7 @@ def _finish(
 
 def _check_noshrink(turn: Turn, completed: tuple[str, ...]) -> None:
     """``noshrink`` keeps the hand limit a completed single-nation table would lower
-    (RULES.md §9); on a turn that completes none it would mean nothing, so it is refused
+    (rulebook §9); on a turn that completes none it would mean nothing, so it is refused
     rather than recorded."""
     if turn.noshrink and not completed:
         raise IllegalTurnError(
@@ -409,7 +409,7 @@ def apply_resignation(state: State, seat: int) -> None:
 
 
 def game_ends(state: State) -> bool:
-    """RULES.md §10: checked at the end of every turn."""
+    """Rulebook §10: checked at the end of every turn."""
     in_game = state.in_game()
     return (
         state.next_stool_value is None

@@ -1,4 +1,4 @@
-"""Final places (RULES.md §10): penalties for tiles in hand, shared places for equal scores,
+"""Final places (rulebook §10): penalties for tiles in hand, shared places for equal scores,
 players out of the game (eliminated at the bar, or resigned or removed on time) below
 everyone still in it, those out later above those out earlier. `eliminated` marks them
 all: the record and the views say which it was."""

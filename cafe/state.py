@@ -23,7 +23,7 @@ CHAIR_TABLES: tuple[tuple[str, ...], ...] = ((), *(CHAIRS[c].tables for c in CHA
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The variants of RULES.md §11, fixed when a game is created.
+    """The variants of rulebook §11, fixed when a game is created.
 
     ``birthday`` is the points threshold of the birthday-table variant (``None``: off).
     """
@@ -51,7 +51,7 @@ def klatsch_points(single_nation: bool, birthday: bool) -> int:
 
 
 def table_points(guests: int, single_nation: bool, birthday: bool) -> int:
-    """What one placement scores at one table that now seats ``guests`` (RULES.md §6, §11)."""
+    """What one placement scores at one table that now seats ``guests`` (rulebook §6, §11)."""
     if guests < 2:
         return 0
     points = guests * 2 if single_nation else guests
@@ -132,7 +132,8 @@ class Seating:
 
 @dataclass(slots=True)
 class State:
-    """Everything a position (RULES.md §14) holds, plus the seed and who may name a birthday."""
+    """Everything a position (README: Positions) holds, plus the seed and who may name a
+    birthday."""
 
     players: tuple[str, ...]
     to_move: int

@@ -1,4 +1,4 @@
-"""Guest tiles (RULES.md §1): parsing, canonical text and the full set of 100.
+"""Guest tiles (rulebook §1): parsing, canonical text and the full set of 100.
 
 A tile is represented by its canonical text (``DEf``, ``Jm``): a string is hashable, cheap to
 compare and prints as the player writes it. The helpers below answer the two questions the

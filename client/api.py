@@ -172,7 +172,7 @@ class ApiClient:
     def resign(self, game_id: int) -> dict[str, Any]:
         return self._json("POST", f"/api/games/{game_id}/resign")
 
-    # --- leagues and ratings (LEAGUE.md §3–§4) -------------------------------------------
+    # --- leagues and ratings (README: League) -------------------------------------------
 
     def leagues(self) -> list[dict[str, Any]]:
         """Every league, oldest first, each with its newest season."""

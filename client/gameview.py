@@ -91,7 +91,7 @@ def next_step(state: dict[str, Any]) -> str:
 
 
 def birthday_text(state: dict[str, Any]) -> str | None:
-    """How the caller may name the birthday nation (RULES.md §11), when they may: they
+    """How the caller may name the birthday nation (rulebook §11), when they may: they
     reached the threshold first and no nation is named yet; or nobody has reached it."""
     threshold = (state.get("options") or {}).get("birthday")
     seat = state.get("your_seat")

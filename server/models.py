@@ -49,14 +49,14 @@ class OutboxStatus(StrEnum):
 
 class VacationKind(StrEnum):
     """How a vacation came about: declared by the player, or taken automatically for a
-    day when a deadline passed (LEAGUE.md §1)."""
+    day when a deadline passed (README: Time controls and vacation)."""
 
     DECLARED = "declared"
     AUTOMATIC = "automatic"
 
 
 class SeasonStatus(StrEnum):
-    """A league season's life (LEAGUE.md §3): players sign up or withdraw
+    """A league season's life (README: League): players sign up or withdraw
     (`registration`), its games are played (`running`), its standings are final
     (`finished`)."""
 
@@ -77,7 +77,7 @@ class MemberLeft(StrEnum):
 
 
 class Placement(StrEnum):
-    """Why a member plays in their division (`SeasonMember.placed`, LEAGUE.md §3): placed
+    """Why a member plays in their division (`SeasonMember.placed`, README: League): placed
     by rating (a first season), new to the league, moved up or down or stayed as the last
     season's final table announced, or placed otherwise by the refilling of the divisions
     in order: higher than announced, to fill a place (`filled`), or lower, as the divisions
@@ -94,8 +94,9 @@ class Placement(StrEnum):
 
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
-    did when the player's time ran out (LEAGUE.md §1): the best turn played for them, or
-    their removal (an entry without a notation, `detail` `{"removed": true}`)."""
+    did when the player's time ran out (README: Time controls and vacation): the best turn
+    played for them, or their removal (an entry without a notation, `detail`
+    `{"removed": true}`)."""
 
     TURN = "turn"
     RESIGN = "resign"
@@ -440,7 +441,7 @@ class OfferedHints(SQLModel, table=True):
 
 
 class League(SQLModel, table=True):
-    """A standing competition (LEAGUE.md §3): its organiser, `slug` (its short unique name
+    """A standing competition (README: League): its organiser, `slug` (its short unique name
     in addresses), whether anyone may register (`open`) or only the `invited` names, and
     the settings every game of it uses."""
 
@@ -515,7 +516,7 @@ class SeasonMember(SQLModel, table=True):
 
 
 class Rating(SQLModel, table=True):
-    """A player's OpenSkill rating (LEAGUE.md §4): `mu` and `sigma` after `games` rated
+    """A player's OpenSkill rating (README: League): `mu` and `sigma` after `games` rated
     games; players without a row have the model's defaults."""
 
     __tablename__ = "ratings"

@@ -14,17 +14,17 @@ this order, then one blank line:
 ``[Players "ann bob cid"]``
     Required. The player names in seat order (the order of play), separated by spaces.
 ``[Options "birthday=30 coffee_klatsch"]``
-    Required. The variants of RULES.md §11: ``birthday=T`` (threshold ``T`` points) and
+    Required. The variants of rulebook §11: ``birthday=T`` (threshold ``T`` points) and
     ``coffee_klatsch``, in this order, separated by spaces; ``none`` when both are off.
 ``[Commitment "<64 hex digits>"]``
-    Required. The SHA-256 of the seed (RULES.md §12), published when the game was dealt.
+    Required. The SHA-256 of the seed (rulebook §12), published when the game was dealt.
 ``[Seed "<hex digits>"]``
     Only once revealed (normally when the game is over): the seed's bytes in hexadecimal.
 ``[Deal "DEf DEm USf Jm CNf / ITm … / …"]``
     Required. The five tiles dealt to each seat, in the order drawn, hands in seat order
     separated by ``/``.
 ``[Result "1. ann 45 (score 50, penalty -5); 2. bob 30 (score 30, penalty 0); …"]``
-    Exactly when the game is over: the final standings (RULES.md §10), best first, separated
+    Exactly when the game is over: the final standings (rulebook §10), best first, separated
     by ``; ``. Each is ``PLACE. PLAYER FINAL (score SCORE, penalty PENALTY)`` where ``FINAL``
     is ``SCORE`` plus ``PENALTY`` (what the tiles left in hand cost), or
     ``PLACE. PLAYER SCORE (HOW)`` for a player out of the game before its end, ``HOW`` being
@@ -36,7 +36,7 @@ The *turns* follow, one line per turn, numbered from 1 in the order played::
 
     N. PLAYER: TURN | POINTS [| drew TILE TILE …] [| eliminated] [| timeout]
 
-* ``TURN`` is the turn in RULES.md §13 notation, canonical (``str(turn)``), with one
+* ``TURN`` is the turn in rulebook §13 notation, canonical (``str(turn)``), with one
   exception: a guest placed on a private chair other than the one its table id would name
   at that moment in the replay (the lowest free private chair of the table; for a joker
   exchange, the lowest private chair holding a joker of the tile's gender) is written with

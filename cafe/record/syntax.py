@@ -23,7 +23,7 @@ RESIGNS = "resigns"
 TIMEOUT = "timeout"
 TIMES_OUT = "times out"
 #: How a player out of the game at its end left it, in the Result tag: the bar's
-#: ``eliminated`` (RULES.md §7), or the service's ``resigned`` and ``removed on time``.
+#: ``eliminated`` (rulebook §7), or the service's ``resigned`` and ``removed on time``.
 RESIGNED = "resigned"
 REMOVED_ON_TIME = "removed on time"
 

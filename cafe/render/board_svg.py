@@ -1,6 +1,6 @@
 """The board as a standalone SVG image for web pages and emails.
 
-The 13×13 grid of RULES.md §2 becomes a café floor: round tables in their nation's colour,
+The 13×13 grid of rulebook §2 becomes a café floor: round tables in their nation's colour,
 each joined by a coloured band to its four chairs, so a shared chair between two tables
 shows both colours. A guest is a disc in its nation's colour with the nation code and ♀/♂;
 a joker is a cream disc with a gold ring (and a badge for a declared nation); a free chair

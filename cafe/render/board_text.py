@@ -1,4 +1,4 @@
-"""The board as a terminal picture: the 13×13 grid of RULES.md §2, the bar in its centre,
+"""The board as a terminal picture: the 13×13 grid of rulebook §2, the bar in its centre,
 then the players. Readable without colour, in one of two layouts: ``WIDE`` (93 columns)
 and ``COMPACT`` (80 columns, for the classic terminal).
 

@@ -1,4 +1,4 @@
-"""Vacation: see the bank, take days off, come back early (LEAGUE.md §2)."""
+"""Vacation: see the bank, take days off, come back early (README: Time controls and vacation)."""
 
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum

@@ -1,4 +1,4 @@
-"""Routes for leagues and their seasons (LEAGUE.md §3): create and list leagues, open,
+"""Routes for leagues and their seasons (README: League): create and list leagues, open,
 start and read seasons, register and withdraw, invite. Reading is public, like the games."""
 
 from __future__ import annotations

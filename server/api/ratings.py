@@ -1,4 +1,4 @@
-"""Routes for ratings and players' public profiles (LEAGUE.md §4)."""
+"""Routes for ratings and players' public profiles (README: League)."""
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
 """Time in the service: one time source (`timesource.now`), the development clock, and the
-pure arithmetic of deadlines, reminders and the vacation bank (LEAGUE.md §1–§2)."""
+pure arithmetic of deadlines, reminders and the vacation bank (README: Time controls and
+vacation)."""

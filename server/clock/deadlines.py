@@ -1,4 +1,4 @@
-"""Deadlines and reminders of a turn, as pure functions (LEAGUE.md §1).
+"""Deadlines and reminders of a turn, as pure functions (README: Time controls and vacation).
 
 A player's clock runs from the start of their turn, except while they are on vacation in a
 game that allows it. The deadline is the moment the running time reaches the allowance

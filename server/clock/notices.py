@@ -1,5 +1,5 @@
-"""The emails about a declared vacation (LEAGUE.md §5): "vacation started" and "vacation
-ended", each sent once.
+"""The emails about a declared vacation (README: Time controls and vacation): "vacation
+started" and "vacation ended", each sent once.
 
 They are rendered when queued, in the transaction that makes them true: declaring a vacation
 that starts now queues "started", ending one early (`DELETE /api/me/vacation`) queues

@@ -1,4 +1,5 @@
-"""What the service does when a player's deadline passes (LEAGUE.md §1), exactly once.
+"""What the service does when a player's deadline passes (README: Time controls and
+vacation), exactly once.
 
 `apply_timeout` claims the game (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so that a rival
 sweeper skips it; the writer lock on SQLite), re-checks inside the transaction that the same

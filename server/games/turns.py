@@ -1,6 +1,6 @@
 """Playing a running game: a turn, a resignation, hints, and replaying the log.
 
-`play_turn` is the path of DESIGN.md "How a move travels": check seat, version and turn,
+`play_turn` is the path every move travels: check seat, version and turn,
 let the engine validate, score and draw, then in one transaction compare-and-set the
 snapshot, append to the log, queue the emails and remember the idempotency key.
 """
@@ -369,7 +369,7 @@ def check(session: Session, game: GameRecord) -> str | None:
     """Why the game's snapshot differs from its replayed log, or None when they agree.
 
     The snapshot is compared as the engine reads it, so one stored in an older spelling of
-    the same position (a joker on a private chair without its nation, RULES.md §14) agrees.
+    the same position (a joker on a private chair without its nation, README: Positions) agrees.
     """
     if game.state is None:
         return None

@@ -1,7 +1,7 @@
 """The board as an email-safe HTML table: the picture in the HTML part of game emails.
 
 Most mail programs show neither SVG nor remote images, and many drop `<style>` blocks, so
-the board is the 13×13 grid of RULES.md §2 drawn as a plain `<table>` with inline styles
+the board is the 13×13 grid of rulebook §2 drawn as a plain `<table>` with inline styles
 and HTML attributes only — no scripts, images, classes or links. A table is a cell in its
 nation's colour (`DE1`), a seated guest a chip in its nation's colour (`DEf`), a free chair
 its number on a dashed cushion; the bar fills the centre, its 20 stools in fill order with

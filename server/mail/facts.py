@@ -2,7 +2,7 @@
 queues the email (`server.games.notify`, `server.mail.replies`, `server.mail.digest`) and
 handed to the pure builders of `server.mail.messages`.
 
-Only public facts go in: names, scores, hands (face up, RULES §3), the board, the log. The
+Only public facts go in: names, scores, hands (face up, rulebook §3), the board, the log. The
 snapshot's bag is read by the engine to draw the picture but never shown; the seed is set
 only once the game is over.
 """

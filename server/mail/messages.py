@@ -28,7 +28,7 @@ from server.mail.facts import (
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 
-#: The bag's size at which the game ends (RULES.md §10).
+#: The bag's size at which the game ends (rulebook §10).
 BAG_END = 4
 #: Why an emailed turn was not played; the templates word each one.
 REFUSALS = frozenset(
@@ -219,7 +219,7 @@ def game_started(game: GameFacts, recipient: Recipient, links: Links) -> Rendere
 
 
 def birthday_right(game: GameFacts, name: str, example: str | None) -> str | None:
-    """When `name`, to move, may name the birthday nation (RULES.md §11), what to write:
+    """When `name`, to move, may name the birthday nation (rulebook §11), what to write:
     they were first to reach the threshold, or this turn may take them there; else None."""
     engine = game.engine
     threshold = engine.options.birthday
@@ -448,7 +448,7 @@ def turn_refused(
 
 
 def why_over(game: GameFacts) -> str:
-    """Why the game ended (RULES.md §10), in the players' words; the first reason that holds."""
+    """Why the game ended (rulebook §10), in the players' words; the first reason that holds."""
     engine = game.engine
     in_game = [s for s, out in enumerate(engine.eliminated) if not out]
     if len(in_game) <= 1:

@@ -1,7 +1,7 @@
 """Times as emails show them: a moment in the reader's time zone, and time left in words.
 
-Times are stored in UTC (LEAGUE.md); a player reads them in their own zone (their
-`timezone` setting, an IANA name; an unknown one falls back to UTC).
+Times are stored in UTC (README: Time controls and vacation); a player reads them in their
+own zone (their `timezone` setting, an IANA name; an unknown one falls back to UTC).
 """
 
 from __future__ import annotations

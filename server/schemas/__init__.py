@@ -1,4 +1,4 @@
-"""The API's shapes: one pydantic model per request and response body (DESIGN.md's model
+"""The API's shapes: one pydantic model per request and response body (the model
 families: `GameCreate`, `GamePublic`, `GameSummary`, `TurnCreate`, `TurnPublic`, …).
 
 The constraints are written here once. `server.apispec` validates requests with these

@@ -1,4 +1,5 @@
-"""Time controls and vacations: what clients send and are shown (LEAGUE.md §1–§2)."""
+"""Time controls and vacations: what clients send and are shown (README: Time controls and
+vacation)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ DEFAULT_CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "
 
 
 class ClockSettings(RequestModel):
-    """A game's time control; each setting has its default (LEAGUE.md §1)."""
+    """A game's time control; each setting has its default (README: Time controls and vacation)."""
 
     days_per_turn: int = Field(
         default=DEFAULT_CLOCK["days_per_turn"],

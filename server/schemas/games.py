@@ -36,7 +36,7 @@ TurnText = Annotated[
 
 
 class GameOptions(RequestModel):
-    """The variants of RULES.md §11."""
+    """The variants of rulebook §11."""
 
     birthday: int | None = Field(
         default=None, ge=1, le=1000, description="null or a points threshold from 1 to 1000"
@@ -79,7 +79,7 @@ class GameCreate(RequestModel):
 
 
 class Standing(PublicModel):
-    """One line of a finished game's standings (RULES.md §10)."""
+    """One line of a finished game's standings (rulebook §10)."""
 
     place: int
     player: str
@@ -293,12 +293,12 @@ class Hint(PublicModel):
     lowers_limit: int = Field(
         default=0,
         description="how much the turn lowers the hand limit (completed single-nation tables, "
-        "RULES.md §9); adding noshrink to the turn keeps it",
+        "/rules#refill); adding noshrink to the turn keeps it",
     )
     may_name_birthday: bool = Field(
         default=False,
         description="true when the turn may also name the birthday nation with birthday=XX "
-        "(RULES.md §11): the caller reached the threshold first, or this turn reaches it",
+        "(/rules#variants): the caller reached the threshold first, or this turn reaches it",
     )
 
 

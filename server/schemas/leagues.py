@@ -1,5 +1,5 @@
 """Leagues, seasons, standings and ratings: what organisers and players send, and what
-everyone is shown (LEAGUE.md §3–§5)."""
+everyone is shown (README: League)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ LeagueName = Annotated[
 
 
 class LeagueCreate(RequestModel):
-    """A new league, organised by the caller; every setting has LEAGUE.md §3's default."""
+    """A new league, organised by the caller; every setting has its default (README: League)."""
 
     name: LeagueName
     slug: LeagueSlug
@@ -123,7 +123,7 @@ class Invited(PublicModel):
 
 
 class StandingRow(PublicModel):
-    """A line of a division's table: league points, then the tiebreaks (LEAGUE.md §3).
+    """A line of a division's table: league points, then the tiebreaks (README: League).
     Players who left the season come last, whatever their points, without a place."""
 
     place: int | None = Field(description="null for a player who left the season")
@@ -192,7 +192,7 @@ class SeasonPublic(PublicModel):
 
 
 class RatingRow(PublicModel):
-    """A player's rating (LEAGUE.md §4): shown and sorted by `ordinal` = mu − 3·sigma."""
+    """A player's rating (README: League): shown and sorted by `ordinal` = mu − 3·sigma."""
 
     player: str
     mu: float

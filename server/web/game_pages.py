@@ -35,7 +35,7 @@ PLAY_SCRIPT = (resources.files("server") / "templates" / "web" / "play.js").read
 
 def _chosen_turn() -> str:
     """The turn the play form sends: the best turn whose button was pressed, else the typed
-    one, with the modifiers chosen beside them (RULES.md §13: `noshrink` on a seating turn,
+    one, with the modifiers chosen beside them (rulebook §13: `noshrink` on a seating turn,
     `birthday=XX`) unless the turn names them already."""
     notation = (request.form.get("hint") or request.form.get("turn", "")).strip()
     words = notation.lower().split()

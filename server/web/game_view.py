@@ -201,7 +201,7 @@ def _seated_nation(tile: str) -> str:
 
 
 def _may_complete_one_nation_table(engine: Game) -> bool:
-    """Whether a turn might complete a table of four guests of one nation (RULES.md §9):
+    """Whether a turn might complete a table of four guests of one nation (rulebook §9):
     a table short of at most as many guests as a turn seats, all of one nation so far."""
     most = 4 if engine.options.coffee_klatsch else 2
     seated = engine.chair_tiles
@@ -213,7 +213,7 @@ def _may_complete_one_nation_table(engine: Game) -> bool:
 
 
 def _birthday_offer(engine: Game, seat: int, best: int) -> str | None:
-    """What the page says when the mover may name the birthday nation this turn (RULES.md
+    """What the page says when the mover may name the birthday nation this turn (rulebook
     §11): they reached the threshold first, or their best turn would get them there while
     nobody has; None when they may not."""
     threshold = engine.options.birthday

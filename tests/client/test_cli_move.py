@@ -71,7 +71,7 @@ def test_dry_run_previews_and_sends_nothing(players: list[Player], game: int) ->
 def test_the_preview_gives_the_points_per_table(
     cafe: Cafe, players: list[Player], game: int
 ) -> None:
-    """The worked example of RULES.md §6, set up on the server: 6 + 3 + 8 + 0 = 17."""
+    """The worked example of rulebook §6, set up on the server: 6 + 3 + 8 + 0 = 17."""
     mover, _, _ = mover_and_other(players, game)
 
     def worked_example(position: dict[str, Any]) -> None:

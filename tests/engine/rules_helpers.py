@@ -1,10 +1,10 @@
 """Helpers for the rules tests: positions built from their interesting parts, and checks.
 
-A position (RULES.md §14) must account for all 100 tiles. ``position`` takes what a test
+A position (README: Positions) must account for all 100 tiles. ``position`` takes what a test
 cares about (hands, seated guests, the bar, the tiles to be drawn next) and puts every other
 tile in the bag, below the named ones, so that every draw of the test is known.
 
-The tile set is written out here from RULES.md §1, not taken from the engine.
+The tile set is written out here from rulebook §1, not taken from the engine.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ Position = dict[str, Any]
 NATION_CODES = ("AF", "CN", "CU", "DE", "ES", "FR", "GB", "IN", "IT", "RU", "TR", "US")
 PLAYERS = ("ann", "bob", "cid", "dan")
 
-#: RULES.md §1: 4 ladies and 4 gentlemen per nation, 2 lady and 2 gentleman jokers.
+#: Rulebook §1: 4 ladies and 4 gentlemen per nation, 2 lady and 2 gentleman jokers.
 ALL_TILES: tuple[str, ...] = (
     *(f"{nation}{gender}" for nation in NATION_CODES for gender in "ffffmmmm"),
     "Jf",
@@ -71,7 +71,7 @@ def position(
     coffee_klatsch: bool = False,
     birthday_nation: str | None = None,
 ) -> Position:
-    """A §14 position with one player per hand; the bag is ``bag_top`` then every other tile."""
+    """A position with one player per hand; the bag is ``bag_top`` then every other tile."""
     chairs = dict(chairs or {})
     players = len(hands)
     placed = Counter(tile for hand in hands for tile in hand) + Counter(bar) + Counter(bag_top)

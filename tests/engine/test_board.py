@@ -1,5 +1,5 @@
-"""RULES.md §2 (the board) and §7 (the bar's stool values): the engine's board data against
-the tables of RULES.md, copied here by hand."""
+"""Rulebook §2 (the board) and §7 (the bar's stool values): the engine's board data against
+the tables of the rules the project was written from, copied here by hand."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from itertools import combinations
 
 from cafe.board import BAR_VALUES, CHAIRS, SHARED_CHAIR, TABLES
 
-#: RULES.md §2: table → (grid position, its four chairs).
+#: Rulebook §2: table → (grid position, its four chairs).
 RULES_TABLES: dict[str, tuple[tuple[int, int], set[int]]] = {
     "AF1": ((1, 11), {54, 56, 57, 58}),
     "AF2": ((1, 9), {56, 59, 62, 63}),
@@ -35,7 +35,7 @@ RULES_TABLES: dict[str, tuple[tuple[int, int], set[int]]] = {
     "FR2": ((9, 3), {24, 25, 26, 27}),
 }
 
-#: RULES.md §2: chair coordinates, "chair:column,row".
+#: Rulebook §2: chair coordinates, "chair:column,row".
 RULES_CHAIR_COORDINATES = """
 1:1,4 2:0,3 3:1,2 4:2,3 5:3,4 6:4,3 7:3,2 8:0,1 9:1,0 10:2,1 11:3,0 12:4,1 13:5,2
 14:5,0 15:6,1 16:7,2 17:7,0 18:8,1 19:10,1 20:11,2 21:11,0 22:12,1 23:9,0 24:9,2
@@ -46,7 +46,7 @@ RULES_CHAIR_COORDINATES = """
 66:0,7 67:2,5 68:0,5
 """
 
-#: The twenty ring tables in order around the bar (RULES.md §2 layout).
+#: The twenty ring tables in order around the bar (rulebook §2 layout).
 RING = (
     *("AF1", "AF2", "CU1", "CU2", "TR1", "TR2", "DE1", "DE2", "US1", "US2"),
     *("IN2", "IN1", "RU2", "RU1", "ES2", "ES1", "CN2", "CN1", "IT2", "IT1"),

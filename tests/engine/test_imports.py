@@ -1,4 +1,4 @@
-"""The engine depends on the standard library alone (DESIGN.md: arrows point one way)."""
+"""The engine depends on the standard library alone (the layers depend one way only)."""
 
 from __future__ import annotations
 

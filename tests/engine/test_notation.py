@@ -1,4 +1,4 @@
-"""RULES.md §13 (notation) and the §15 decisions on ``#N``, ``swap X@DE1`` and modifiers."""
+"""Rulebook §13 (notation) and the README's decisions on ``#N``, ``swap X@DE1`` and modifiers."""
 
 from __future__ import annotations
 

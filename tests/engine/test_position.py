@@ -1,4 +1,4 @@
-"""RULES.md §14: positions load, round-trip, and are refused with a clear message when they
+"""README: Positions: positions load, round-trip, and are refused with a clear message when they
 do not describe a possible game."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""RULES.md §7: the bar — stool values in order, any tile, jokers only as a last resort,
-elimination — and the §15 decisions on bar values, jokers at the bar and elimination."""
+"""Rulebook §7: the bar — stool values in order, any tile, jokers only as a last resort,
+elimination — and the README's decisions on bar values, jokers at the bar and elimination."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from rules_helpers import IDLE_HAND, assert_listed_turns_play, bar_tiles, game_a
 
 from cafe import Game, Turn
 
-#: RULES.md §7, in fill order.
+#: Rulebook §7, in fill order.
 STOOL_VALUES = (1, 2, 3, 4, 5, -2, -4, -6, -8, -10, -4, -6, -8, -10, -12, -6, -8, -10, -12, -14)
 
 HAND = ["DEf", "DEm", "ITf", "ITm", "GBf"]

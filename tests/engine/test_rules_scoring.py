@@ -1,5 +1,5 @@
-"""RULES.md §6: scoring a seating turn placement by placement, in written order, with
-single-nation doubling and jokers counting as one nation; the §15 decisions on doubling,
+"""Rulebook §6: scoring a seating turn placement by placement, in written order, with
+single-nation doubling and jokers counting as one nation; the README's decisions on doubling,
 the order of placements and jokers on two-nation chairs."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rules_helpers import IDLE_HAND, assert_listed_turns_play, game_at, placemen
 
 from cafe import Game, Turn
 
-#: RULES.md §6 worked example: US1 holds USf on 16 and USm on 17; US2 holds INf on 19 and
+#: Rulebook §6 worked example: US1 holds USf on 16 and USm on 17; US2 holds INf on 19 and
 #: USm on 23; DE2 is empty.
 WORKED_EXAMPLE = {16: "USf", 17: "USm", 19: "INf", 23: "USm"}
 
@@ -51,8 +51,8 @@ def test_6_worked_example_table_scores_name_tile_chair_guests_and_nation() -> No
 
 
 def test_6_worked_example_in_the_other_order() -> None:
-    # RULES.md §6 says the other order "would score differently"; by the rules of §6 it
-    # does not here: both tiles are American, so US1 scores 6 then 8 either way.
+    # The other order scores 17 too (rulebook §6): both tiles are American, so US1
+    # scores 6 then 8 either way.
     result = worked_example_game().play("USf@DE2-US1 USm@US1-US2")
     assert placement_points(result) == [{"DE2": 0, "US1": 6}, {"US1": 8, "US2": 3}]
     assert result.points == 17

@@ -1,5 +1,5 @@
-"""RULES.md §4–§5: what a seating turn may do — nation, gender balance, no one alone, the
-empty board — and the §15 decisions on when the conditions are checked."""
+"""Rulebook §4–§5: what a seating turn may do — nation, gender balance, no one alone, the
+empty board — and the README's decisions on when the conditions are checked."""
 
 from __future__ import annotations
 

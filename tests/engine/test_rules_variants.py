@@ -1,4 +1,4 @@
-"""RULES.md §11: the birthday table and the coffee klatsch / regulars' table."""
+"""Rulebook §11: the birthday table and the coffee klatsch / regulars' table."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Moves announced, then placed (issue 20 §2): the final table and email call the moves
-"as things stand"; when a newcomer joins and the divisions are refilled in order (LEAGUE.md
-§3), a player the table moved down stays in division 1 — and the next season's start
+"as things stand"; when a newcomer joins and the divisions are refilled in order (README:
+League), a player the table moved down stays in division 1 — and the next season's start
 email, the season page and the API all say so, with every member's reason."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings (LEAGUE.md §4): OpenSkill Plackett–Luce with default parameters, updated when a
+"""Ratings (README: League): OpenSkill Plackett–Luce with default parameters, updated when a
 rated game finishes, and a pure function of the rated games (`ratings rebuild`)."""
 
 from __future__ import annotations
