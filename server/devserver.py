@@ -20,6 +20,7 @@ import ipaddress
 import json
 import logging
 import os
+import signal
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -118,6 +119,11 @@ def _marked(folder: Path, *, database_url: str, base_url: str) -> Iterator[None]
             note.unlink()
 
 
+def _interrupt(*_: object) -> None:
+    """`kill` (SIGTERM) stops the development service as Ctrl-C does, tidying up."""
+    raise KeyboardInterrupt
+
+
 def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> None:
     """Run until Ctrl-C; caught mail is saved in `mail_dir` (default `instance/mail`) and
     shown at `/dev/mail`."""
@@ -174,6 +180,7 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         "Press Ctrl-C to stop.\n"
         f"next: cafe register NAME EMAIL --server http://{host}:{port}"
     )
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         with _marked(Path(app.instance_path), database_url=url, base_url=base_url):
             app.run(host=host, port=port, use_reloader=False, threaded=True)

@@ -171,7 +171,7 @@ def test_a_whole_league_registers_and_the_operator_commands_act_on_the_dev_serve
         after = requests.get(f"{base}/api/games/{game['id']}", headers={"Authorization": ann})
         assert after.json()["version"] == started["version"] + 1
     finally:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signal.SIGTERM)  # `kill`: stopped as Ctrl-C stops it
         process.wait(timeout=15)
     assert not (tmp_path / "instance" / "dev-server.json").exists()  # gone with the service
     stopped = operator("players", "add", "nobody", "nobody@example.com", env=env)
