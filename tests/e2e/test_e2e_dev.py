@@ -29,27 +29,34 @@ def wait_for(predicate, what: str, seconds: float = 30):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def start_dev(*args: str, env: dict[str, str], output: Path) -> subprocess.Popen:
+    """`cafe-server dev ARGS…` in its own process, its output in `output`."""
+    with output.open("wb") as sink:
+        return subprocess.Popen(
+            [sys.executable, "-c", "from server.cli import main; main()", "dev", *args],
+            env=env, stdout=sink, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+
+def wait_until_healthy(base: str) -> None:
+    def healthy() -> bool:
+        try:
+            return requests.get(f"{base}/healthz", timeout=2).ok
+        except requests.RequestException:
+            return False
+
+    wait_for(healthy, "the web app")
+
+
 def test_dev_runs_everything_and_prints_the_mail(tmp_path):
     port, mail_port = free_port(), free_port()
     output = tmp_path / "dev.out"
     env = {**os.environ, "CAFE_DATABASE_URL": f"sqlite:///{tmp_path / 'dev.db'}"}
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "from server.cli import main; main()", "dev",
-             "--port", str(port), "--mail-port", str(mail_port),
-             "--mail-dir", str(tmp_path / "mail")],
-            env=env, stdout=sink, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+    process = start_dev("--port", str(port), "--mail-port", str(mail_port),
+                        "--mail-dir", str(tmp_path / "mail"), env=env, output=output)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-
-        def healthy() -> bool:
-            try:
-                return requests.get(f"{base}/healthz", timeout=2).ok
-            except requests.RequestException:
-                return False
-
-        wait_for(healthy, "the web app")
+        wait_until_healthy(base)
         banner = output.read_text()
         assert f"{base}/api" in banner and f"smtp://127.0.0.1:{mail_port}" in banner
         first = banner[banner.index("running (development mode)") :].splitlines()[1]
@@ -106,22 +113,11 @@ def test_a_whole_league_registers_and_the_operator_commands_act_on_the_dev_serve
            if not key.startswith("CAFE_") or key.startswith("CAFE_TEST_")}  # fmt: skip
     env |= {"CAFE_INSTANCE_DIR": str(tmp_path / "instance"), "CAFE_LOG_LEVEL": "WARNING"}
     output = tmp_path / "dev.out"
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "from server.cli import main; main()", "dev"],
-            env={**env, "CAFE_PORT": str(port), "CAFE_MAIL_PORT": str(mail_port)},
-            stdout=sink, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+    ports = {"CAFE_PORT": str(port), "CAFE_MAIL_PORT": str(mail_port)}  # as make run PORT=…
+    process = start_dev(env=env | ports, output=output)
     base = f"http://127.0.0.1:{port}"
     try:
-
-        def healthy() -> bool:
-            try:
-                return requests.get(f"{base}/healthz", timeout=2).ok
-            except requests.RequestException:
-                return False
-
-        wait_for(healthy, "the web app")
+        wait_until_healthy(base)
         wait_for((tmp_path / "instance" / "dev-server.json").exists, "its note")
         tokens = {}
         for number in range(20):
