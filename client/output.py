@@ -27,8 +27,9 @@ NARROW = 80
 #: The first column of a row about the reader (their line of a table, their game).
 YOU = "→"
 PROG = "cafe"
-#: A `cafe …` command ending a sentence (`Sign in with: cafe login ann@example.com`).
-_COMMAND = re.compile(r"(?<!\S)cafe \S.*$")
+#: A `cafe …` command that ends a line, after `: ` or `· ` or alone on it
+#: (`Sign in with: cafe login ann@example.com`).
+_COMMAND = re.compile(r"(?:^\s*|(?<=: )|(?<=· ))cafe \S.*$")
 #: The fewest columns a cut column keeps (its header may ask for more).
 SHORTEST = 6
 #: The columns a cut column keeps before a column that may go is left out: a whole name.
@@ -72,17 +73,18 @@ def fitted(line: str, width: int) -> list[str]:
     if len(line) <= width or _ESCAPE.search(line):
         return [line]
     indent = line[: len(line) - len(line.lstrip())]
-    command = _COMMAND.search(line)
-    words = line[: command.start()].rstrip() if command else line
+    found = _COMMAND.search(line)
+    command = found.group().strip() if found else ""
+    words = line[: found.start()].strip() if found else line.strip()
+    if not words:
+        return command_lines(command, width, indent)
     lines = textwrap.wrap(words, width, initial_indent=indent, subsequent_indent=indent,
                           break_long_words=False, break_on_hyphens=False)  # fmt: skip
-    if command is None:
+    if not command:
         return lines
-    if not words.strip():
-        return command_lines(command.group(), width, indent)
-    if words.strip() and len(lines[-1]) + 1 + len(command.group()) <= width:
-        return [*lines[:-1], f"{lines[-1]} {command.group()}"]
-    return [*lines, *command_lines(command.group(), width, indent + "  ")]
+    if len(lines[-1]) + 1 + len(command) <= width:
+        return [*lines[:-1], f"{lines[-1]} {command}"]
+    return [*lines, *command_lines(command, width, indent + "  ")]
 
 
 def command_lines(command: str, width: int, indent: str = "") -> list[str]:

@@ -59,10 +59,12 @@ def test_tables_take_the_terminals_width(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_a_sentence_breaks_between_words_keeping_its_indent() -> None:
-    line = "  Verified: 12 turns by " + ", ".join(["x" * 20] * 4) + "."
-    lines = fitted(line, 50)
-    assert all(len(part) <= 50 and part.startswith("  ") for part in lines)
-    assert " ".join(part.strip() for part in lines) == line.strip()
+    names = ", ".join(["x" * 20] * 4)
+    assert fitted(f"  Verified: 12 turns by {names}.", 50) == [
+        f"  Verified: 12 turns by {'x' * 20},",
+        f"  {'x' * 20}, {'x' * 20},",
+        f"  {'x' * 20}.",
+    ]
 
 
 def test_a_command_ending_a_sentence_moves_whole_to_its_own_line() -> None:
@@ -76,10 +78,23 @@ def test_a_command_ending_a_sentence_moves_whole_to_its_own_line() -> None:
         "  cafe --profile annabel-longname login \\",
         "    annabel-longname@example.com",
     ]
-    assert fitted("▶ your turn in game 4: cafe show 4", 30) == [
-        "▶ your turn in game 4:",
-        "  cafe show 4",
+    assert fitted("▶ your turn in games 4, 7: cafe show ID", 30) == [
+        "▶ your turn in games 4, 7:",
+        "  cafe show ID",
     ]
+    assert fitted("You: rank 61, rating 3.2 · cafe rating --page 4", 30) == [
+        "You: rank 61, rating 3.2 ·",
+        "  cafe rating --page 4",
+    ]
+    assert fitted("    cafe move 12 USm@US1-US2 USf@DE2-US1", 30) == [
+        "    cafe move 12 USm@US1-US2 \\",
+        "      USf@DE2-US1",
+    ]
+
+
+def test_a_sentence_that_names_cafe_is_not_a_command() -> None:
+    line = "the café is full: the cafe we know closes at eight tonight"
+    assert fitted(line, 30) == ["the café is full: the cafe we", "know closes at eight tonight"]
 
 
 def test_what_fits_and_coloured_lines_are_left_as_they_are() -> None:

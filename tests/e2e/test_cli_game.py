@@ -84,7 +84,7 @@ class Cafe:
 def sign_up(cafe: Cafe, base: str, name: str) -> None:
     email = f"{name}@example.com"
     registered = cafe(name, "register", name, email, "--server", base)
-    assert registered.stdout.startswith(f"Registered {name} at {base}; a sign-in code")
+    assert registered.stdout.startswith(f"Registered {name} at {base}.\nA sign-in code")
     signed_in = cafe(name, "login", email, "--code", cafe.code_for(email))
     assert signed_in.stdout == f"Signed in as {name} on {base}.\n"
     assert cafe(name, "whoami").stdout.startswith(f"{name} <{email}> on {base}")
