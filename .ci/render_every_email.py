@@ -42,7 +42,7 @@ SEASON = league.SeasonFacts("Tuesday Club", "tuesday", 2, 4, CLOCK)
 TABLE = [
     TableRow("ann", Fraction(7, 2), 81, 2, 3),
     TableRow("bob", Fraction(3), 70, 1, 3),
-    TableRow("cid", Fraction(1), 52, 0, 2, withdrawn=True),
+    TableRow("cid", Fraction(1), 52, 0, 2, left="withdrew"),
 ]
 LEAGUE_GAMES = [
     league.LeagueGame(11, ["ann", "bob", "cid"], "ann", DEADLINE),
@@ -155,6 +155,7 @@ def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
             ann,
             SEASON,
             division=2,
+            placed="moved down from division 1",
             players=["ann", "bob", "cid", "dan"],
             games=LEAGUE_GAMES,
             links=LINKS,
