@@ -68,13 +68,19 @@ class SeasonStatus(StrEnum):
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
     did when the player's time ran out (LEAGUE.md §1): the best turn played for them, or
-    their removal (an entry without a notation, `detail` `{"removed": true}`)."""
+    their removal (an entry without a notation, `detail` `{"removed": true}`), or the league
+    organiser's adjudication that ended the game (`end`)."""
 
     TURN = "turn"
     RESIGN = "resign"
     TIMEOUT = "timeout"
+    #: The league organiser ended the game with its standings as they were (an
+    #: adjudication; `detail` `{"adjudicated": true, "by": NAME, "reason": TEXT}`).
+    END = "end"
 
 
+#: The longest reason an organiser may give for an action (`SeasonLogEntry.reason`).
+REASON_LENGTH = 500
 #: The longest player name (the rule itself is `server.schemas.fields.PlayerName`).
 NAME_LENGTH = 24
 
@@ -187,6 +193,11 @@ class GameRecord(SQLModel, table=True):
     `reminder_due` (indexed, for the sweep) is when the next reminder of the running turn
     is due (None: none to come), `reminded` the reminders of this turn already sent
     (`half`, `last`), so that none is sent twice in one turn.
+
+    `clock_holds` are the league organiser's pauses of every clock of the game (a season's
+    holiday, `server.league.pause`): `[{"start": ISO, "end": ISO or null, "reason": TEXT}]`,
+    oldest first; one whose `end` is null is under way, and while it lasts the game has no
+    deadline and no reminder due.
     """
 
     __tablename__ = "games"
@@ -218,6 +229,9 @@ class GameRecord(SQLModel, table=True):
     )
     reminder_due: datetime | None = Field(default=None, index=True)
     reminded: list[str] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
+    )
+    clock_holds: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
     )
     private: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
@@ -441,7 +455,8 @@ class Season(SQLModel, table=True):
     the seed is shown once the season is finished. `games_left` counts the season's games
     not yet finished (the last one to finish ends the season), `moves` are the promotions
     and relegations at its end, `digest_due` (indexed, for the sweep) when the next weekly
-    league digest is due.
+    league digest is due. `paused_at`: since when the organiser has paused every clock of
+    the season's games (None: not paused; `server.league.pause`).
     """
 
     __tablename__ = "seasons"
@@ -459,6 +474,7 @@ class Season(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     digest_due: datetime | None = Field(default=None, index=True)
+    paused_at: datetime | None = None
 
 
 class SeasonMember(SQLModel, table=True):
@@ -466,7 +482,8 @@ class SeasonMember(SQLModel, table=True):
     of the division's standings, kept up to date as its games finish: league points in
     units of 1/`server.league.table.POINT_UNITS` (exact: shared places give fractions), the
     sum of final game scores, games won and games finished. `withdrawn_at`: when they
-    withdrew (their finished results stand)."""
+    withdrew (their finished results stand); `removed_reason`: set when it was the organiser
+    who removed them (`server.league.removal`), with the reason given."""
 
     __tablename__ = "season_members"
     __table_args__ = (UniqueConstraint("season_id", "player_id"),)
@@ -477,6 +494,7 @@ class SeasonMember(SQLModel, table=True):
     division: int | None = None
     registered_at: datetime = Field(default_factory=utcnow)
     withdrawn_at: datetime | None = None
+    removed_reason: str | None = Field(default=None, max_length=REASON_LENGTH)
     points_units: int = 0
     score_sum: int = 0
     wins: int = 0
@@ -509,3 +527,28 @@ class RatingPoint(SQLModel, table=True):
     finished_at: datetime
     mu: float
     sigma: float
+
+
+class SeasonLogAction(StrEnum):
+    """What a league organiser did to a season (`SeasonLogEntry.action`)."""
+
+    REMOVE = "remove"
+    PAUSE = "pause"
+    RESUME = "resume"
+    ADJUDICATE = "adjudicate"
+
+
+class SeasonLogEntry(SQLModel, table=True):
+    """One line of a season's log: what its organiser did (`by_id`), when (`at`) and why
+    (`reason`), to which player or game; public, like the season (`server.league.log`)."""
+
+    __tablename__ = "season_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="seasons.id", index=True)
+    at: datetime = Field(default_factory=utcnow)
+    by_id: int = Field(foreign_key="players.id")
+    action: SeasonLogAction = Field(sa_type=AutoString(length=12))
+    player_id: int | None = Field(default=None, foreign_key="players.id")
+    game_id: int | None = Field(default=None, foreign_key="games.id")
+    reason: str = Field(default="", max_length=REASON_LENGTH)
