@@ -10,6 +10,7 @@ from cafe.errors import CafeError
 from cafe.game import HAND_SIZE, Game
 from cafe.record.syntax import (
     HEX64,
+    Adjudication,
     KLATSCH,
     NO_OPTIONS,
     ParsedRecord,
@@ -34,11 +35,17 @@ class VerifyReport:
     turns: int
     commitment: str
     standings: tuple[Standing, ...]
+    adjudication: str | None = None
 
     def __str__(self) -> str:
+        ended = (
+            ""
+            if self.adjudication is None
+            else f"; ended by adjudication ({self.adjudication}) with the standings as they were"
+        )
         return (
             f"verified: {self.turns} turns by {', '.join(self.players)}; the seed matches "
-            f"commitment {self.commitment} and every deal and draw; "
+            f"commitment {self.commitment} and every deal and draw{ended}; "
             f"result {result_text(self.standings)}"
         )
 
@@ -67,6 +74,7 @@ def verify(text: str) -> VerifyReport:
         turns=len(game.history),
         commitment=game.commitment,  # type: ignore[arg-type]
         standings=tuple(game.standings()),
+        adjudication=game.adjudication,
     )
 
 
@@ -78,6 +86,11 @@ def _replay(record: ParsedRecord) -> Game:
                 game.resign(entry.player, timeout=entry.timeout)
             except CafeError as error:
                 raise RecordError(entry.line, f"{entry.player} resigns: {error}") from None
+        elif isinstance(entry, Adjudication):
+            try:
+                game.adjudicate(entry.reason)
+            except CafeError as error:
+                raise RecordError(entry.line, f"adjudicated: {error}") from None
         else:
             _play(game, entry)
     _check_result(game, record)

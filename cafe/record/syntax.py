@@ -22,6 +22,8 @@ RESIGNS = "resigns"
 #: on time-out (``-- PLAYER times out``).
 TIMEOUT = "timeout"
 TIMES_OUT = "times out"
+#: The game ended by adjudication, for a reason outside the rules: ``-- adjudicated: REASON``.
+ADJUDICATED = "adjudicated:"
 
 _TAG = re.compile(r'\[([A-Za-z]+) "(.*)"\]')
 _TURN = re.compile(r"(\d+)\.\s+([^\s:]+):\s*(.*)")
@@ -64,9 +66,15 @@ class Resignation:
 
 
 @dataclass(frozen=True, slots=True)
+class Adjudication:
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedRecord:
     tags: dict[str, Tag]
-    turns: list[TurnLine | Resignation]
+    turns: list[TurnLine | Resignation | Adjudication]
     header_end: int
 
     @property
@@ -78,7 +86,7 @@ class ParsedRecord:
 def parse(text: str) -> ParsedRecord:
     """Split a record into its tags and turn lines, checking only their form."""
     tags: dict[str, Tag] = {}
-    turns: list[TurnLine] = []
+    turns: list[TurnLine | Resignation | Adjudication] = []
     header_end = 1
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -93,6 +101,8 @@ def parse(text: str) -> ParsedRecord:
             _check_tag(number, name, value)
             tags[name] = Tag(number, value)
             header_end = number
+        elif line.startswith(f"{RESIGNS_PREFIX} {ADJUDICATED}"):
+            turns.append(_parse_adjudication(number, line))
         elif line.startswith(RESIGNS_PREFIX):
             turns.append(_parse_resignation(number, line))
         else:
@@ -129,6 +139,13 @@ def _parse_resignation(number: int, line: str) -> Resignation:
             number, f"cannot read {line!r}: write '-- PLAYER resigns' or '-- PLAYER times out'"
         )
     return Resignation(number, words[1], timeout=what == TIMES_OUT)
+
+
+def _parse_adjudication(number: int, line: str) -> Adjudication:
+    reason = line.removeprefix(f"{RESIGNS_PREFIX} {ADJUDICATED}").strip()
+    if not reason:
+        raise RecordError(number, f"cannot read {line!r}: write '-- {ADJUDICATED} REASON'")
+    return Adjudication(number, reason)
 
 
 def _parse_turn_line(number: int, line: str) -> TurnLine:
