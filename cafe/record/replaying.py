@@ -10,9 +10,9 @@ from cafe.errors import CafeError
 from cafe.game import HAND_SIZE, Game
 from cafe.record.syntax import (
     HEX64,
-    Adjudication,
     KLATSCH,
     NO_OPTIONS,
+    Adjudication,
     ParsedRecord,
     RecordError,
     Resignation,
