@@ -9,7 +9,7 @@ from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
 from server.domain import NotFound
-from server.league import ratings, scheduling
+from server.league import log, ratings, scheduling
 from server.league.standings import division_tables
 from server.league.store import league_games, member_count
 from server.models import (
@@ -35,6 +35,8 @@ from server.schemas.leagues import (
     RatingRow,
     RecentGame,
     SeasonBrief,
+    SeasonLog,
+    SeasonLogEntryPublic,
     SeasonMove,
     SeasonPublic,
     StandingRow,
@@ -180,6 +182,7 @@ def season_public(
         created_at=season.created_at,
         started_at=season.started_at,
         finished_at=season.finished_at,
+        paused_since=season.paused_at if season.status == SeasonStatus.RUNNING else None,
     )
 
 
@@ -302,4 +305,15 @@ def _recent(game: GameRecord, name: str) -> RecentGame:
         place=None if line is None else line["place"],
         final=None if line is None else line["final"],
         finished_at=game.finished_at,
+    )
+
+
+def season_log(session: Session, league: League, season: Season) -> SeasonLog:
+    """The season's log of its organiser's actions, oldest first."""
+    return SeasonLog(
+        league=league.slug,
+        season=season.number,
+        status=season.status,
+        paused_since=season.paused_at if season.status == SeasonStatus.RUNNING else None,
+        entries=[SeasonLogEntryPublic.model_validate(line) for line in log.lines(session, season)],
     )

@@ -58,12 +58,20 @@ def withdraw(session: Session, *, league: League, number: int, player: Player) -
         )
     if season.status == SeasonStatus.FINISHED:
         raise Conflict("season_finished", f"season {number} of {league.slug} is over")
-    member.withdrawn_at = utcnow()
-    session.add(member)
-    if season.status == SeasonStatus.RUNNING:
-        assert season.id is not None and player.id is not None
-        resign_games(
-            session, running_games_of(session, season_id=season.id, player_id=player.id), player
-        )
+    leave(session, season=season, member=member, player=player)
     session.commit()
     return season
+
+
+def leave(session: Session, *, season: Season, member: SeasonMember, player: Player) -> list[int]:
+    """The member leaves the season (not finished), in the caller's transaction: marked
+    withdrawn now, and during the season their running games of it resigned; the games
+    resigned. A withdrawal and the organiser's removal (`server.league.removal`) alike."""
+    member.withdrawn_at = utcnow()
+    session.add(member)
+    if season.status != SeasonStatus.RUNNING:
+        return []
+    assert season.id is not None and player.id is not None
+    return resign_games(
+        session, running_games_of(session, season_id=season.id, player_id=player.id), player
+    )
