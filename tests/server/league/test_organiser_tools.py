@@ -12,10 +12,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import Session, select
 
+from cafe import Game
 from cafe.record import verify
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.db import get_engine
+from server.games import turns
 from server.league import check
 from server.models import GameRecord, Rating, RatingPoint, SeasonMember, TurnRecord
 
@@ -154,24 +156,40 @@ def test_only_the_organiser_removes_and_every_refusal_changes_nothing(api):
     body = {"player": "bob", "reason": "because"}
     stranger = api.register("zed")
     for token in (tokens["cid"], stranger):
-        message = refused(api.call("POST", f"{SEASON}/remove", token, json=body), 403, "not_organiser")
+        message = refused(
+            api.call("POST", f"{SEASON}/remove", token, json=body), 403, "not_organiser"
+        )
         assert message == "only the organiser of club can remove a member"
     assert api.call("POST", f"{SEASON}/remove", json=body).status_code == 401
-    refused(api.call("POST", "/api/leagues/nope/seasons/1/remove", tokens["ann"], json=body),
-            404, "league_not_found")  # fmt: skip
-    refused(api.call("POST", "/api/leagues/club/seasons/9/remove", tokens["ann"], json=body),
-            404, "season_not_found")  # fmt: skip
+    refused(
+        api.call("POST", "/api/leagues/nope/seasons/1/remove", tokens["ann"], json=body),
+        404,
+        "league_not_found",
+    )
+    refused(
+        api.call("POST", "/api/leagues/club/seasons/9/remove", tokens["ann"], json=body),
+        404,
+        "season_not_found",
+    )
     nobody = {"player": "nobody", "reason": "x"}
-    refused(api.call("POST", f"{SEASON}/remove", tokens["ann"], json=nobody),
-            404, "player_not_found")  # fmt: skip
+    refused(
+        api.call("POST", f"{SEASON}/remove", tokens["ann"], json=nobody), 404, "player_not_found"
+    )
     outsider = {"player": "zed", "reason": "x"}
-    message = refused(api.call("POST", f"{SEASON}/remove", tokens["ann"], json=outsider),
-                      409, "not_a_member")  # fmt: skip
+    message = refused(
+        api.call("POST", f"{SEASON}/remove", tokens["ann"], json=outsider), 409, "not_a_member"
+    )
     assert message == "zed is not a member of season 1 of club"
-    for bad in ({"player": "bob"}, {"player": "bob", "reason": "  "}, {"reason": "x"},
-                {"player": "bob", "reason": "x" * 501}, {"player": "bob", "reason": "a\nb"}):  # fmt: skip
-        message = refused(api.call("POST", f"{SEASON}/remove", tokens["ann"], json=bad),
-                          400, "invalid_request")  # fmt: skip
+    for bad in (
+        {"player": "bob"},
+        {"player": "bob", "reason": "  "},
+        {"reason": "x"},
+        {"player": "bob", "reason": "x" * 501},
+        {"player": "bob", "reason": "a\nb"},
+    ):
+        message = refused(
+            api.call("POST", f"{SEASON}/remove", tokens["ann"], json=bad), 400, "invalid_request"
+        )
         assert "reason" in message or "player" in message
     assert log_of(api)["entries"] == []
     assert ok(api.call("GET", SEASON))["withdrawn"] == []
@@ -193,9 +211,7 @@ def at(moment: datetime) -> str:
 
 
 @pytest.mark.postgres
-def test_a_pause_stops_every_clock_and_the_resumption_moves_each_deadline_back(
-    api, backend, clock
-):
+def test_a_pause_stops_every_clock_and_the_resumption_moves_each_deadline_back(api, backend, clock):
     tokens, season = running(api)
     first = deadlines(api, tokens, season)
     assert set(first.values()) == {at(T0 + 3 * DAY)}
@@ -274,23 +290,32 @@ def test_a_vacation_within_the_pause_is_not_counted_twice(api, clock):
 def test_pause_and_resume_are_the_organisers_and_refused_precisely(api):
     tokens = registered(api)
     body = {"reason": "holidays"}
-    refused(api.call("POST", f"{SEASON}/pause", tokens["ann"], json=body),
-            409, "season_not_running")  # fmt: skip
+    refused(
+        api.call("POST", f"{SEASON}/pause", tokens["ann"], json=body), 409, "season_not_running"
+    )
     ok(api.call("POST", f"{SEASON}/start", tokens["ann"]))
     for action in ("pause", "resume"):
-        message = refused(api.call("POST", f"{SEASON}/{action}", tokens["bob"], json=body),
-                          403, "not_organiser")  # fmt: skip
+        message = refused(
+            api.call("POST", f"{SEASON}/{action}", tokens["bob"], json=body), 403, "not_organiser"
+        )
         assert message == f"only the organiser of club can {action} a season"
     refused(api.call("POST", f"{SEASON}/resume", tokens["ann"], json={}), 409, "season_not_paused")
     refused(api.call("POST", f"{SEASON}/pause", tokens["ann"], json={}), 400, "invalid_request")
-    refused(api.call("POST", f"{SEASON}/pause", tokens["ann"], json={"reason": ""}),
-            400, "invalid_request")  # fmt: skip
-    refused(api.call("POST", "/api/leagues/club/seasons/2/pause", tokens["ann"], json=body),
-            404, "season_not_found")  # fmt: skip
+    refused(
+        api.call("POST", f"{SEASON}/pause", tokens["ann"], json={"reason": ""}),
+        400,
+        "invalid_request",
+    )
+    refused(
+        api.call("POST", "/api/leagues/club/seasons/2/pause", tokens["ann"], json=body),
+        404,
+        "season_not_found",
+    )
     assert log_of(api)["entries"] == [] and ok(api.call("GET", SEASON))["paused_since"] is None
     ok(api.call("POST", f"{SEASON}/pause", tokens["ann"], json=body))
-    message = refused(api.call("POST", f"{SEASON}/pause", tokens["ann"], json=body),
-                      409, "season_paused")  # fmt: skip
+    message = refused(
+        api.call("POST", f"{SEASON}/pause", tokens["ann"], json=body), 409, "season_paused"
+    )
     assert "resume it first" in message
     assert [e["action"] for e in log_of(api)["entries"]] == ["pause"]
 
@@ -307,8 +332,11 @@ def test_an_adjudicated_game_finishes_counts_and_says_why(api, backend):
     finished = ok(api.call("POST", f"/api/games/{game_id}/adjudicate", tokens["ann"], json=body))
     assert finished["status"] == "finished"
     assert sorted(s["score"] for s in finished["standings"]) == sorted(before["scores"])
-    [end] = [t for t in ok(api.call("GET", f"/api/games/{game_id}/turns", tokens["bob"]))["turns"]
-             if t["kind"] == "end"]  # fmt: skip
+    [end] = [
+        t
+        for t in ok(api.call("GET", f"/api/games/{game_id}/turns", tokens["bob"]))["turns"]
+        if t["kind"] == "end"
+    ]
     assert end["adjudicated"] and end["by"] == "ann" and end["reason"] == body["reason"]
     record = api.call("GET", f"/api/games/{game_id}/record", tokens["bob"]).get_data(as_text=True)
     assert record.splitlines()[-1] == f"-- adjudicated: {body['reason']}"
@@ -337,16 +365,28 @@ def test_adjudication_is_the_league_organisers_and_refused_precisely(api):
     game_id = season["divisions"][0]["games"][0]
     body = {"reason": "stuck"}
     for token in (tokens["bob"], api.register("zed")):
-        message = refused(api.call("POST", f"/api/games/{game_id}/adjudicate", token, json=body),
-                          403, "not_organiser")  # fmt: skip
+        message = refused(
+            api.call("POST", f"/api/games/{game_id}/adjudicate", token, json=body),
+            403,
+            "not_organiser",
+        )
         assert message == "only the organiser of club can adjudicate its games"
-    refused(api.call("POST", "/api/games/9999/adjudicate", tokens["ann"], json=body),
-            404, "game_not_found")  # fmt: skip
-    refused(api.call("POST", f"/api/games/{game_id}/adjudicate", tokens["ann"], json={}),
-            400, "invalid_request")  # fmt: skip
+    refused(
+        api.call("POST", "/api/games/9999/adjudicate", tokens["ann"], json=body),
+        404,
+        "game_not_found",
+    )
+    refused(
+        api.call("POST", f"/api/games/{game_id}/adjudicate", tokens["ann"], json={}),
+        400,
+        "invalid_request",
+    )
     plain, _ = api.started_game("gus", "hal")
-    message = refused(api.call("POST", f"/api/games/{plain}/adjudicate", tokens["ann"], json=body),
-                      422, "not_a_league_game")  # fmt: skip
+    message = refused(
+        api.call("POST", f"/api/games/{plain}/adjudicate", tokens["ann"], json=body),
+        422,
+        "not_a_league_game",
+    )
     assert message.startswith(f"game {plain} is not a league game")
     assert game(api, game_id, tokens["ann"])["status"] == "active"
     assert stored(api, GameRecord, status="finished") == []
@@ -360,3 +400,36 @@ def test_the_log_is_public_and_its_season_must_exist(api):
     assert shown["league"] == "club" and shown["season"] == 1 and shown["paused_since"]
     refused(api.call("GET", "/api/leagues/club/seasons/4/log"), 404, "season_not_found")
     refused(api.call("GET", "/api/leagues/none/seasons/1/log"), 404, "league_not_found")
+
+
+@pytest.mark.postgres
+def test_a_turn_computed_before_the_pause_cannot_land_with_a_deadline_after_it(api, backend):
+    """A turn read the game before the pause and computed its next deadline without the
+    hold; landing after the pause it would give a paused game a deadline. Its
+    compare-and-set, guarded by the clock facts too, writes nothing: the player retries."""
+    tokens, season = running(api)
+    game_id = season["divisions"][0]["games"][0]
+    with api.app.app_context(), Session(get_engine(api.app)) as session:
+        stale = session.get(GameRecord, game_id)
+        assert stale is not None and stale.state is not None
+        engine = Game.from_position(stale.state)
+        result = engine.play(engine.hints(1)[0].turn)
+        entry = TurnRecord(
+            game_id=game_id,
+            number=stale.turn_count + 1,
+            seat=stale.state["to_move"],
+            notation=result.notation,
+            points=result.points,
+            detail=turns.result_detail(result),
+        )
+        values = turns.change_values(
+            session, game=stale, engine=engine, entry=entry, by_the_player=True
+        )
+        assert values["deadline"] is not None
+        session.expunge(stale)  # the game as that turn read it
+        session.rollback()
+        ok(api.call("POST", f"{SEASON}/pause", tokens["ann"], json={"reason": "holidays"}))
+        assert not turns.write_change(session, game=stale, values=values, entry=entry)
+        session.rollback()
+    shown = game(api, game_id, tokens["ann"])
+    assert shown["deadline"] is None and shown["turns"] == 0
