@@ -54,7 +54,6 @@ class Game:
         self._resignations: list[tuple[int, str]] = []
         self._timeout_turns: set[int] = set()
         self._timed_out: set[str] = set()
-        self._adjudication: str | None = None
         self._legal: list[Found] | None = None
 
     # --- making games ----------------------------------------------------------------
@@ -145,7 +144,6 @@ class Game:
         other._resignations = list(self._resignations)
         other._timeout_turns = set(self._timeout_turns)
         other._timed_out = set(self._timed_out)
-        other._adjudication = self._adjudication
         other._deal = self._deal
         return other
 
@@ -197,7 +195,7 @@ class Game:
         if not text:
             raise CafeError("an adjudication needs its reason")
         self._state.over = True
-        self._adjudication = text
+        self._state.adjudication = text
         self._legal = None
 
     def _seat_of(self, player: int | str) -> int:
@@ -371,7 +369,7 @@ class Game:
     @property
     def adjudication(self) -> str | None:
         """Why the game was ended by adjudication (``adjudicate``); None if it was not."""
-        return self._adjudication
+        return self._state.adjudication
 
     @property
     def deal(self) -> list[list[str]] | None:

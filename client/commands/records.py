@@ -29,6 +29,9 @@ def history(
         if entry["kind"] == "resign":
             say(f"{entry['number']:>3}. {entry['player']} resigned")
             continue
+        if entry["kind"] == "end":
+            say(f"{entry['number']:>3}. adjudicated by {entry['by']}: {entry['reason']}")
+            continue
         out = " (eliminated)" if entry.get("eliminated") else ""
         points = signed(entry["points"])
         say(f"{entry['number']:>3}. {entry['player']}: {entry['turn']}  {points}{out}")

@@ -76,6 +76,7 @@ def league_public(session: Session, league: League) -> LeaguePublic:
                 players=counts[s.id],  # type: ignore[index]
                 started_at=s.started_at,
                 finished_at=s.finished_at,
+                paused_since=s.paused_at if s.status == SeasonStatus.RUNNING else None,
             )
             for s in seasons
         ],

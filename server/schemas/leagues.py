@@ -64,6 +64,9 @@ class SeasonBrief(PublicModel):
     players: int
     started_at: Timestamp | None
     finished_at: Timestamp | None
+    paused_since: Timestamp | None = Field(
+        default=None, description="while its clocks are paused by the organiser, since when"
+    )
 
 
 class LeaguePublic(PublicModel):

@@ -560,3 +560,16 @@ def test_a_damaged_adjudication_is_refused() -> None:
     finished = write(_finished(0, 3, "greedy", Options()), reveal_seed=True)
     over = finished + "-- adjudicated: too late\n"
     _refused(over, len(over.splitlines()), "nothing to adjudicate")
+
+
+def test_an_adjudicated_position_is_over_and_keeps_its_reason() -> None:
+    game = _adjudicated()
+    position = game.to_position()
+    assert position["adjudicated"] == "ann's mail bounces for weeks"
+    again = Game.from_position(position)
+    assert again.is_over and again.adjudication == game.adjudication
+    assert again.standings() == game.standings()
+    assert "adjudicated" not in _partial(_finished(0, 3, "greedy", Options()), 6).to_position()
+    for bad in ("", "two\nlines", 7):
+        with pytest.raises(CafeError, match="adjudicated: the reason"):
+            Game.from_position({**position, "adjudicated": bad})
