@@ -69,10 +69,10 @@ def test_the_organiser_pauses_resumes_removes_and_adjudicates_by_form(api):
     assert "every clock of the season&rsquo;s games is stopped" in page
     assert "paused every clock: &ldquo;winter holidays&rdquo;" in page
     assert shown(api)["paused_since"] is not None
+
     game_page = text(api.client.get(f"/games/{running_games(api, tokens)[0]}").text)
     assert "organiser has paused every clock of this season’s games since" in game_page
     assert "winter holidays" in game_page and "left: the deadline is" not in game_page
-
     resumed = post(api, "resume", page)
     assert resumed.status_code == 303 and shown(api)["paused_since"] is None
 
@@ -87,12 +87,11 @@ def test_the_organiser_pauses_resumes_removes_and_adjudicates_by_form(api):
     ended = post(api, "adjudicate", page, game=str(game_id), reason="unreachable player")
     assert ended.status_code == 303
     assert api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["status"] == "finished"
+    page = text(api.client.get(PAGE).text)
+    assert f"Game {game_id} is adjudicated" in page
     game_page = text(api.client.get(f"/games/{game_id}").text)
     assert "Game over:" in game_page
     assert "the game was adjudicated by ann: unreachable player" in game_page
-
-    page = text(api.client.get(PAGE).text)
-    assert f"Game {game_id} is adjudicated" in page
     for line in (
         "ann paused every clock: “winter holidays”",
         "ann resumed the clocks",
