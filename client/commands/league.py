@@ -464,8 +464,8 @@ def resume(
     api = ctx.obj.api()
     number = organised_season(api, slug, "resume")["number"]
     api.organise(slug, number, "resume", {"reason": reason})
-    say(f"Season {number} of {slug} is resumed: its clocks run again, each deadline moved\n"
-        "back by the pause.")  # fmt: skip
+    say(f"Season {number} is resumed: its clocks run again, each deadline moved back by the\n"
+        "pause.")  # fmt: skip
 
 
 @app.command()
