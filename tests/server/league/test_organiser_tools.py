@@ -10,10 +10,14 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from server_support import TEST_CONFIG, Api
 from sqlmodel import Session, select
+from typer.testing import CliRunner
 
 from cafe import Game
 from cafe.record import verify
+from server import create_app
+from server.cli import app as cli
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.db import get_engine
@@ -433,3 +437,36 @@ def test_a_turn_computed_before_the_pause_cannot_land_with_a_deadline_after_it(a
         session.rollback()
     shown = game(api, game_id, tokens["ann"])
     assert shown["deadline"] is None and shown["turns"] == 0
+
+
+def test_league_check_agrees_after_a_removal_and_an_adjudication(tmp_path):
+    """On a database built by the migrations: the table and ratings that `cafe-server
+    league check` recomputes from the finished games match the stored ones, after the
+    organiser removed a member and adjudicated a game, and once the season is over."""
+    env = {
+        "CAFE_DATABASE_URL": f"sqlite:///{tmp_path / 'organiser.db'}",
+        "CAFE_LOG_LEVEL": "WARNING",
+        "CAFE_SECRET_KEY": TEST_CONFIG["SECRET_KEY"],
+    }
+    assert CliRunner().invoke(cli, ["db", "upgrade"], env=env).exit_code == 0
+    app = create_app({**TEST_CONFIG, "DATABASE_URL": env["CAFE_DATABASE_URL"]})
+    api = Api(app, app.test_client())
+    tokens, season = running(api)
+    ok(api.call("POST", f"{SEASON}/remove", tokens["ann"], json={"player": "bob", "reason": "x"}))
+    body = {"reason": "stuck"}
+    first = season["divisions"][0]["games"][0]
+    if game(api, first, tokens["ann"])["status"] == "active":
+        ok(api.call("POST", f"/api/games/{first}/adjudicate", tokens["ann"], json=body))
+    checked = CliRunner().invoke(cli, ["league", "check"], env=env)
+    assert checked.exit_code == 0 and "0 differences" in checked.stdout, checked.output
+    for game_id in season["divisions"][0]["games"]:
+        shown = game(api, game_id, tokens["ann"])
+        if shown["status"] == "active":
+            ok(api.call("POST", f"/api/games/{game_id}/adjudicate", tokens["ann"], json=body))
+    assert ok(api.call("GET", SEASON))["status"] == "finished"
+    checked = CliRunner().invoke(cli, ["league", "check"], env=env)
+    assert checked.exit_code == 0 and "0 differences" in checked.stdout, checked.output
+    rebuilt = CliRunner().invoke(cli, ["ratings", "rebuild"], env=env)
+    assert rebuilt.exit_code == 0, rebuilt.output
+    api.close()
+    get_engine(app).dispose()
