@@ -182,6 +182,12 @@ def _touch(session: Session, game: GameRecord, player: Player, vacation: Interva
                 holds=game.clock_holds,
             )
         )
+    return _write_clock(session, game, values)
+
+
+def _write_clock(session: Session, game: GameRecord, values: dict[str, Any]) -> bool:
+    """Write the game's clock `values` if neither its version nor its clock facts changed
+    since `game` was read (the compare-and-set of a vacation's or a hold's change)."""
     result = session.execute(
         update(GameRecord)
         .where(
@@ -232,14 +238,4 @@ def hold(session: Session, game: GameRecord, holds: list[dict[str, Any]]) -> boo
                 holds=holds,
             )
         )
-    result = session.execute(
-        update(GameRecord)
-        .where(
-            col(GameRecord.id) == game.id,
-            col(GameRecord.version) == game.version,
-            col(GameRecord.clock_serial) == game.clock_serial,
-        )
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    )
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    return _write_clock(session, game, values)

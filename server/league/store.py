@@ -25,6 +25,7 @@ from server.models import (
     SeasonMember,
     SeasonStatus,
 )
+from server.schemas.fields import MAX_INT
 
 
 def load_league(session: Session, slug: str) -> League:
@@ -38,9 +39,13 @@ def load_league(session: Session, slug: str) -> League:
 def load_season(session: Session, league: League, number: int, *, lock: bool = False) -> Season:
     """The league's season `number`, or a 404; `lock`: its row locked for an update."""
     query = select(Season).where(Season.league_id == league.id, Season.number == number)
-    season = session.exec(
-        (query.with_for_update() if lock else query).execution_options(populate_existing=True)
-    ).first()
+    season = (
+        session.exec(
+            (query.with_for_update() if lock else query).execution_options(populate_existing=True)
+        ).first()
+        if number <= MAX_INT  # a larger number is no season (and no PostgreSQL integer)
+        else None
+    )
     if season is None:
         raise NotFound(
             "season_not_found", f"league {league.slug} has no season {number}; see its seasons"
@@ -51,6 +56,9 @@ def load_season(session: Session, league: League, number: int, *, lock: bool = F
 def load_league_season(session: Session, slug: str, number: int) -> tuple[League, Season]:
     """The league with this slug and its season `number` in one query (the pages read
     often: a division's table), or the same 404s as `load_league` and `load_season`."""
+    if number > MAX_INT:
+        league = load_league(session, slug)
+        return league, load_season(session, league, number)  # the season's 404
     found = session.exec(
         select(League, Season)
         .outerjoin(Season, (col(Season.league_id) == League.id) & (col(Season.number) == number))

@@ -397,13 +397,19 @@ def test_adjudication_is_the_league_organisers_and_refused_precisely(api):
     assert log_of(api)["entries"] == []
 
 
-def test_the_log_is_public_and_its_season_must_exist(api):
+@pytest.mark.postgres
+def test_the_log_is_public_and_its_season_must_exist(api, backend):
     tokens, _ = running(api)
     ok(api.call("POST", f"{SEASON}/pause", tokens["ann"], json={"reason": "holidays"}))
     shown = log_of(api)
     assert shown["league"] == "club" and shown["season"] == 1 and shown["paused_since"]
     refused(api.call("GET", "/api/leagues/club/seasons/4/log"), 404, "season_not_found")
     refused(api.call("GET", "/api/leagues/none/seasons/1/log"), 404, "league_not_found")
+    # a number past PostgreSQL's integers names no season either (it was a 500 there)
+    for path in ("/api/leagues/club/seasons/2147483648/log", "/api/leagues/club/seasons/2147483648",
+                 "/api/leagues/club/seasons/2147483648/divisions/1"):  # fmt: skip
+        refused(api.call("GET", path), 404, "season_not_found")
+    refused(api.call("GET", "/api/leagues/zz/seasons/2147483648/log"), 404, "league_not_found")
 
 
 @pytest.mark.postgres
