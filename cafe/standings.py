@@ -1,5 +1,7 @@
 """Final places (RULES.md §10): penalties for tiles in hand, shared places for equal scores,
-eliminated players below everyone still in the game, later eliminations above earlier."""
+players out of the game (eliminated at the bar, or resigned or removed on time) below
+everyone still in it, those out later above those out earlier. `eliminated` marks them
+all: the record and the views say which it was."""
 
 from __future__ import annotations
 

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from client.gameview import clock_text, options_text
 from client.output import NARROW, joined, marked_table, shorten
+from client.timeview import parse, time_left
 
-#: Room for the players of a game in a schedule row, so that it stays within 80 columns.
+#: Room for the players of a game in a schedule row, at most and at least: the other
+#: columns' widths decide within these, so that a row stays within 80 columns.
 PLAYERS_WIDTH = 44
+MIN_PLAYERS_WIDTH = 16
+#: How a member left a season (the API's `left`), as the standings' note says it, and the
+#: legend that says the short ones in full (the service's pages say the same words).
+LEFT_NOTES = {"withdrew": "withdrew", "removed": "removed", "removed_on_time": "removed on time"}
+LEFT_LEGEND = "removed: by the organiser; removed on time: from every game they had left"
 
 
 def number_text(value: float, places: int = 2) -> str:
@@ -31,6 +39,24 @@ def day(moment: str | None) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def count_text(players: int, left: int = 0) -> str:
+    """`8 players`, `8 players; 1 has left`: a season's members still in it, and apart
+    those who left it (withdrew or were removed), as the API counts them."""
+    text = plural(players, "player")
+    if left:
+        text += f"; {left} {'has' if left == 1 else 'have'} left"
+    return text
+
+
+def time_left_text(deadline: str | None) -> str:
+    """`2 days 4 hours left`, `time is up`, or `` without a deadline: the one place the
+    league's views say a game's time left."""
+    if deadline is None:
+        return ""
+    words = time_left(parse(deadline), datetime.now(UTC))
+    return words if words == "time is up" else f"{words} left"
 
 
 def title(league: dict[str, Any]) -> str:
@@ -58,7 +84,8 @@ def settings_text(league: dict[str, Any]) -> str:
         timeouts,
         vacation,
         options_text(league.get("options")),
-        f"divisions of {league['division_size']}",
+        f"divisions of about {league['division_size']} (as equal as possible: sizes differ "
+        "by at most one)",
         f"{league['promote']} up and {league['relegate']} down each season",
     ]
     text = joined(parts, width=NARROW)
@@ -99,56 +126,73 @@ def season_text(league: dict[str, Any]) -> str:
 def seasons_table(seasons: Sequence[dict[str, Any]]) -> str:
     """A league's seasons, oldest first."""
     rows = [
-        (False, (str(s["number"]), s["status"], str(s["players"]), day(s["started_at"]),
-                 day(s["finished_at"])))
+        (False, (str(s["number"]), s["status"], str(s["players"]), str(s["left"]),
+                 day(s["started_at"]), day(s["finished_at"])))
         for s in seasons
     ]  # fmt: skip
-    return marked_table(("season", "status", "players", "started", "finished"), rows, right={0, 2})
+    headers = ("season", "status", "players", "left", "started", "finished")
+    return marked_table(headers, rows, right={0, 2, 3})
 
 
 def season_heading(league: dict[str, Any], season: dict[str, Any]) -> str:
-    """`Tuesday Club (tuesday) · season 1 · running · 9 players` (on two lines if need be)."""
-    players = len(season["registered"]) + len(season["withdrawn"])
-    parts = [title(league), f"season {season['number']}",
-             season["status"], plural(players, "player")]  # fmt: skip
+    """`Tuesday Club (tuesday) · season 1 · running · 8 players; 1 has left` (on two
+    lines if need be)."""
+    counted = count_text(len(season["registered"]), len(season["withdrawn"]))
+    parts = [title(league), f"season {season['number']}", season["status"], counted]
     return joined(parts, width=NARROW)
 
 
 def division_heading(division: dict[str, Any]) -> str:
-    """`Division 1 · 5 players · 2 games each`."""
-    return (
-        f"Division {division['number']} · {plural(len(division['players']), 'player')} · "
-        f"{plural(division['rounds'], 'game')} each"
-    )
+    """`Division 1 · 4 players; 1 has left · 2 games each`."""
+    gone = sum(1 for row in division["standings"] if row["withdrawn"])
+    counted = count_text(len(division["standings"]) - gone, gone)
+    return f"Division {division['number']} · {counted} · {plural(division['rounds'], 'game')} each"
 
 
 def standings_table(
     division: dict[str, Any], moves: Sequence[dict[str, Any]] | None, me: str | None, *, color: bool
 ) -> str:
     """A division's table: place, player, league points, then the tiebreaks (score sum,
-    wins), games played, and once the season is over who moves up or down."""
+    wins) and games played; a note says how a player who left did (listed last, without a
+    place), their time-outs in the season's games (`2 time-outs`) and once the season is
+    over where they move, as things stand (`↑ 1`, `↓ 3`). A legend follows when a note
+    needs one."""
     moving = {
         m["player"]: f"{'↑' if m['direction'] == 'up' else '↓'} {m['to_division']}"
         for m in moves or []
         if m["from_division"] == division["number"]
     }
-    rows = []
+    rows, lefts = [], set()
     for row in division["standings"]:
-        player = row["player"] + (" (withdrawn)" if row["withdrawn"] else "")
-        cells = [str(row["place"]), player, number_text(row["points"]), str(row["score_sum"]),
-                 str(row["wins"]), f"{row['played']}/{division['rounds']}"]  # fmt: skip
-        if moves is not None:
-            cells.append(moving.get(row["player"], ""))
+        notes = []
+        if row["left"]:
+            notes.append(LEFT_NOTES[row["left"]])
+            lefts.add(row["left"])
+        if row["timeouts"] and row["left"] != "removed_on_time":
+            notes.append(plural(row["timeouts"], "time-out"))
+        if row["player"] in moving:
+            notes.append(moving[row["player"]])
+        place = "-" if row["place"] is None else str(row["place"])
+        played = f"{row['played']}/{division['rounds']}"
+        cells = [place, row["player"], number_text(row["points"]), str(row["score_sum"]),
+                 str(row["wins"]), played, " ".join(notes)]  # fmt: skip
         rows.append((row["player"] == me, cells))
-    headers = ["place", "player", "points", "score", "wins", "played"]
-    if moves is not None:
-        headers.append("next")
-    return marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color)
+    headers = ["place", "player", "points", "score", "wins", "played", "note"]
+    if not any(cells[-1] for _, cells in rows):  # no note to make: no column for them
+        headers, rows = headers[:-1], [(mine, cells[:-1]) for mine, cells in rows]
+    text = marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color)
+    legend = []
+    if lefts & {"removed", "removed_on_time"}:
+        legend.append(LEFT_LEGEND)
+    if moves:
+        legend.append("↑ ↓ the moves as things stand; refilling can change them")
+    return "\n".join([text, *(shorten(line, NARROW) for line in legend)])
 
 
 def game_cells(game_id: int, game: dict[str, Any] | None) -> tuple[str, str, str]:
-    """A scheduled game's status, players (with scores) and result: the scores so far and
-    who is to move while it runs; the final scores in place order and the winner once over."""
+    """A scheduled game's status, players (with scores) and result: the scores so far, who
+    is to move and their time left while it runs; the final scores in place order and the
+    winner once over."""
     if game is None:
         return "?", "(not readable)", ""
     status = game["status"]
@@ -161,22 +205,32 @@ def game_cells(game_id: int, game: dict[str, Any] | None) -> tuple[str, str, str
         players = " · ".join(
             f"{name} {score}" for name, score in zip(game["players"], game["scores"], strict=True)
         )
-        result = f"{game['to_move']} to move" if game.get("to_move") else ""
+        mover = f"{game['to_move']} to move" if game.get("to_move") else ""
+        result = ", ".join(filter(None, [mover, mover and time_left_text(game.get("deadline"))]))
     else:
         players, result = " · ".join(game["players"]), ""
-    return status, shorten(players, PLAYERS_WIDTH), result
+    return status, players, result
 
 
 def schedule_table(
     division: dict[str, Any], games: dict[int, dict[str, Any]], me: str | None, *, color: bool
 ) -> str:
-    """A division's games: number, status, players and scores, and the result."""
-    rows = []
+    """A division's games: number, status, players and scores, and the result (who is to
+    move and their time left, while it runs). The players' column takes the room the other
+    columns leave within 80 columns (from `MIN_PLAYERS_WIDTH` to `PLAYERS_WIDTH`), cut with
+    `…`."""
+    found = []
     for game_id in division["games"]:
         game = games.get(game_id)
         status, players, result = game_cells(game_id, game)
         mine = game is not None and me in game["players"]
-        rows.append((mine, (str(game_id), status, players, result)))
+        found.append((mine, str(game_id), status, players, result))
+    others = [max(len(row[i]) for row in found) for i in (1, 2, 4)] if found else [0, 0, 0]
+    room = min(PLAYERS_WIDTH, max(MIN_PLAYERS_WIDTH, NARROW - 3 - sum(others) - 2 * 3))
+    rows = [
+        (mine, (game_id, status, shorten(players, room), result))
+        for mine, game_id, status, players, result in found
+    ]
     return marked_table(("game", "status", "players and scores", "result"), rows, right={0},
                         color=color)  # fmt: skip
 

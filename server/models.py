@@ -65,6 +65,33 @@ class SeasonStatus(StrEnum):
     FINISHED = "finished"
 
 
+class MemberLeft(StrEnum):
+    """How a member left a season (`SeasonMember.departure`): they withdrew, the organiser removed
+    them, or they were removed on time from every game of the season they had left. Either
+    way they are listed below every member still in their division; their finished games
+    count for their opponents."""
+
+    WITHDREW = "withdrew"
+    REMOVED = "removed"
+    REMOVED_ON_TIME = "removed_on_time"
+
+
+class Placement(StrEnum):
+    """Why a member plays in their division (`SeasonMember.placed`, LEAGUE.md §3): placed
+    by rating (a first season), new to the league, moved up or down or stayed as the last
+    season's final table announced, or placed otherwise by the refilling of the divisions
+    in order: higher than announced, to fill a place (`filled`), or lower, as the divisions
+    were evened out (`evened`)."""
+
+    RATING = "rating"
+    NEW = "new"
+    UP = "up"
+    DOWN = "down"
+    STAYED = "stayed"
+    FILLED = "filled"
+    EVENED = "evened"
+
+
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
     did when the player's time ran out (LEAGUE.md §1): the best turn played for them, or
@@ -481,9 +508,10 @@ class SeasonMember(SQLModel, table=True):
     """A player registered for a season, their `division` once it started, and their line
     of the division's standings, kept up to date as its games finish: league points in
     units of 1/`server.league.table.POINT_UNITS` (exact: shared places give fractions), the
-    sum of final game scores, games won and games finished. `withdrawn_at`: when they
-    withdrew (their finished results stand); `removed_reason`: set when it was the organiser
-    who removed them (`server.league.removal`), with the reason given."""
+    sum of final game scores, games won and games finished. `withdrawn_at`: when they left
+    (their finished results stand), and `departure` how (a `MemberLeft`); `removed_reason`:
+    why the organiser removed them (`server.league.removal`). `placed`: why they are in
+    their division (a `Placement`), `placed_from` their division in the last season."""
 
     __tablename__ = "season_members"
     __table_args__ = (UniqueConstraint("season_id", "player_id"),)
@@ -494,7 +522,10 @@ class SeasonMember(SQLModel, table=True):
     division: int | None = None
     registered_at: datetime = Field(default_factory=utcnow)
     withdrawn_at: datetime | None = None
+    departure: MemberLeft | None = Field(default=None, sa_type=AutoString(length=16))
     removed_reason: str | None = Field(default=None, max_length=REASON_LENGTH)
+    placed: Placement | None = Field(default=None, sa_type=AutoString(length=8))
+    placed_from: int | None = None
     points_units: int = 0
     score_sum: int = 0
     wins: int = 0

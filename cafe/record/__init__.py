@@ -27,7 +27,10 @@ this order, then one blank line:
     Exactly when the game is over: the final standings (RULES.md §10), best first, separated
     by ``; ``. Each is ``PLACE. PLAYER FINAL (score SCORE, penalty PENALTY)`` where ``FINAL``
     is ``SCORE`` plus ``PENALTY`` (what the tiles left in hand cost), or
-    ``PLACE. PLAYER SCORE (eliminated)``. Equal final scores share a place.
+    ``PLACE. PLAYER SCORE (HOW)`` for a player out of the game before its end, ``HOW`` being
+    ``eliminated`` (at the bar), ``resigned`` or ``removed on time``. Equal final scores
+    share a place. (Records written before said ``eliminated`` for all three; they still
+    verify.)
 
 The *turns* follow, one line per turn, numbered from 1 in the order played::
 

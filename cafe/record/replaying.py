@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from cafe import fairbag
 from cafe.errors import CafeError
@@ -21,7 +22,7 @@ from cafe.record.syntax import (
     parse,
     read_tiles,
 )
-from cafe.record.writing import result_text
+from cafe.record.writing import departures, result_text
 from cafe.standings import Standing
 from cafe.state import Options
 from cafe.tiles import ALL_TILES, TILE_COUNTS
@@ -35,6 +36,8 @@ class VerifyReport:
     turns: int
     commitment: str
     standings: tuple[Standing, ...]
+    #: How the players who resigned left: ``resigned`` or ``removed on time``.
+    left: Mapping[str, str] = field(default_factory=dict)
     adjudication: str | None = None
 
     def __str__(self) -> str:
@@ -46,7 +49,7 @@ class VerifyReport:
         return (
             f"verified: {self.turns} turns by {', '.join(self.players)}; the seed matches "
             f"commitment {self.commitment} and every deal and draw{ended}; "
-            f"result {result_text(self.standings)}"
+            f"result {result_text(self.standings, self.left)}"
         )
 
 
@@ -74,6 +77,7 @@ def verify(text: str) -> VerifyReport:
         turns=len(game.history),
         commitment=game.commitment,  # type: ignore[arg-type]
         standings=tuple(game.standings()),
+        left=departures(game),
         adjudication=game.adjudication,
     )
 
@@ -264,11 +268,11 @@ def _check_result(game: Game, record: ParsedRecord) -> None:
         if tag is not None:
             raise RecordError(tag.line, "Result: the game is not over after the last turn")
         return
-    expected = result_text(game.standings())
+    expected = result_text(game.standings(), departures(game))
     if tag is None:
         raise RecordError(
             record.last_line,
             f"the game is over after this turn but no Result tag says so: {expected}",
         )
-    if tag.value != expected:
+    if tag.value not in (expected, result_text(game.standings())):  # older: all "eliminated"
         raise RecordError(tag.line, f"Result: the replayed game ends {expected}")

@@ -22,6 +22,10 @@ RESIGNS = "resigns"
 #: on time-out (``-- PLAYER times out``).
 TIMEOUT = "timeout"
 TIMES_OUT = "times out"
+#: How a player out of the game at its end left it, in the Result tag: the bar's
+#: ``eliminated`` (RULES.md §7), or the service's ``resigned`` and ``removed on time``.
+RESIGNED = "resigned"
+REMOVED_ON_TIME = "removed on time"
 #: The game ended by adjudication, for a reason outside the rules: ``-- adjudicated: REASON``.
 ADJUDICATED = "adjudicated:"
 

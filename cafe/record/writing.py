@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from cafe.errors import CafeError
 from cafe.game import Game
@@ -12,6 +12,8 @@ from cafe.record.syntax import (
     ELIMINATED,
     KLATSCH,
     NO_OPTIONS,
+    REMOVED_ON_TIME,
+    RESIGNED,
     RESIGNS,
     RESIGNS_PREFIX,
     TIMEOUT,
@@ -49,7 +51,7 @@ def write(
         tags.append(("Seed", seed.hex()))
     tags.append(("Deal", " / ".join(" ".join(hand) for hand in deal)))
     if game.is_over:
-        tags.append(("Result", result_text(game.standings())))
+        tags.append(("Result", result_text(game.standings(), departures(game))))
     lines = [f'[{name} "{value}"]' for name, value in tags]
     lines.append("")
     lines += _turn_lines(game)
@@ -64,15 +66,25 @@ def options_text(options: Options) -> str:
     return " ".join(words) or NO_OPTIONS
 
 
-def result_text(standings: Iterable[Standing]) -> str:
-    """The value of the Result tag: the final standings, best first."""
-    return "; ".join(_standing_text(standing) for standing in standings)
+def departures(game: Game) -> dict[str, str]:
+    """How each player who resigned left the game: ``resigned``, or ``removed on time``
+    (the others out of it were eliminated at the bar)."""
+    return {
+        player: REMOVED_ON_TIME if player in game.timed_out else RESIGNED
+        for _, player in game.resignations
+    }
 
 
-def _standing_text(standing: Standing) -> str:
+def result_text(standings: Iterable[Standing], left: Mapping[str, str] | None = None) -> str:
+    """The value of the Result tag: the final standings, best first; `left` says how the
+    players out of the game left it (`departures`), ``eliminated`` where it does not."""
+    return "; ".join(_standing_text(standing, left or {}) for standing in standings)
+
+
+def _standing_text(standing: Standing, left: Mapping[str, str]) -> str:
     head = f"{standing.place}. {standing.player} {standing.final}"
     if standing.eliminated:
-        return f"{head} (eliminated)"
+        return f"{head} ({left.get(standing.player, ELIMINATED)})"
     return f"{head} (score {standing.score}, penalty {standing.penalty})"
 
 

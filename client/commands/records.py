@@ -95,7 +95,7 @@ def verify(
         )
     for standing in report.standings:
         result = (
-            f"{standing.score} (eliminated)"
+            f"{standing.score} ({report.left.get(standing.player, 'eliminated')})"
             if standing.eliminated
             else f"{standing.final} (score {standing.score}, penalty {standing.penalty})"
         )

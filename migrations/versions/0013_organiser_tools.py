@@ -5,7 +5,7 @@ member's removal by the organiser with its reason (`season_members.removed_reaso
 Existing games have no hold, no season is paused, no member was removed by an organiser.
 
 Revision ID: 0013
-Revises: 0011
+Revises: 0012
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = '0013'
-down_revision: str | None = '0011'
+down_revision: str | None = '0012'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -107,6 +107,7 @@ def hints(game_id: int, query: HintsQuery) -> Hints:
 @login_required
 @validate(200, GamePublic, 403, 404, 409)
 def resign(game_id: int) -> tuple[GamePublic, int, dict[str, str]]:
-    """Leave a running game; the caller ranks as eliminated now."""
+    """Leave a running game: the caller resigns, out of it and ranked below everyone still
+    in."""
     game = turns.resign(get_session(), game_id=game_id, player=g.player)
     return state_of(game, g.player), 200, with_etag(game, g.player)

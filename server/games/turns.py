@@ -131,6 +131,7 @@ def write_change(
         return False
     if by_email is not None:
         notify.handled(session, by_email, game_id=game.id)
+    removed = values["state"]["players"][entry.seat] if entry.detail.get("removed") else None
     if finished:
         results.game_finished(
             session,
@@ -138,7 +139,10 @@ def write_change(
             standings=values["standings"],
             finished_at=values["finished_at"],
             config=config,
+            removed_on_time=removed,
         )
+    elif removed is not None:
+        results.removed_on_time(session, game=game, player=removed, at=utcnow())
     return True
 
 

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from server.league.store import mark_left
 from server.league.withdrawal import resign_games
 from server.models import (
     ApiToken,
     GameRecord,
     GameSeat,
     GameStatus,
+    MemberLeft,
     Player,
     Season,
     SeasonMember,
@@ -53,7 +55,7 @@ def remove_player(session: Session, player: Player) -> Departure:
         )
     ).all()
     for member, _ in members:
-        member.withdrawn_at = now
+        mark_left(member, MemberLeft.WITHDREW, now)
         session.add(member)
     running = session.exec(
         select(GameRecord)

@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 from server.games.notify import recipient
 from server.league import messages, ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
+from server.league.reasons import placement_text
 from server.league.standings import division_tables
 from server.league.table import Move
 from server.mail import outgoing
@@ -36,6 +37,7 @@ from server.models import (
     GameRecord,
     GameStatus,
     League,
+    Placement,
     Player,
     Rating,
     RatingPoint,
@@ -113,16 +115,22 @@ def registration_opened(
         _send(session, config, "league_registration", player, rendered, links)
 
 
-def members(session: Session, season: Season) -> list[tuple[SeasonMember, Player]]:
-    """The season's members still in it (not withdrawn), by name."""
-    return list(
-        session.exec(
-            select(SeasonMember, Player)
-            .join(Player, col(Player.id) == SeasonMember.player_id)
-            .where(SeasonMember.season_id == season.id, col(SeasonMember.withdrawn_at).is_(None))
-            .order_by(col(Player.name))
-        ).all()
+def members(
+    session: Session, season: Season, *, placed: bool = False
+) -> list[tuple[SeasonMember, Player]]:
+    """The season's members still in it (not withdrawn), by name; `placed`: everyone placed
+    in a division instead, those who left since included (each once)."""
+    query = (
+        select(SeasonMember, Player)
+        .join(Player, col(Player.id) == SeasonMember.player_id)
+        .where(SeasonMember.season_id == season.id)
+        .order_by(col(Player.name))
     )
+    if placed:
+        query = query.where(col(SeasonMember.division).is_not(None))
+    else:
+        query = query.where(col(SeasonMember.withdrawn_at).is_(None))
+    return list(session.exec(query).all())
 
 
 def league_games(session: Session, season: Season, *, running: bool) -> list[LeagueGame]:
@@ -159,7 +167,9 @@ def _only_my_deadline(game: LeagueGame, name: str) -> LeagueGame:
 def season_started(
     session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
 ) -> None:
-    """Tell every member their division, opponents and games (with links)."""
+    """Tell every member their division and why they are in it, their opponents and games
+    (with links and first deadlines): the one email of the season's start, which queues no
+    email per game."""
     config = _config(config)
     facts = season_facts(league, season)
     everyone = members(session, season)
@@ -177,6 +187,8 @@ def season_started(
             recipient(player),
             facts,
             division=member.division,
+            placed=placement_text(member.placed, member.placed_from, member.division),
+            refilled=member.placed in (Placement.FILLED, Placement.EVENED),
             players=divisions[member.division],
             games=[_only_my_deadline(g, player.name) for g in _mine(games, player.name)],
             links=links,
@@ -246,12 +258,14 @@ def rating_changes(
 def season_finished(
     session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
 ) -> None:
-    """Send every member the final table, who moves up and down, and their new rating."""
+    """Send every member placed in the season — those who left it too, marked so — the final
+    table, who moves up and down as things stand, and their new rating."""
     config = _config(config)
     facts = season_facts(league, season)
     tables = division_tables(session, season)
     moves = [Move(m["player"], m["from_division"], m["to_division"]) for m in season.moves or []]
-    told = [(m, p) for m, p in members(session, season) if p.turn_emails != TurnEmails.NONE]
+    everyone = members(session, season, placed=True)
+    told = [(m, p) for m, p in everyone if p.turn_emails != TurnEmails.NONE]
     changes = rating_changes(session, season, [p.id for _, p in told if p.id is not None])
     for member, player in told:
         assert member.division is not None and player.id is not None

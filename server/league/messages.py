@@ -16,11 +16,13 @@ from fractions import Fraction
 from typing import Any
 
 from server.league.ratings import Skill
+from server.league.reasons import AS_THINGS_STAND, AS_THINGS_STAND_YOU, LEFT_YOU, left_text
 from server.league.table import Move, TableRow
 from server.mail import times
 from server.mail.facts import Links, Recipient
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
+from server.models import MemberLeft
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +97,13 @@ def _arrow(move: Move | None) -> str:
 def table_rows(
     rows: Sequence[TableRow], reader: str, moves: Sequence[Move] = ()
 ) -> list[dict[str, Any]]:
-    """A division's ordered table as the templates show it: place, points in words, whether
-    the row is the reader's, and where the player moves (`up`, `down` or ``)."""
+    """A division's ordered table as the templates show it: place (None for a player who
+    left, listed last), points in words, whether the row is the reader's, how the player
+    left (`withdrew`, …, or ``) and where they move (`up`, `down` or ``)."""
     moving = {move.player: move for move in moves}
     return [
         {
-            "place": place,
+            "place": None if row.withdrawn else place,
             "player": row.player,
             "points": points_text(row.points),
             "score_sum": row.score_sum,
@@ -108,24 +111,34 @@ def table_rows(
             "played": row.played,
             "you": row.player == reader,
             "withdrawn": row.withdrawn,
+            "left": left_text(row.left),
+            "how": row.left,
             "move": _arrow(moving.get(row.player)),
         }
         for place, row in enumerate(rows, 1)
     ]
 
 
+#: The text table's columns before its note, and the width a line may reach.
+_TABLE_WIDTH = 78
+
+
 def table_text(shown: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The text part's table: a header and one line per row, at most 72 columns (names
-    are at most 24 characters); the reader's row starts with `>`."""
+    """The text part's table: a header and one line per row (names are at most 24
+    characters); the reader's row starts with `>`, a player who left has `-` for a place
+    and how they left as a note, on a line of its own where it would pass 78 columns."""
     lines = [f"    {'#':>2}  {'player':<24} {'points':>6} {'score':>6} {'won':>4} {'games':>6}"]
     for row in shown:
-        note = "withdrew" if row["withdrawn"] else f"moves {row['move']}" if row["move"] else ""
+        note = row["left"] or (f"moves {row['move']}" if row["move"] else "")
+        place = "-" if row["place"] is None else row["place"]
         line = (
-            f"  {'>' if row['you'] else ' '} {row['place']:>2}  {row['player']:<24} "
+            f"  {'>' if row['you'] else ' '} {place:>2}  {row['player']:<24} "
             f"{row['points']:>6} {row['score_sum']:>6} {row['wins']:>4} {row['played']:>6}"
-            f"  {note}"
         )
-        lines.append(line.rstrip())
+        if len(line) + 2 + len(note) <= _TABLE_WIDTH:
+            lines.append(f"{line}  {note}".rstrip())
+        else:
+            lines += [line, f"{' ' * 8}({note})"]
     return lines
 
 
@@ -185,12 +198,17 @@ def season_started(
     season: SeasonFacts,
     *,
     division: int,
+    placed: str,
+    refilled: bool = False,
     players: Sequence[str],
     games: Sequence[LeagueGame],
     links: Links,
 ) -> Rendered:
-    """The season has started: the recipient's division and opponents, their games (with
-    links, who moves first, their deadline where they do) and the clock."""
+    """The season has started — the one email a member gets for it, not one per game:
+    their division and why they are in it (`placed`, `reasons.placement_text`; `refilled`:
+    the refilling of the divisions placed them elsewhere than announced), their opponents,
+    their games (with links, who moves first, their first deadline where they do) and the
+    clock."""
     zone = recipient.timezone
     shown = _games(games, recipient.name, zone)
     context = _base(
@@ -198,9 +216,11 @@ def season_started(
         season,
         links,
         division=division,
+        placed=placed,
+        refilled=refilled,
         opponents=[name for name in players if name != recipient.name],
         games=shown,
-        first=sum(1 for game in shown if game["your_move"]),
+        first=[game for game in shown if game["your_move"]],
         preheader=f"Division {division}: {len(shown)} games, all starting now",
     )
     return render_pair("league_season_started", context)
@@ -256,9 +276,12 @@ def season_finished(
     links: Links,
 ) -> Rendered:
     """The season is over: the final table of the recipient's division, who moves up and
-    down (all divisions), and the recipient's new rating with its change over the season."""
+    down (all divisions) as things stand — refilling the divisions at the next start can
+    change it — and the recipient's new rating with its change over the season. A member
+    who left the season gets it too, told how they left instead of a place."""
     shown = table_rows(rows, recipient.name, [m for m in moves if m.from_division == division])
-    place = next(row["place"] for row in shown if row["you"])
+    me = next(row for row in shown if row["you"])
+    gone = LEFT_YOU[MemberLeft(me["how"])] if me["how"] else ""
     mine = next((m for m in moves if m.player == recipient.name), None)
     context = _base(
         recipient,
@@ -267,13 +290,19 @@ def season_finished(
         division=division,
         table=shown,
         table_text=table_text(shown),
-        place=place,
+        place=me["place"],
+        left=me["left"],
+        left_you=gone,
         up=[m for m in moves if m.to_division < m.from_division],
         down=[m for m in moves if m.to_division > m.from_division],
         mine=mine,
         moving=_arrow(mine),
+        as_things_stand=AS_THINGS_STAND,
+        as_things_stand_you=AS_THINGS_STAND_YOU,
         rating=_rating(rating),
-        preheader=f"Final table: you placed {place} in division {division}",
+        preheader=f"Final table of division {division}: {gone}"
+        if me["left"]
+        else f"Final table: you placed {me['place']} in division {division}",
     )
     return render_pair("league_season_finished", context)
 

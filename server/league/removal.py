@@ -20,7 +20,15 @@ from server.domain import Conflict, NotFound
 from server.league import emails, log
 from server.league.store import load_season, organiser_only
 from server.league.withdrawal import leave
-from server.models import League, Player, Season, SeasonLogAction, SeasonMember, SeasonStatus
+from server.models import (
+    League,
+    MemberLeft,
+    Player,
+    Season,
+    SeasonLogAction,
+    SeasonMember,
+    SeasonStatus,
+)
 
 
 def remove(
@@ -53,7 +61,7 @@ def remove(
     if member is None or member.withdrawn_at is not None:
         left = "has left" if member is not None else "is not a member of"
         raise Conflict("not_a_member", f"{player.name} {left} season {number} of {league.slug}")
-    resigned = leave(session, season=season, member=member, player=player)
+    resigned = leave(session, season=season, member=member, player=player, how=MemberLeft.REMOVED)
     member.removed_reason = reason
     log.write(
         session,

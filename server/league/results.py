@@ -7,6 +7,11 @@ season finishing at once never lose each other's results; the season's count of 
 is decremented in the same way, and the transaction that brings it to zero ends the season.
 Rows are locked in one order everywhere — the game, the ratings (by player), the members
 (by player), the season — so that finishing games wait for each other, never deadlock.
+
+A player removed on time from a season's game who is then in no running game of the season
+is out of the season, removed on time (`removed_on_time`): marked after the members' totals
+and before the season's count, so a season that this very game ends is finished with them
+marked.
 """
 
 from __future__ import annotations
@@ -20,7 +25,18 @@ from sqlmodel import Session, col, select
 
 from server.league import emails, ratings, table
 from server.league.standings import final_tables
-from server.models import GameRecord, League, Player, Season, SeasonMember, SeasonStatus
+from server.league.store import mark_left
+from server.models import (
+    GameRecord,
+    GameSeat,
+    GameStatus,
+    League,
+    MemberLeft,
+    Player,
+    Season,
+    SeasonMember,
+    SeasonStatus,
+)
 
 
 def game_finished(
@@ -30,16 +46,60 @@ def game_finished(
     standings: Sequence[Mapping[str, Any]],
     finished_at: datetime,
     config: Mapping[str, Any] | None = None,
+    removed_on_time: str | None = None,
 ) -> None:
-    """Apply a game's final standings to its season's table and its players' ratings."""
+    """Apply a game's final standings to its season's table and its players' ratings;
+    `removed_on_time`: the player whose removal on time ended it."""
     if game.season_id is None and not game.rated:
         return
     assert game.id is not None
     ratings.apply_game(session, game_id=game.id, standings=standings, finished_at=finished_at)
     if game.season_id is not None:
         _count_in_table(
-            session, game=game, standings=standings, finished_at=finished_at, config=config
+            session,
+            game=game,
+            standings=standings,
+            finished_at=finished_at,
+            config=config,
+            removed=removed_on_time,
         )
+
+
+def removed_on_time(session: Session, *, game: GameRecord, player: str, at: datetime) -> None:
+    """`player` was just removed on time from `game`: if it is a season's game and no running
+    game of the season holds them any more, they are out of the season, removed on time.
+    (Time-outs of one player are applied one at a time: the sweep holds the player's row.)"""
+    if game.season_id is None:
+        return
+    member = session.exec(
+        select(SeasonMember)
+        .join(Player, col(Player.id) == SeasonMember.player_id)
+        .where(
+            SeasonMember.season_id == game.season_id,
+            Player.name == player,
+            col(SeasonMember.withdrawn_at).is_(None),
+        )
+    ).first()
+    if member is None:
+        return
+    others = session.exec(
+        select(GameRecord.state)
+        .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
+        .where(
+            GameRecord.season_id == game.season_id,
+            GameSeat.player_id == member.player_id,
+            GameRecord.status == GameStatus.ACTIVE,
+            GameRecord.id != game.id,
+        )
+    ).all()
+    if any(
+        state is not None and not state["eliminated"][state["players"].index(player)]
+        for state in others
+    ):
+        return
+    mark_left(member, MemberLeft.REMOVED_ON_TIME, at)
+    session.add(member)
+    session.flush()
 
 
 def _count_in_table(
@@ -49,6 +109,7 @@ def _count_in_table(
     standings: Sequence[Mapping[str, Any]],
     finished_at: datetime,
     config: Mapping[str, Any] | None,
+    removed: str | None,
 ) -> None:
     season, league = session.exec(
         select(Season, League)
@@ -75,6 +136,8 @@ def _count_in_table(
             )
             .execution_options(synchronize_session=False)
         )
+    if removed is not None:
+        removed_on_time(session, game=game, player=removed, at=finished_at)
     left = session.execute(
         update(Season)
         .where(col(Season.id) == game.season_id)

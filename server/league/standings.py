@@ -1,5 +1,7 @@
 """A season's division tables, read from the members' running totals (kept up to date as
-games finish, `server.league.results`) and ordered by LEAGUE.md §3's tiebreaks."""
+games finish, `server.league.results`) and ordered by LEAGUE.md §3's tiebreaks. A member
+left the season when `withdrawn_at` is set, in the way `departure` says (a withdrawal
+where it does not)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from fractions import Fraction
 from sqlmodel import Session, col, select
 
 from server.league.table import POINT_UNITS, TableRow, order_table
-from server.models import Player, Season, SeasonMember
+from server.models import MemberLeft, Player, Season, SeasonMember
 
 
 def division_tables(
@@ -25,6 +27,9 @@ def division_tables(
             SeasonMember.wins,
             SeasonMember.played,
             SeasonMember.withdrawn_at,
+            SeasonMember.departure,
+            SeasonMember.placed,
+            SeasonMember.placed_from,
         )
         .join(Player, col(Player.id) == SeasonMember.player_id)
         .where(SeasonMember.season_id == season.id, col(SeasonMember.division).is_not(None))
@@ -32,7 +37,9 @@ def division_tables(
     if division is not None:
         query = query.where(SeasonMember.division == division)
     rows: dict[int, list[TableRow]] = {}
-    for number, name, units, score_sum, wins, played, withdrawn_at in session.exec(query):
+    for number, name, units, score_sum, wins, played, out, how, placed, placed_from in session.exec(
+        query
+    ):
         assert number is not None
         rows.setdefault(number, []).append(
             TableRow(
@@ -41,7 +48,9 @@ def division_tables(
                 score_sum=score_sum,
                 wins=wins,
                 played=played,
-                withdrawn=withdrawn_at is not None,
+                left=None if out is None else how or MemberLeft.WITHDREW,
+                placed=placed,
+                placed_from=placed_from,
             )
         )
     return {number: order_table(rows[number]) for number in sorted(rows)}

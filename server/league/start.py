@@ -1,6 +1,7 @@
 """Starting a season (LEAGUE.md §3): place the registered players in divisions, draw the
 schedule from the season's secret seed, and start every game of it at once with the
 league's clock and options — in one transaction, so a season starts whole or not at all.
+Each member hears of it in one email (`emails.season_started`), not one per game.
 
 The schedule is public once the season is over: division `d`'s games are
 `server.league.schedule(players, game_size, seed=server.league.division_seed(seed, d))`
@@ -20,7 +21,6 @@ from cafe import Game, Options
 from cafe.fairbag import commitment
 from server.clock.deadlines import Interval
 from server.domain import Conflict
-from server.games import notify
 from server.games.store import started_columns
 from server.league import emails, ratings, scheduling, table
 from server.league.standings import final_tables
@@ -29,6 +29,7 @@ from server.models import (
     GameRecord,
     GameSeat,
     League,
+    Placement,
     Player,
     Rating,
     Season,
@@ -64,27 +65,31 @@ def _previous(session: Session, league: League, number: int) -> Season | None:
 
 def place(
     session: Session, league: League, season: Season, players: list[Player]
-) -> list[list[str]]:
-    """The divisions of the season, top first: by rating in the first season, else by the
-    last season's final tables with its moves (`table.next_divisions`)."""
+) -> tuple[list[list[str]], dict[str, table.Placed]]:
+    """The divisions of the season, top first, and why each player is where they are: by
+    rating in the first season, else by the last season's final tables with its moves
+    (`table.next_divisions`, `table.placements`)."""
     previous = _previous(session, league, season.number)
     if previous is None or previous.status != SeasonStatus.FINISHED:
-        return table.first_divisions(
+        divisions = table.first_divisions(
             [p.name for p in _by_rating(session, players)], league.division_size
         )
+        return divisions, {p.name: table.Placed(Placement.RATING) for p in players}
     tables = final_tables(session, previous)
     before = {row.player for rows in tables for row in rows if not row.withdrawn}
     names = {p.name for p in players}
     moves = [
         table.Move(m["player"], m["from_division"], m["to_division"]) for m in previous.moves or []
     ]
-    return table.next_divisions(
+    newcomers = [p.name for p in _by_rating(session, players) if p.name not in before]
+    divisions = table.next_divisions(
         tables,
         moves,
         leaving=before - names,
-        newcomers=[p.name for p in _by_rating(session, players) if p.name not in before],
+        newcomers=newcomers,
         division_size=league.division_size,
     )
+    return divisions, table.placements(tables, moves, divisions, newcomers=set(newcomers))
 
 
 def _pauses(session: Session, player_ids: list[int], since: datetime) -> dict[int, list[Interval]]:
@@ -125,7 +130,8 @@ def _claim(
 
 def start_season(session: Session, *, league: League, season: Season, player: Player) -> Season:
     """Start the season (the organiser): divisions, schedule, and every game dealt and
-    running; members are told their division and games."""
+    running; each member gets one email with their division and games (no "game started"
+    or "your turn" email per game: issue 20 §17)."""
     organiser_only(league, player, "start a season")
     if season.status != SeasonStatus.REGISTRATION:
         raise Conflict(
@@ -145,7 +151,7 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
             f"a season needs at least {league.game_size} (the game size)",
         )
     players = {p.name: p for _, p in members}
-    divisions = place(session, league, season, list(players.values()))
+    divisions, placed = place(session, league, season, list(players.values()))
     seed = secrets.token_bytes(32)
     now = utcnow()
     scheduled = [
@@ -199,20 +205,11 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
             for order, name in enumerate(names)
         ]
     session.add_all(seats)
-    for record, _, _ in records:
-        assert record.id is not None and record.state is not None
-        notify.after_change(
-            session,
-            game_id=record.id,
-            version=record.version,
-            state=record.state,
-            finished=False,
-            mover=None,
-            turn=None,
-        )
     division_of = {name: number for number, names in enumerate(divisions, 1) for name in names}
     for member, player_row in members:
         member.division = division_of[player_row.name]
+        member.placed = Placement(placed[player_row.name].reason)
+        member.placed_from = placed[player_row.name].from_division
     session.add_all(member for member, _ in members)
     session.flush()
     session.refresh(season)

@@ -7,9 +7,9 @@ Starting a season is `server.league.start`, a finished game's effect on the stan
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -20,6 +20,7 @@ from server.models import (
     GameSeat,
     GameStatus,
     League,
+    MemberLeft,
     Player,
     Season,
     SeasonMember,
@@ -36,20 +37,23 @@ def load_league(session: Session, slug: str) -> League:
     return league
 
 
-def load_season(session: Session, league: League, number: int, *, lock: bool = False) -> Season:
-    """The league's season `number`, or a 404; `lock`: its row locked for an update."""
-    query = select(Season).where(Season.league_id == league.id, Season.number == number)
-    season = (
-        session.exec(
-            (query.with_for_update() if lock else query).execution_options(populate_existing=True)
-        ).first()
-        if number <= MAX_INT  # a larger number is no season (and no PostgreSQL integer)
-        else None
+def _no_season(league: League, number: int) -> NotFound:
+    return NotFound(
+        "season_not_found", f"league {league.slug} has no season {number}; see its seasons"
     )
+
+
+def load_season(session: Session, league: League, number: int, *, lock: bool = False) -> Season:
+    """The league's season `number`, or a 404 (a number no column holds too); `lock`: its
+    row locked for an update."""
+    if number > MAX_INT:
+        raise _no_season(league, number)
+    query = select(Season).where(Season.league_id == league.id, Season.number == number)
+    season = session.exec(
+        (query.with_for_update() if lock else query).execution_options(populate_existing=True)
+    ).first()
     if season is None:
-        raise NotFound(
-            "season_not_found", f"league {league.slug} has no season {number}; see its seasons"
-        )
+        raise _no_season(league, number)
     return season
 
 
@@ -57,8 +61,7 @@ def load_league_season(session: Session, slug: str, number: int) -> tuple[League
     """The league with this slug and its season `number` in one query (the pages read
     often: a division's table), or the same 404s as `load_league` and `load_season`."""
     if number > MAX_INT:
-        league = load_league(session, slug)
-        return league, load_season(session, league, number)  # the season's 404
+        raise _no_season(load_league(session, slug), number)
     found = session.exec(
         select(League, Season)
         .outerjoin(Season, (col(Season.league_id) == League.id) & (col(Season.number) == number))
@@ -106,20 +109,6 @@ def create_league(session: Session, *, organiser: Player, settings: dict[str, An
             "slug_taken", f"a league named {settings['slug']!r} exists; choose another slug"
         ) from None
     return league
-
-
-def member_count(session: Session, season_ids: list[int]) -> dict[int, int]:
-    """Registered (not withdrawn) players of each season."""
-    rows = session.exec(
-        select(SeasonMember.season_id, func.count())
-        .where(
-            col(SeasonMember.season_id).in_(season_ids), col(SeasonMember.withdrawn_at).is_(None)
-        )
-        .group_by(col(SeasonMember.season_id))
-    ).all()
-    counts = dict.fromkeys(season_ids, 0)
-    counts.update(dict(rows))
-    return counts
 
 
 def open_season(session: Session, *, league: League, player: Player) -> Season:
@@ -218,8 +207,15 @@ def add_member(session: Session, *, league: League, season: Season, player: Play
         assert season.id is not None and player.id is not None
         session.add(SeasonMember(season_id=season.id, player_id=player.id))
     else:
-        member.withdrawn_at = None
+        member.withdrawn_at = member.departure = None
         session.add(member)
+
+
+def mark_left(member: SeasonMember, how: MemberLeft, at: datetime) -> None:
+    """Record that the member left the season, when and how (in the caller's transaction):
+    the one place that writes it (`server.league.withdrawal`)."""
+    member.withdrawn_at = at
+    member.departure = how
 
 
 def invite(session: Session, *, league: League, player: Player, names: list[str]) -> list[str]:

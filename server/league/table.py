@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from server.league.scheduling import division_sizes
+from server.models import Placement
 
 POINT_UNITS = 36
 
@@ -30,14 +31,32 @@ class GameOutcome:
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """A player's line in a division's table."""
+    """A player's line in a division's table. `left`: how the player left the season (a
+    `server.models.MemberLeft` value), None while they are in it; `placed` and
+    `placed_from`: why they play in this division (`Placed`), when known."""
 
     player: str
     points: Fraction
     score_sum: int
     wins: int
     played: int
-    withdrawn: bool = False
+    left: str | None = None
+    placed: str | None = None
+    placed_from: int | None = None
+
+    @property
+    def withdrawn(self) -> bool:
+        """Whether the player left the season (any way): listed last, moving nowhere."""
+        return self.left is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Why a player plays in their division: a `server.models.Placement` value and their
+    division in the season before (None for a first season or a newcomer)."""
+
+    reason: str
+    from_division: int | None = None
 
 
 @dataclass(frozen=True)
@@ -101,13 +120,23 @@ def game_outcome(standings: Sequence[Mapping[str, Any]], game_size: int) -> dict
     }
 
 
-def table_key(row: TableRow) -> tuple[Fraction, int, int, str, str]:
-    """The sort key of the standings: points, score sum, wins (all high first), then name."""
-    return (-row.points, -row.score_sum, -row.wins, row.player.casefold(), row.player)
+def table_key(row: TableRow) -> tuple[bool, Fraction, int, int, str, str]:
+    """The sort key of the standings: the players still in first, then points, score sum,
+    wins (all high first), then name."""
+    return (
+        row.withdrawn,
+        -row.points,
+        -row.score_sum,
+        -row.wins,
+        row.player.casefold(),
+        row.player,
+    )
 
 
 def order_table(rows: Iterable[TableRow]) -> list[TableRow]:
-    """A division's table in order (place = index + 1): LEAGUE.md's tiebreaks.
+    """A division's table in order: LEAGUE.md's tiebreaks, below every player still in the
+    season those who left it (whatever their points: their finished games count for their
+    opponents, but they hold no place).
 
     League points, then the sum of final game scores, then games won (each highest first),
     then the name (case-insensitively, then exactly, so the order is always the same).
@@ -187,6 +216,38 @@ def next_divisions(
     if len(set(placed)) != len(placed):
         raise ValueError("a newcomer is listed twice")
     return _cut(placed, division_size)
+
+
+def placements(
+    tables: Sequence[Sequence[TableRow]],
+    moves: Sequence[Move],
+    divisions: Sequence[Sequence[str]],
+    *,
+    newcomers: Collection[str],
+) -> dict[str, Placed]:
+    """Why each player of the next season's `divisions` (from `next_divisions`) plays where
+    they do: a newcomer is new; anyone else moved up, moved down or stayed as the last
+    season's `moves` announced, or — where refilling the divisions in order placed them
+    elsewhere than announced — higher, to fill a place (`filled`), or lower, as the
+    divisions were evened out (`evened`); each with their old division."""
+    where = {row.player: d for d, table in enumerate(tables, start=1) for row in table}
+    announced = {move.player: move.to_division for move in moves}
+    found = {}
+    for number, names in enumerate(divisions, start=1):
+        for name in names:
+            if name in newcomers or name not in where:
+                found[name] = Placed(Placement.NEW)
+                continue
+            before = where[name]
+            meant = announced.get(name, before)
+            if number != meant:
+                reason = Placement.FILLED if number < meant else Placement.EVENED
+            elif meant == before:
+                reason = Placement.STAYED
+            else:
+                reason = Placement.UP if meant < before else Placement.DOWN
+            found[name] = Placed(reason, before)
+    return found
 
 
 def first_divisions(players_by_rating: Sequence[str], division_size: int) -> list[list[str]]:

@@ -10,8 +10,10 @@ from sqlmodel import Session, col, select
 
 from server.domain import NotFound
 from server.league import log, ratings, scheduling
+from server.league.counts import season_counts
 from server.league.standings import division_tables
-from server.league.store import league_games, member_count
+from server.league.store import league_games
+from server.league.table import TableRow
 from server.models import (
     GameRecord,
     GameSeat,
@@ -23,8 +25,11 @@ from server.models import (
     Season,
     SeasonMember,
     SeasonStatus,
+    TurnKind,
+    TurnRecord,
 )
 from server.schemas.clock import DEFAULT_CLOCK
+from server.schemas.fields import MAX_INT
 from server.schemas.leagues import (
     Division,
     LeaguePublic,
@@ -55,7 +60,7 @@ def league_public(session: Session, league: League) -> LeaguePublic:
     seasons = session.exec(
         select(Season).where(Season.league_id == league.id).order_by(col(Season.number))
     ).all()
-    counts = member_count(session, [s.id for s in seasons if s.id is not None])
+    counts = season_counts(session, [s.id for s in seasons if s.id is not None])
     return LeaguePublic(
         name=league.name,
         slug=league.slug,
@@ -73,7 +78,8 @@ def league_public(session: Session, league: League) -> LeaguePublic:
             SeasonBrief(
                 number=s.number,
                 status=s.status,
-                players=counts[s.id],  # type: ignore[index]
+                players=counts[s.id].players,  # type: ignore[index]
+                left=counts[s.id].left,  # type: ignore[index]
                 started_at=s.started_at,
                 finished_at=s.finished_at,
                 paused_since=s.paused_at if s.status == SeasonStatus.RUNNING else None,
@@ -93,7 +99,7 @@ def league_list(session: Session) -> list[LeagueSummary]:
     newest = {
         s.league_id: s for s in session.exec(select(Season).order_by(col(Season.number))).all()
     }
-    counts = member_count(session, [s.id for s in newest.values() if s.id is not None])
+    counts = season_counts(session, [s.id for s in newest.values() if s.id is not None])
     return [
         LeagueSummary(
             name=league.name,
@@ -103,26 +109,52 @@ def league_list(session: Session) -> list[LeagueSummary]:
             game_size=league.game_size,
             season=None if (s := newest.get(league.id)) is None else s.number,  # type: ignore[arg-type]
             season_status=None if s is None else s.status,
-            players=0 if s is None else counts[s.id],  # type: ignore[index]
+            players=0 if s is None else counts[s.id].players,  # type: ignore[index]
+            left=0 if s is None else counts[s.id].left,  # type: ignore[index]
         )
         for league, organiser in leagues
     ]
 
 
-def standing_rows(rows: list) -> list[StandingRow]:  # type: ignore[type-arg]
-    """A division's ordered table as shown."""
+def standing_rows(rows: list[TableRow], timeouts: dict[str, int]) -> list[StandingRow]:
+    """A division's ordered table as shown: places for the players still in, none for
+    those who left (listed last); `timeouts` each player's time-outs in the season."""
     return [
         StandingRow(
-            place=place,
+            place=None if row.withdrawn else place,
             player=row.player,
             points=float(row.points),
             score_sum=row.score_sum,
             wins=row.wins,
             played=row.played,
             withdrawn=row.withdrawn,
+            left=row.left,
+            placed=row.placed,
+            placed_from=row.placed_from,
+            timeouts=timeouts.get(row.player, 0),
         )
         for place, row in enumerate(rows, 1)
     ]
+
+
+def season_timeouts(session: Session, season_id: int, division: int | None) -> dict[str, int]:
+    """Each player's time-outs in the season's games (of one division): the log's entries
+    of kind `timeout`, turns played for them and removals alike, in one query."""
+    query = (
+        select(Player.name, func.count())
+        .select_from(TurnRecord)
+        .join(GameRecord, col(GameRecord.id) == TurnRecord.game_id)
+        .join(
+            GameSeat,
+            (col(GameSeat.game_id) == TurnRecord.game_id) & (col(GameSeat.seat) == TurnRecord.seat),
+        )
+        .join(Player, col(Player.id) == GameSeat.player_id)
+        .where(GameRecord.season_id == season_id, TurnRecord.kind == TurnKind.TIMEOUT)
+        .group_by(col(Player.name))
+    )
+    if division is not None:
+        query = query.where(GameRecord.division == division)
+    return dict(session.exec(query).all())
 
 
 def season_public(
@@ -133,7 +165,8 @@ def season_public(
     members as `registered` and `withdrawn` — a division's page reads its own rows and
     games, not the whole season's (issue 12 §4: ≤ 2 × a game's state)."""
     assert season.id is not None
-    tables = division_tables(session, season, division)
+    storable = division is None or division <= MAX_INT  # else a division no column holds
+    tables = division_tables(session, season, division) if storable else {}
     if division is not None and not tables:
         raise NotFound(
             "division_not_found",
@@ -153,6 +186,7 @@ def season_public(
         registered = [row.player for row in rows if not row.withdrawn]
         withdrawn = [row.player for row in rows if row.withdrawn]
     games = league_games(session, season.id, division)
+    timeouts = season_timeouts(session, season.id, division) if tables else {}
     finished = season.status == SeasonStatus.FINISHED
     return SeasonPublic(
         league=league.slug,
@@ -168,7 +202,7 @@ def season_public(
                 players=sorted(row.player for row in rows),
                 rounds=scheduling.default_rounds(len(rows), league.game_size),
                 games=games.get(number, []),
-                standings=standing_rows(rows),
+                standings=standing_rows(rows, timeouts),
             )
             for number, rows in tables.items()
         ],

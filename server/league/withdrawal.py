@@ -1,6 +1,13 @@
-"""Withdrawing from a season. Leaving a running season, the player resigns every running
-game of theirs in it, in the withdrawal's own transaction, so that the withdrawal and its
-resignations land together."""
+"""Leaving a season. Leaving a running season, the player resigns every running game of
+theirs in it, in the withdrawal's own transaction, so that the withdrawal and its
+resignations land together.
+
+A member leaves in one of three ways (`server.models.MemberLeft`): they withdraw, the
+organiser removes them (`withdraw` with `how=MemberLeft.REMOVED`), or they are removed on
+time from every game of the season they had left (`server.league.results.removed_on_time`,
+in the time-out's own transaction). `server.league.store.mark_left` is the one place that
+writes it; the tables list them below every member still in their division, marked.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +17,11 @@ from sqlmodel import Session, select
 
 from server.domain import Conflict
 from server.games import turns
-from server.league.store import load_season, running_games_of
+from server.league.store import load_season, mark_left, running_games_of
 from server.models import (
     GameRecord,
     League,
+    MemberLeft,
     Player,
     Season,
     SeasonMember,
@@ -43,9 +51,17 @@ def resign_games(session: Session, games: Sequence[GameRecord], player: Player) 
     return resigned
 
 
-def withdraw(session: Session, *, league: League, number: int, player: Player) -> Season:
-    """The caller leaves the season: before its start they are simply not placed; during it
-    they resign every running game of theirs in it (finished results stand)."""
+def withdraw(
+    session: Session,
+    *,
+    league: League,
+    number: int,
+    player: Player,
+    how: MemberLeft = MemberLeft.WITHDREW,
+) -> Season:
+    """The player leaves the season (`how`: they withdrew, or the organiser removed them):
+    before its start they are simply not placed; during it they resign every running game
+    of theirs in it (finished results stand)."""
     season = load_season(session, league, number)
     member = session.exec(
         select(SeasonMember).where(
@@ -58,16 +74,19 @@ def withdraw(session: Session, *, league: League, number: int, player: Player) -
         )
     if season.status == SeasonStatus.FINISHED:
         raise Conflict("season_finished", f"season {number} of {league.slug} is over")
-    leave(session, season=season, member=member, player=player)
+    leave(session, season=season, member=member, player=player, how=how)
     session.commit()
     return season
 
 
-def leave(session: Session, *, season: Season, member: SeasonMember, player: Player) -> list[int]:
-    """The member leaves the season (not finished), in the caller's transaction: marked
-    withdrawn now, and during the season their running games of it resigned; the games
-    resigned. A withdrawal and the organiser's removal (`server.league.removal`) alike."""
-    member.withdrawn_at = utcnow()
+def leave(
+    session: Session, *, season: Season, member: SeasonMember, player: Player, how: MemberLeft
+) -> list[int]:
+    """The member leaves the season (not finished) in the way `how` says, in the caller's
+    transaction: marked as left now, and during the season their running games of it
+    resigned; the games resigned. A withdrawal and the organiser's removal
+    (`server.league.removal`) alike."""
+    mark_left(member, how, utcnow())
     session.add(member)
     if season.status != SeasonStatus.RUNNING:
         return []

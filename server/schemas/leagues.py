@@ -7,7 +7,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from server.models import REASON_LENGTH, SeasonLogAction, SeasonStatus
+from server.league.counts import DIVISION_SIZE_RULE, LEFT_COUNTED, PLAYERS_COUNTED
+from server.models import REASON_LENGTH, MemberLeft, Placement, SeasonLogAction, SeasonStatus
 from server.schemas.clock import ClockSettings
 from server.schemas.fields import (
     PlayerName,
@@ -61,7 +62,8 @@ class SeasonBrief(PublicModel):
 
     number: int
     status: SeasonStatus
-    players: int
+    players: int = Field(description=PLAYERS_COUNTED)
+    left: int = Field(description=LEFT_COUNTED)
     started_at: Timestamp | None
     finished_at: Timestamp | None
     paused_since: Timestamp | None = Field(
@@ -79,7 +81,9 @@ class LeaguePublic(PublicModel):
     game_size: int
     clock: ClockSettings
     options: GameOptions
-    division_size: int
+    division_size: int = Field(
+        description="the target size of a division: " + DIVISION_SIZE_RULE.format(size="this many")
+    )
     promote: int
     relegate: int
     invited: list[str] = Field(description="the names invited (an invitation-only league)")
@@ -97,7 +101,8 @@ class LeagueSummary(PublicModel):
     game_size: int
     season: int | None = Field(description="the newest season's number; null before the first")
     season_status: SeasonStatus | None
-    players: int = Field(description="the players of the newest season")
+    players: int = Field(description=f"the newest season's: {PLAYERS_COUNTED}")
+    left: int = Field(description=f"the newest season's: {LEFT_COUNTED}")
 
 
 class LeagueList(PublicModel):
@@ -121,22 +126,42 @@ class Invited(PublicModel):
 
 
 class StandingRow(PublicModel):
-    """A line of a division's table: league points, then the tiebreaks (LEAGUE.md §3)."""
+    """A line of a division's table: league points, then the tiebreaks (LEAGUE.md §3).
+    Players who left the season come last, whatever their points, without a place."""
 
-    place: int
+    place: int | None = Field(description="null for a player who left the season")
     player: str
     points: float = Field(description="league points (shared places give fractions)")
     score_sum: int = Field(description="the sum of the player's final game scores")
     wins: int
     played: int = Field(description="finished games")
-    withdrawn: bool
+    withdrawn: bool = Field(description="whether the player left the season (see `left`)")
+    left: MemberLeft | None = Field(
+        description="how the player left the season: `withdrew`, `removed` (by the "
+        "organiser) or `removed_on_time` (from every game they had left); null while in it"
+    )
+    placed: Placement | None = Field(
+        description="why the player is in this division: `rating` (a first season), `new`, "
+        "`up`, `down` or `stayed` as the last season's table announced, or where refilling "
+        "the divisions placed them otherwise: higher, to fill a place (`filled`), or lower, "
+        "as the divisions were evened out (`evened`); null for seasons started before it "
+        "was kept"
+    )
+    placed_from: int | None = Field(description="the player's division in the season before")
+    timeouts: int = Field(
+        description="the player's time-outs in the season's games so far (turns played for "
+        "them and removals)"
+    )
 
 
 class Division(PublicModel):
     """A division of a running or finished season: members, games and table."""
 
     number: int
-    players: list[str]
+    players: list[str] = Field(
+        description="everyone placed in it, as placed (its schedule was drawn for them), "
+        "including those who left since"
+    )
     rounds: int = Field(description="the games each member plays")
     games: list[int]
     standings: list[StandingRow]

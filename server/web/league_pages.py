@@ -1,5 +1,6 @@
-"""`/leagues`, `/leagues/<slug>` and `/leagues/<slug>/seasons/<n>`: the leagues, one
-league's settings and seasons, and a season's divisions, tables, schedules and moves.
+"""`/leagues`, `/leagues/<slug>`, `/leagues/<slug>/seasons/<n>` and
+`…/seasons/<n>/divisions/<d>`: the leagues, one league's settings and seasons, a season's
+divisions, tables, schedules and moves, and one division's.
 
 Joining, leaving, starting a season and opening the next one, and the organiser's tools
 (removing a member, pausing and resuming the clocks, adjudicating a game), are POST forms
@@ -42,7 +43,9 @@ Model = TypeVar("Model", bound=BaseModel)
 @page(200)
 def index() -> str:
     """Every league with its newest season."""
-    return render_template("web/leagues.html", leagues=views.league_list(get_session()))
+    return render_template(
+        "web/leagues.html", leagues=views.league_list(get_session()), **league_view.WORDS
+    )
 
 
 def _league_page(slug: str, *, status: int = 200, problem: str | None = None) -> tuple[str, int]:
@@ -53,31 +56,42 @@ def _league_page(slug: str, *, status: int = 200, problem: str | None = None) ->
         league=views.league_public(session, league),
         open_next=league_view.may_open_next(session, league, signed_in()),
         problem=problem,
+        **league_view.WORDS,
     )
     return html, status
 
 
 def _season_page(
-    slug: str, number: int, *, status: int = 200, problem: str | None = None
+    slug: str,
+    number: int,
+    *,
+    division: int | None = None,
+    status: int = 200,
+    problem: str | None = None,
 ) -> tuple[str, int]:
+    """The season's page, or with `division` one division's (its table and games only,
+    without the season's buttons)."""
     session = get_session()
-    league = store.load_league(session, slug)
-    season = store.load_season(session, league, number)
+    league, season = store.load_league_season(session, slug, number)
     assert season.id is not None
-    shown = views.season_public(session, league, season)
+    shown = views.season_public(session, league, season, division)
     viewer = signed_in()
     games = league_view.schedule(session, shown, season.id)
+    whole = division is None  # the season's page, with its buttons, tools and log
     html = render_template(
         "web/season.html",
         league=league,
         season=shown,
+        division=division,
         schedule=games,
-        actions=league_view.season_actions(session, league, shown, viewer),
-        open_next=league_view.may_open_next(session, league, viewer),
-        points_text=league_view.points_text,
+        actions=league_view.season_actions(session, league, shown, season.id, viewer)
+        if whole
+        else league_view.SeasonActions(),
+        open_next=whole and league_view.may_open_next(session, league, viewer),
         problem=problem,
-        tools=league_view.organiser_tools(league, shown, games, viewer),
-        log=log.lines(session, season),
+        tools=league_view.organiser_tools(league, shown, games, viewer if whole else None),
+        log=log.lines(session, season) if whole else [],
+        **league_view.WORDS,
     )
     return html, status
 
@@ -94,6 +108,13 @@ def show(slug: str) -> tuple[str, int]:
 def show_season(slug: str, number: int) -> tuple[str, int]:
     """A season: who registered, divisions with tables and schedules, moves and the seed."""
     return _season_page(slug, number)
+
+
+@bp.get("/leagues/<slug>/seasons/<int:number>/divisions/<int:division>")
+@page(200, 404)
+def show_division(slug: str, number: int, division: int) -> tuple[str, int]:
+    """One division of a season: its table and its games."""
+    return _season_page(slug, number, division=division)
 
 
 def _act(

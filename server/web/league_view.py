@@ -1,7 +1,8 @@
 """What the league and season pages show beyond the API's models: each scheduled game with
-its status and winner, league points as people write them, and the buttons the viewer may
-press (join, leave, start, open the next season; the organiser's tools: remove a member,
-pause or resume the clocks, adjudicate a game).
+its status and winner, or while it runs whose turn it is and the time left; league points
+as people write them; and the buttons the viewer may press (join, leave, start, open the
+next season; the organiser's tools: remove a member, pause or resume the clocks,
+adjudicate a game).
 
 The buttons shown follow the same rules the store enforces (`server.league.store`), so a
 player is not offered what would be refused; a stale page's press is still refused there.
@@ -10,11 +11,15 @@ player is not offered what would be refused; a stale page's press is still refus
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from server.league.store import latest_season
-from server.models import GameRecord, GameStatus, League, Player, SeasonStatus
+from server.league.counts import count_text, division_size_text
+from server.league.reasons import AS_THINGS_STAND, left_text, placement_text
+from server.league.store import latest_season, running_games_of
+from server.mail import times
+from server.models import GameRecord, GameStatus, League, Player, SeasonStatus, utcnow
 from server.schemas.leagues import SeasonPublic
 
 
@@ -26,6 +31,8 @@ class ScheduledGame:
     players: list[str]
     status: GameStatus
     winners: list[str]
+    to_move: str | None = None
+    time_left: str | None = None  # while it runs with a clock: the mover's
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +50,17 @@ def points_text(points: float) -> str:
     return f"{points:.2f}".rstrip("0").rstrip(".")
 
 
+#: The league's ways of saying things that the pages' templates use, as the emails do.
+WORDS = {
+    "points_text": points_text,
+    "count_text": count_text,
+    "left_text": left_text,
+    "placement_text": placement_text,
+    "division_size_text": division_size_text,
+    "as_things_stand": AS_THINGS_STAND,
+}
+
+
 def schedule(
     session: Session, season: SeasonPublic, season_id: int
 ) -> dict[int, list[ScheduledGame]]:
@@ -51,22 +69,35 @@ def schedule(
         select(GameRecord).where(GameRecord.season_id == season_id).order_by(col(GameRecord.id))
     ).all()
     by_id = {game.id: game for game in games}
+    now = utcnow()
     return {
-        division.number: [_scheduled(by_id[game_id]) for game_id in division.games]
+        division.number: [_scheduled(by_id[game_id], now) for game_id in division.games]
         for division in season.divisions
     }
 
 
-def _scheduled(game: GameRecord) -> ScheduledGame:
+def time_left(deadline: datetime | None, now: datetime) -> str | None:
+    """The time left until `deadline` in words, as the game page says it (None without)."""
+    return None if deadline is None else times.left(deadline - now)
+
+
+def _scheduled(game: GameRecord, now: datetime) -> ScheduledGame:
     assert game.id is not None and game.state is not None
+    players = list(game.state["players"])
     winners = [line["player"] for line in game.standings or [] if line["place"] == 1]
+    running = game.status == GameStatus.ACTIVE
     return ScheduledGame(
-        id=game.id, players=list(game.state["players"]), status=game.status, winners=winners
+        id=game.id,
+        players=players,
+        status=game.status,
+        winners=winners,
+        to_move=players[game.state["to_move"]] if running else None,
+        time_left=time_left(game.deadline, now) if running else None,
     )
 
 
 def season_actions(
-    session: Session, league: League, season: SeasonPublic, viewer: Player | None
+    session: Session, league: League, season: SeasonPublic, season_id: int, viewer: Player | None
 ) -> SeasonActions:
     """The buttons `viewer` gets on the season's page (none signed out)."""
     if viewer is None:
@@ -79,20 +110,17 @@ def season_actions(
         join=open_ and not registered and may_register,
         leave=registered and season.status != SeasonStatus.FINISHED,
         start=open_ and organiser,
-        running_games=_running(session, season, viewer) if registered else 0,
+        running_games=_running(session, season, season_id, viewer) if registered else 0,
     )
 
 
-def _running(session: Session, season: SeasonPublic, viewer: Player) -> int:
-    """The viewer's running games of a running season (leaving resigns them)."""
+def _running(session: Session, season: SeasonPublic, season_id: int, viewer: Player) -> int:
+    """How many running games of a running season the viewer is still in (leaving resigns
+    them): only the games they sit at, not every game of their division."""
     if season.status != SeasonStatus.RUNNING:
         return 0
-    mine = [g for d in season.divisions if viewer.name in d.players for g in d.games]
-    games = session.exec(
-        select(GameRecord).where(
-            col(GameRecord.id).in_(mine), GameRecord.status == GameStatus.ACTIVE
-        )
-    ).all()
+    assert viewer.id is not None
+    games = running_games_of(session, season_id=season_id, player_id=viewer.id)
     return sum(
         1
         for game in games

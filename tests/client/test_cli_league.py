@@ -13,6 +13,7 @@ import requests
 from client_support import Cafe, Player
 from typer.testing import Result
 
+from client import leagueview as view
 from client import output
 from client.errors import ExitCode
 
@@ -113,7 +114,8 @@ def test_create_show_and_list(cafe: Cafe, ann: Player, bob: Player) -> None:
     assert made.startswith(f"League {league} is created.\nTuesday Club ({league})")
     assert "games of 3 players · 7 days a turn, resign on time-out" in made
     assert "out at the first time-out" in made and "coffee klatsch" in made
-    assert "divisions of 6 · 2 up and 2 down each season" in made
+    assert "divisions of about 6 (as equal as possible: sizes differ by at most one)" in made
+    assert "2 up and 2 down each season" in made
     assert made.endswith(f"Open its first season: cafe league open {league}\n")
     shown = ok(bob.run("league", "show", league))
     assert f"organised by {ann.name}" in shown
@@ -240,7 +242,9 @@ def test_a_season_start_standings_schedule_and_registration_closed(
     assert f"won by {players[1]}" in finished_row and "finished" in finished_row
     assert re.search(rf"{players[1]} -?\d+ · {players[0]} -?\d+", finished_row)
     running_rows = [line for line in lines if " active " in line]
-    assert len(running_rows) == 5 and all(" to move" in line for line in running_rows)
+    assert len(running_rows) == 5
+    waiting = r" to move, (3 days|2 days \d+ hours?) left$"
+    assert all(re.search(waiting, line) for line in running_rows)
     mine = [line for line in lines[4:10] if line.startswith("→ ")]
     assert len(mine) == 3  # bob's three games, finished or not
     assert all(bob.name in line for line in mine)
@@ -285,7 +289,11 @@ def test_leaving_a_running_season_resigns_your_games(
         "Your running games of it are resigned; your finished results stand.\n"
     )
     table = ok(members[0].run("league", "standings", running))
-    assert f"{dan.name} (withdrawn)" in table
+    lines = table.splitlines()
+    assert lines[0].endswith(" · running · 3 players; 1 has left")
+    assert lines[2] == "Division 1 · 3 players; 1 has left · 3 games each"
+    assert lines[3].split()[-1] == "note" and lines[-1].split()[:2] == ["-", dan.name]
+    assert lines[-1].split()[-1] == "withdrew"  # listed last, without a place
     plan = ok(dan.run("league", "schedule", running))
     dans = [line for line in plan.splitlines() if line.startswith("→ ")]
     assert len(dans) == 3 and all(" finished " in line for line in dans)
@@ -300,7 +308,7 @@ def test_a_finished_season_shows_its_final_table_and_the_next_opens(
         finish(cafe, members, game_id, loser=min(players))  # the first name loses
     table = ok(bob.run("league", "standings", running))
     assert " · season 1 · finished · 4 players" in table
-    assert table.splitlines()[3].split()[-1] == "next"  # moves: none in a single division
+    assert table.splitlines()[3].split()[-1] == "played"  # no note: one division, no moves
     plan = ok(bob.run("league", "schedule", running))
     assert plan.count("won by") == 6
     opened = ok(ann.run("league", "open", running))
@@ -418,3 +426,43 @@ def test_long_names_stay_within_80_columns(cafe: Cafe) -> None:
                     ("league", "standings", league), ("league", "schedule", league),
                     ("rating",), ("rating", long[1].name)):  # fmt: skip
         ok(long[1].run(*command))  # ok() checks the width
+
+
+def test_the_standings_mark_who_left_how_time_outs_and_moves_within_80_columns() -> None:
+    """`cafe league standings` of a finished division, read from an API answer: who left
+    comes last without a place, marked how (the short words explained below), time-outs
+    counted, the moves said as things stand; 24-character names still fit."""
+    names = [f"{letter * 23}{n}" for n, letter in enumerate("abcdef")]
+    row = {"points": 0, "score_sum": -10, "wins": 0, "played": 2, "timeouts": 0}
+    standings = [
+        {**row, "place": 1, "player": names[0], "points": 4.5, "withdrawn": False, "left": None},
+        {**row, "place": 2, "player": names[1], "withdrawn": False, "left": None, "timeouts": 1},
+        {**row, "place": 3, "player": names[2], "withdrawn": False, "left": None, "timeouts": 3},
+        {**row, "place": None, "player": names[3], "withdrawn": True, "left": "withdrew"},
+        {**row, "place": None, "player": names[4], "withdrawn": True, "left": "removed"},
+        {**row, "place": None, "player": names[5], "withdrawn": True, "left": "removed_on_time",
+         "timeouts": 4},
+    ]  # fmt: skip
+    division = {"number": 2, "rounds": 2, "standings": standings}
+    moves = [
+        {"player": names[0], "from_division": 2, "to_division": 1, "direction": "up"},
+        {"player": names[2], "from_division": 2, "to_division": 3, "direction": "down"},
+    ]
+    text = view.standings_table(division, moves, names[1], color=False)
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines), text
+    assert lines[0].split() == ["place", "player", "points", "score", "wins", "played", "note"]
+    assert lines[1].split()[-2:] == ["↑", "1"]
+    assert lines[2].startswith("→ ") and lines[2].endswith("  1 time-out")
+    assert lines[3].endswith("  3 time-outs ↓ 3")
+    assert [line.split()[0] for line in lines[4:7]] == ["-", "-", "-"]
+    assert [line.split("2/2")[1].strip() for line in lines[4:7]] == [
+        "withdrew",
+        "removed",
+        "removed on time",
+    ]
+    assert lines[7:] == [
+        "removed: by the organiser; removed on time: from every game they had left",
+        "↑ ↓ the moves as things stand; refilling can change them",
+    ]
+    assert "eliminated" not in text

@@ -6,6 +6,8 @@ axe-core and page checks these tests share."""
 
 from __future__ import annotations
 
+import re
+
 import test_browser as shared
 from playwright.sync_api import expect
 
@@ -84,7 +86,7 @@ def test_read_a_league_table_on_a_phone_and_a_desktop(browser, axe_source, clien
     assert left.status_code == 200, left.text
     page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
     table = page.get_by_role("table", name="Division 1 standings")
-    expect(table.get_by_role("row", name=leaver)).to_contain_text("(withdrawn)")
+    expect(table.get_by_role("row", name=leaver)).to_contain_text("(withdrew)")
     expect(page.get_by_text("To verify")).to_be_visible()
     shared.check_page(page, axe_source, "season-finished")
     context.close()
@@ -153,4 +155,67 @@ def test_the_organiser_pauses_a_season_with_its_button_and_reads_the_log(
     expect(log).to_contain_text("paused every clock: “the winter holidays”")
     expect(log).to_contain_text(f"adjudicated game {game_id}")
     shared.check_page(page, axe_source, "season-organiser")
+
+
+def test_a_season_with_a_withdrawal_running_finished_and_the_next_placed(
+    browser, axe_source, client
+):
+    """Nine players in divisions of 5 and 4: one wins a game and withdraws. The running
+    season's page lists them last, marked, and says whose turn it is and the time left;
+    the finished one too, with the moves as things stand; season 2, with a newcomer, says
+    why each member plays where they do. Screenshots at 375 and 1280 px of each."""
+    names = [client.sign_up(name) for name in ("ann", "bob", "cid", "dan", "eve", "fay",
+                                               "gus", "hal", "ivy")]  # fmt: skip
+    organiser = names[0]
+    slug = f"w{organiser.lower()}"
+    settings = {"name": "Wednesday Club", "slug": slug, "game_size": 3, "division_size": 4}
+    assert client.call("POST", "/api/leagues", organiser, json=settings).status_code == 201
+    assert client.call("POST", f"/api/leagues/{slug}/seasons", organiser).status_code == 201
+    for name in names:
+        assert client.call("POST", f"/api/leagues/{slug}/seasons/1/register", name).ok
+    started = client.call("POST", f"/api/leagues/{slug}/seasons/1/start", organiser).json()
+    one = started["divisions"][0]
+    leaver = sorted(one["players"])[1]
+    won = next(g for g in one["games"] if leaver in client.state(g)["players"])
+    for name in sorted(client.state(won)["players"]):
+        if name != leaver and client.state(won)["status"] == "active":
+            assert client.call("POST", f"/api/games/{won}/resign", name).ok
+    assert client.call("POST", f"/api/leagues/{slug}/seasons/1/withdraw", leaver).ok
+
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    table = page.get_by_role("table", name="Division 1 standings")
+    last = table.locator("tbody tr").last
+    expect(last).to_contain_text(f"{leaver} (withdrew)")
+    expect(last.locator("td").first).to_have_text("–")
+    expect(page.get_by_text("8 players; 1 has left").first).to_be_visible()
+    running = next(g for g in one["games"] if client.state(g)["status"] == "active")
+    mover = client.state(running)["to_move"]
+    expect(page.get_by_role("row", name=f"Game {running}")).to_contain_text(
+        re.compile(rf"{mover} to move, (3 days|2 days 23 hours) left")
+    )
+    shared.check_page(page, axe_source, "season-running-withdrawn")
+
+    for division in started["divisions"]:
+        for game_id in division["games"]:
+            state = client.state(game_id)
+            seats = zip(state["players"], state["eliminated"], strict=True)
+            for name in sorted(name for name, out in seats if not out)[:-1]:
+                if client.state(game_id)["status"] == "active":
+                    assert client.call("POST", f"/api/games/{game_id}/resign", name).ok
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    expect(page.get_by_text("Finished on")).to_be_visible()
+    expect(page.get_by_text("As things stand; refilling can change them")).to_be_visible()
+    expect(table.locator("tbody tr").last).to_contain_text(f"{leaver} (withdrew)")
+    shared.check_page(page, axe_source, "season-finished-withdrawn")
+
+    assert client.call("POST", f"/api/leagues/{slug}/seasons", organiser).status_code == 201
+    newcomer = client.sign_up("jo")
+    assert client.call("POST", f"/api/leagues/{slug}/seasons/2/register", newcomer).ok
+    assert client.call("POST", f"/api/leagues/{slug}/seasons/2/start", organiser).ok
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/2")
+    expect(page.get_by_text("new this season")).to_be_visible()
+    expect(page.get_by_text("moved up from division 2").first).to_be_visible()
+    shared.check_page(page, axe_source, "season-2-placed")
     context.close()

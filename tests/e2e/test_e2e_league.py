@@ -6,14 +6,17 @@ would pipe them.
 Nine players register for season 1 of a three-player league (division_size 4: divisions
 of 5 and 4; one-day turns, `autoplay`, one time-out allowed, no vacation). Bots play
 through the API (`GET /api/games/<id>/hints?n=1`, then `POST …/turns`), the first turns
-of one game by email reply; after a few real turns every game ends by resignations in a
-fixed order (the first name alphabetically resigns first), which is legitimate play and
-keeps the test short — Café games are long. One player of division 1 withdraws midway
-(their running games are resigned). One player of division 2 never plays: the clock is
-moved past their deadline in all their games at once, they time out (a turn is played
-for them), then are removed, and their games end. The season ends: its moves, and the
-season-finished email to each member; season 2 opens with the members re-registered
-(not the one who withdrew), starts with divisions reflecting the moves, is played out by
+of one game by email reply (a season's start sends one email per member, not a "your turn"
+per game: the first email turns answer the "your turn" of the game's second mover); after
+a few real turns every game ends by resignations in a fixed order (the first name
+alphabetically resigns first), which is legitimate play and keeps the test short — Café
+games are long. One player of division 1 withdraws midway (their running games are
+resigned). One player of division 2 never plays: the clock is moved past their deadline in
+all their games at once, they time out (a turn is played for them), then are removed from
+every game they had left — so they are out of the season, removed on time. The season
+ends: its moves, and the season-finished email to each member, the two who left too; season
+2 opens with the members re-registered (not the two who left), a newcomer joins, it starts
+with divisions reflecting the moves and each member's reason, is played out by
 resignations, and `cafe-server league check` finds nothing to report.
 """
 
@@ -199,12 +202,14 @@ def test_two_seasons_of_a_league_with_real_processes(dev_client, database_url, s
         finished = league.season(1)
         check_season_one(league, finished, ghost=ghost, leaver=leaver, members=players)
         wait_for("deliver every message", league.delivered)
-        check_season_mail(client, handler, slug, members=set(players) - {leaver})
+        check_season_mail(client, handler, slug, members=set(players), gone={leaver, ghost})
 
         opened = league.call("POST", f"/api/leagues/{slug}/seasons", organiser)
-        assert sorted(opened["registered"]) == sorted(set(players) - {leaver})
+        assert sorted(opened["registered"]) == sorted(set(players) - {leaver, ghost})
+        newcomer = client.sign_up("jo")
+        league.call("POST", f"/api/leagues/{slug}/seasons/2/register", newcomer)
         second = league.call("POST", f"/api/leagues/{slug}/seasons/2/start", organiser)
-        check_season_two(second, finished["moves"], leaver=leaver)
+        check_season_two(second, finished["moves"], gone={leaver, ghost}, newcomer=newcomer)
         for game_id in games_of(second):
             league.resign_all_but_one(game_id)
         assert league.season(2)["status"] == "finished"
@@ -234,6 +239,7 @@ def season_one(league: League, season: dict[str, Any], *, ghost: str, leaver: st
     ghostly = [g for g in games if ghost in league.game(g)["players"]]
     others = [g for g in games if g not in ghostly]
     first = others[0]
+    play_a_little(league, first, 1)  # the season's start sent no "your turn" email
     for _ in range(EMAIL_TURNS):
         league.reply_by_email(first)
     for game_id in others:
@@ -274,16 +280,17 @@ def check_season_one(
     """Season 1 is over: final tables, the withdrawal and the time-outs in them, the seed
     revealed, the moves (two up, two down), the games all finished."""
     assert season["status"] == "finished" and season["seed"] is not None
-    assert season["withdrawn"] == [leaver]
-    assert sorted(season["registered"]) == sorted(set(members) - {leaver})
+    assert season["withdrawn"] == sorted([leaver, ghost])
+    assert sorted(season["registered"]) == sorted(set(members) - {leaver, ghost})
     rows = {row["player"]: row for d in season["divisions"] for row in d["standings"]}
     assert sorted(rows) == sorted(members)
-    assert rows[leaver]["withdrawn"] is True
+    assert rows[leaver]["withdrawn"] is True and rows[leaver]["left"] == "withdrew"
+    assert rows[ghost]["left"] == "removed_on_time" and rows[ghost]["timeouts"] == 2 * 2
     assert rows[ghost]["points"] == 0 and rows[ghost]["played"] == 2
     for division in season["divisions"]:
-        assert [row["place"] for row in division["standings"]] == list(
-            range(1, len(division["players"]) + 1)
-        )
+        still_in = len([p for p in division["players"] if p not in (leaver, ghost)])
+        places = [row["place"] for row in division["standings"]]
+        assert places == [*range(1, still_in + 1), *[None] * (len(places) - still_in)]
         for game_id in division["games"]:
             assert league.game(game_id)["status"] == "finished"
     moves = season["moves"]
@@ -294,10 +301,11 @@ def check_season_one(
 
 
 def check_season_mail(
-    client: Any, handler: CatchingHandler, slug: str, *, members: set[str]
+    client: Any, handler: CatchingHandler, slug: str, *, members: set[str], gone: set[str]
 ) -> None:
-    """Every member still in (the leaver aside) got the season-finished email, once, and it
-    arrived: its subject names the season and their place, its body the final table."""
+    """Every member got the season-finished email, once, and it arrived: its subject names
+    the season and their place (their division, for those who left), its body the final
+    table."""
     with Session(client.engine) as session:
         rows = session.exec(
             select(OutboxMessage).where(
@@ -309,19 +317,30 @@ def check_season_mail(
         mine = [row for row in rows if row.to_addr == f"{name}@example.com"]
         assert len(mine) == 1, f"{name} got {len(mine)} season-finished emails"
         [row] = mine
-        assert "season 1 is over, you placed" in (row.subject or ""), row.subject
+        said = "the final table of division" if name in gone else "you placed"
+        assert f"season 1 is over, {said}" in (row.subject or ""), row.subject
         assert slug in (row.body or "") and name in (row.body or "")
         assert row.message_id in delivered
 
 
-def check_season_two(season: dict[str, Any], moves: list[dict[str, Any]], *, leaver: str) -> None:
+def check_season_two(
+    season: dict[str, Any], moves: list[dict[str, Any]], *, gone: set[str], newcomer: str
+) -> None:
     """Season 2's divisions follow season 1's moves: who went up is in division 1, who
-    went down (and stayed) in division 2; the leaver is nowhere."""
+    went down in division 2, the newcomer in the last, each with that reason; those who
+    left are nowhere."""
     assert season["status"] == "running"
     divisions = [set(d["players"]) for d in season["divisions"]]
     assert [len(d) for d in divisions] == [4, 4]
-    assert leaver not in set().union(*divisions)
+    assert not gone & set().union(*divisions)
     ups = {m["player"] for m in moves if m["direction"] == "up"}
-    downs = {m["player"] for m in moves if m["direction"] == "down"} - {leaver}
+    downs = {m["player"] for m in moves if m["direction"] == "down"}
     assert ups <= divisions[0], (ups, divisions)
-    assert downs <= divisions[1], (downs, divisions)
+    assert downs <= divisions[1] and newcomer in divisions[1], (downs, divisions)
+    why = {row["player"]: row["placed"] for d in season["divisions"] for row in d["standings"]}
+    assert {p for p, reason in why.items() if reason == "up"} == ups
+    assert {p for p, reason in why.items() if reason == "down"} == downs
+    assert why[newcomer] == "new"
+    assert {p for p, reason in why.items() if reason == "stayed"} == (
+        set(why) - ups - downs - {newcomer}
+    )

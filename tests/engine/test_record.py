@@ -4,6 +4,7 @@ tampering with the line it happened on."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 
@@ -489,7 +490,17 @@ def test_turns_and_removals_on_time_out_are_marked_and_verified() -> None:
     again = replay(text)
     assert write(again, reveal_seed=True) == text
     assert again.timeout_turns == {2} and again.timed_out == {game.players[2]}
-    assert verify(text).standings[0].player == game.players[1]  # the one still in
+    report = verify(text)
+    assert report.standings[0].player == game.players[1]  # the one still in
+    # a departure is said as what it was, never "eliminated" (the bar's rule)
+    result = next(line for line in lines if line.startswith("[Result "))
+    assert f"{game.players[0]} " in result and "(eliminated)" not in result
+    assert re.search(rf"2\. {game.players[0]} -?\d+ \(resigned\)", result)
+    assert re.search(rf"3\. {game.players[2]} -?\d+ \(removed on time\)", result)
+    assert report.left == {game.players[0]: "resigned", game.players[2]: "removed on time"}
+    assert "(resigned)" in str(report) and "(removed on time)" in str(report)
+    older = text.replace("(resigned)", "(eliminated)").replace("(removed on time)", "(eliminated)")
+    assert verify(older).standings == report.standings  # records written before still verify
 
 
 @pytest.mark.parametrize(

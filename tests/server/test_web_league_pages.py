@@ -103,13 +103,13 @@ def test_a_running_season_offers_leaving_and_says_it_resigns(api):
     )
     web_sign_in(api, "bob")
     page = api.client.get("/leagues/tuesday/seasons/1").text
-    assert "Running since" in page and "being played" in page and "Join season" not in page
+    assert "Running since" in page and "Join season" not in page
     assert "Leaving now resigns your 1 running game of this season" in page
     assert "Sign in to join" not in page and "Start season" not in page
     left = api.client.post("/leagues/tuesday/seasons/1/leave", data={"csrf": csrf_of(page)})
     assert left.status_code == 303
     after = api.client.get(left.headers["Location"]).text
-    assert "You have left season 1" in after and "(withdrawn)" in after
+    assert "You have left season 1" in after and "(withdrew)" in after
     assert 'class="withdrawn"' in after
     assert api.call("GET", "/api/leagues/tuesday/seasons/1").json["withdrawn"] == ["bob"]
 
@@ -209,7 +209,9 @@ def test_the_list_and_a_league_page(api):
     assert 'href="/leagues/tuesday"' in listed and "Season 1</a>: registration" in listed
     assert 'href="/players/ann"' in listed
     page = api.client.get("/leagues/tuesday").text
-    assert "Organised by" in page and "up to 4" in page and "1 up, 1 down" in page
+    assert "Organised by" in page and "1 up, 1 down" in page
+    assert "4 as a target: the players are cut into the fewest divisions of at most 4" in page
+    assert "sizes differ by at most one" in page and "up to 4" not in page
     assert "Season 1</a>: registration, 2 players" in page
     assert "Open season" not in page  # signed out, and season 1 is not over
 

@@ -48,16 +48,24 @@ def readable(row):
     return " ".join(" ".join(read_html(row.html).text).split())
 
 
+def flat(text):
+    """The text with its lines joined: sentences as said, wherever they were wrapped."""
+    return " ".join(text.split())
+
+
 @pytest.mark.postgres
-def test_season_started_tells_the_division_opponents_games_and_clock(api):
+def test_season_started_is_one_email_with_the_division_opponents_games_and_clock(api):
     tokens = opened(api)
     prefer(api, tokens["hal"], turn_emails="none", timezone="Europe/Prague")
     prefer(api, tokens["bob"], timezone="Europe/Prague")
+    before = len(api.outbox())
     season = start(api, tokens)
     started = mails(api, "league_season_started")
     assert sorted(r.to_addr for r in started) == sorted(
         f"{n}@example.com" for n in NAMES if n != "hal"
     )
+    since = api.outbox()[before:]  # every event rendered as the worker would
+    assert [r.kind for r in since] == ["league_season_started"] * len(started)  # no flood
     division = next(d for d in season["divisions"] if "bob" in d["players"])
     [bob] = mails(api, "league_season_started", "bob")
     assert bob.subject == (
@@ -65,10 +73,11 @@ def test_season_started_tells_the_division_opponents_games_and_clock(api):
     )
     text, html = bob.body, readable(bob)
     opponents = ", ".join(n for n in sorted(division["players"]) if n != "bob")
-    assert f"You play in division {division['number']}\nwith {opponents}." in text or (
-        f"You play in division {division['number']} with {opponents}." in text
+    assert (
+        f"You play in division {division['number']} (placed by rating) with {opponents}."
+        in flat(text)
     )
-    mine = []
+    mine, first = [], []
     for game_id in division["games"]:
         game = ok(api.call("GET", f"/api/games/{game_id}", tokens["bob"]))
         if "bob" not in game["players"]:
@@ -80,11 +89,15 @@ def test_season_started_tells_the_division_opponents_games_and_clock(api):
         assert f"http://cafe.test/games/{game_id}" in text
         assert f'href="http://cafe.test/games/{game_id}"' in bob.html
         if game["to_move"] == "bob":
+            first.append(game_id)
             assert re.search(rf"game {game_id} with .*\n    your move, by \w+ .* CET\n", text)
         else:
             assert f"game {game_id} with {others}\n    {game['to_move']} begins\n" in text
-    assert f"Your {len(mine)} games all start now" in text and f"Your {len(mine)} games" in html
-    assert "3 days a turn; when time runs out your best turn is played for you" in text
+    assert f"your {len(mine)} games all start now" in text and f"your {len(mine)} games" in html
+    if first:
+        begin = f"game {first[0]}" if len(first) == 1 else f"{len(first)} of them"
+        assert f"You begin {begin}. Play on the game's page, or with `cafe show ID`" in flat(text)
+    assert "3 days a turn; when time runs out your best turn is played for you" in flat(text)
     assert SEASON_URL in text and f'href="{SEASON_URL}"' in bob.html
     assert "cafe league leave tuesday" in text and "cafe league leave tuesday" in html
 
@@ -263,7 +276,16 @@ def test_the_longest_names_still_fit_the_text_width_and_a_phone():
     built = [
         messages.registration(you, season, registered=True, links=links),
         messages.registration(you, season, registered=False, links=links),
-        messages.season_started(you, season, division=12, players=names, games=games, links=links),
+        messages.season_started(
+            you,
+            season,
+            division=12,
+            placed="moved down from division 11 as the divisions were refilled",
+            refilled=True,
+            players=names,
+            games=games,
+            links=links,
+        ),
         messages.digest(you, season, division=12, rows=rows, waiting=games, links=links),
         messages.season_finished(
             you, season, division=2, rows=rows, moves=moves, rating=change, links=links

@@ -19,6 +19,7 @@ from server.league.table import (
     game_points,
     next_divisions,
     order_table,
+    placements,
     points_units,
     season_moves,
 )
@@ -40,7 +41,7 @@ def compositions(k: int) -> list[list[int]]:
 
 
 def row(player: str, points: int = 0, *, withdrawn: bool = False) -> TableRow:
-    return TableRow(player, F(points), 0, 0, 3, withdrawn)
+    return TableRow(player, F(points), 0, 0, 3, left="withdrew" if withdrawn else None)
 
 
 # League points
@@ -139,6 +140,14 @@ def test_tiebreaks_points_then_scores_then_wins_then_name() -> None:
     ordered = [r.player for r in order_table(rows)]
     assert ordered == ["Abe", "cat", "Dan", "dan", "bob", "zed", "amy"]
     assert [r.player for r in order_table(reversed(rows))] == ordered
+
+
+def test_players_who_left_are_listed_last_whatever_their_points() -> None:
+    rows = [row("top", 9, withdrawn=True), row("mid", 5), row("low", 1), row("gone", 0)]
+    rows[3] = TableRow("gone", F(0), 0, 0, 1, left="removed_on_time")
+    ordered = order_table(rows)
+    assert [r.player for r in ordered] == ["mid", "low", "top", "gone"]
+    assert [r.withdrawn for r in ordered] == [False, False, True, True]
 
 
 # Promotion and relegation
@@ -286,6 +295,44 @@ def test_next_divisions_keeps_everyone_staying(
         lengths = [len(d) for d in divisions]
         assert max(lengths) - min(lengths) <= 1
         assert len(lengths) == 1 or min(lengths) >= 4
+
+
+def test_placements_say_why_each_player_is_where_they_are() -> None:
+    tables = [[row(f"a{i}") for i in range(1, 5)], [row(f"b{i}") for i in range(1, 5)]]
+    moves = season_moves(tables, 1, 1)  # a4 down, b1 up
+    divisions = next_divisions(tables, moves, leaving=(), newcomers=["n1"], division_size=4)
+    # nine players: divisions of 5 and 4, so a4 (relegated first into division 2) is the
+    # fifth of the list and stays in division 1 to fill a place
+    assert divisions == [["a1", "a2", "a3", "b1", "a4"], ["b2", "b3", "b4", "n1"]]
+    why = placements(tables, moves, divisions, newcomers={"n1"})
+    assert {name: (p.reason, p.from_division) for name, p in why.items()} == {
+        "a1": ("stayed", 1), "a2": ("stayed", 1), "a3": ("stayed", 1),
+        "b1": ("up", 2), "a4": ("filled", 1),
+        "b2": ("stayed", 2), "b3": ("stayed", 2), "b4": ("stayed", 2),
+        "n1": ("new", None),
+    }  # fmt: skip
+
+
+def test_placements_of_players_moved_up_or_down_by_the_refilling() -> None:
+    tables = [[row(f"a{i}") for i in range(1, 6)], [row(f"b{i}") for i in range(1, 6)]]
+    moves = season_moves(tables, 1, 1)  # a5 down, b1 up
+    # b2 and b3 leave: eight players, 4 and 4, so b1's promotion is undone
+    down = next_divisions(tables, moves, leaving={"b2", "b3"}, newcomers=[], division_size=5)
+    assert down == [["a1", "a2", "a3", "a4"], ["b1", "a5", "b4", "b5"]]
+    why = placements(tables, moves, down, newcomers=set())
+    assert (why["b1"].reason, why["b1"].from_division) == ("evened", 2)
+    assert why["a5"].reason == "down" and why["a4"].reason == "stayed"
+    # and with four more newcomers, ten in 5 and 5: a5 moves down, b1 up, as announced
+    more = next_divisions(tables, moves, leaving={"b2", "b3", "b4", "b5"},
+                          newcomers=["n1", "n2", "n3", "n4"], division_size=5)  # fmt: skip
+    assert more[0] == ["a1", "a2", "a3", "a4", "b1"]
+    assert placements(tables, moves, more, newcomers={"n1", "n2", "n3", "n4"})["b1"].reason == "up"
+    # a1 and a2 leave: b2, the best of those staying in division 2, moves up to fill
+    up = next_divisions(tables, moves, leaving={"a1", "a2"}, newcomers=[], division_size=5)
+    assert up == [["a3", "a4", "b1", "a5"], ["b2", "b3", "b4", "b5"]]
+    why = placements(tables, moves, up, newcomers=set())
+    assert (why["a5"].reason, why["a5"].from_division) == ("filled", 1)  # kept up
+    assert why["b2"].reason == "stayed"
 
 
 def test_first_divisions_cut_the_rating_order() -> None:

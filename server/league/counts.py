@@ -1,0 +1,71 @@
+"""How many: a season's players counted one way on every page, in the API, the CLI and the
+emails (issue 20 §10), and the rule of the division size in words.
+
+A season's `players` are its members still in it (registered, or placed in a division,
+and not gone); those who left it — withdrew, or were removed by the organiser or on time —
+are counted apart as `left`, never among the players. A division counts the same way over
+its own members; its `players` list in the API stays everyone placed in it (its schedule
+was drawn for them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import case, func
+from sqlmodel import Session, col, select
+
+from server.models import SeasonMember
+
+#: What the counts count, as the API's description says it.
+PLAYERS_COUNTED = "the members still in the season (registered or placed, not gone)"
+LEFT_COUNTED = "the members who left it (withdrew, or were removed), counted apart"
+#: The division size rule; `{size}` is the league's `division_size`.
+DIVISION_SIZE_RULE = (
+    "the players are cut into the fewest divisions of at most {size}, as equal as possible "
+    "(sizes differ by at most one), and none under 4 unless it is the only one, so a "
+    "division may then hold more"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A season's (or a division's) members: still in, and gone."""
+
+    players: int = 0
+    left: int = 0
+
+
+def season_counts(session: Session, season_ids: list[int]) -> dict[int, Count]:
+    """Each season's count of players and of those who left, in one query."""
+    gone = col(SeasonMember.withdrawn_at).is_not(None)
+    rows = session.exec(
+        select(
+            SeasonMember.season_id,
+            func.count(),
+            func.coalesce(func.sum(case((gone, 1), else_=0)), 0),
+        )
+        .where(col(SeasonMember.season_id).in_(season_ids))
+        .group_by(col(SeasonMember.season_id))
+    ).all()
+    counts = dict.fromkeys(season_ids, Count())
+    counts.update({season: Count(total - left, left) for season, total, left in rows})
+    return counts
+
+
+def plural(count: int, word: str) -> str:
+    """`1 player`, `2 players`."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def count_text(players: int, left: int = 0) -> str:
+    """`8 players`, `8 players; 1 has left`, `7 players; 2 have left`."""
+    text = plural(players, "player")
+    if left:
+        text += f"; {left} {'has' if left == 1 else 'have'} left"
+    return text
+
+
+def division_size_text(division_size: int) -> str:
+    """What `division_size` does (LEAGUE.md §3), in a phrase: it is a target, not a cap."""
+    return f"{division_size} as a target: {DIVISION_SIZE_RULE.format(size=division_size)}"

@@ -1,0 +1,107 @@
+"""Every league page answers 200 to every kind of viewer in every state of a season
+(issue 20 §1): signed out, a stranger, the organiser, a member of this division, a member
+of the other one, a withdrawn member — while registration is open, while the season runs,
+once it is finished, and when the next season is open. The season page used to answer 500
+to a signed-in member of a running season whose division had games they do not play in."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+from test_web_pages import web_sign_in
+
+NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal", "ivy"]
+#: Nine players in games of three, divisions of four: divisions of 5 and 4 players, so a
+#: member of division 1 plays 2 of its 4 games.
+SETTINGS = {"name": "Tuesday Club", "slug": "tuesday", "game_size": 3, "division_size": 4}
+
+
+def ok(response, status=200):
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def signed_in(api, name: str) -> FlaskClient:
+    """A test client of its own with `name` signed in through the sign-in page."""
+    client = api.app.test_client()
+    shared, api.client = api.client, client
+    try:
+        web_sign_in(api, name)
+    finally:
+        api.client = shared
+    return client
+
+
+def walk(viewers: dict[str, FlaskClient], paths: list[str], state: str) -> None:
+    """Every page for every viewer: 200, HTML, no error page."""
+    for who, client in viewers.items():
+        for path in paths:
+            page = client.get(path)
+            assert page.status_code == 200, f"{path} as {who} ({state}): {page.status_code}"
+            assert page.mimetype == "text/html" and "<h1>" in page.text, (path, who, state)
+
+
+def finish_all(api, tokens, season):
+    """End every running game of the season: the players still in resign in name order."""
+    for division in season["divisions"]:
+        for game_id in division["games"]:
+            game = ok(api.call("GET", f"/api/games/{game_id}", tokens["ann"]))
+            seats = zip(game["players"], game["eliminated"], strict=True)
+            still_in = [name for name, out in seats if not out]
+            for name in sorted(still_in)[:-1]:
+                if game["status"] == "active":
+                    game = ok(api.call("POST", f"/api/games/{game_id}/resign", tokens[name]))
+
+
+@pytest.mark.postgres
+def test_every_league_page_answers_every_viewer_in_every_state(api):
+    tokens = {name: api.register(name) for name in [*NAMES, "kim", "zed"]}
+    ok(api.call("POST", "/api/leagues", tokens["ann"], json=SETTINGS), 201)
+    ok(api.call("POST", "/api/leagues/tuesday/seasons", tokens["ann"]), 201)
+    for name in [*NAMES, "kim"]:
+        ok(api.call("POST", "/api/leagues/tuesday/seasons/1/register", tokens[name]))
+    ok(api.call("POST", "/api/leagues/tuesday/seasons/1/withdraw", tokens["kim"]))
+    viewers = {
+        "signed out": api.app.test_client(),
+        "stranger": signed_in(api, "zed"),
+        "organiser": signed_in(api, "ann"),
+        "member": signed_in(api, "bob"),
+        "withdrawn before the start": signed_in(api, "kim"),
+    }
+    league = ["/leagues", "/leagues/tuesday", "/leagues/tuesday/seasons/1"]
+    walk(viewers, league, "registration")
+
+    season = ok(api.call("POST", "/api/leagues/tuesday/seasons/1/start", tokens["ann"]))
+    one, two = season["divisions"]
+    assert len(one["players"]) == 5 and len(one["games"]) == 4 and "bob" in one["players"]
+    assert "cid" in one["players"] and "gus" in two["players"]
+    viewers["member of the other division"] = signed_in(api, "gus")
+    divisions = [f"/leagues/tuesday/seasons/1/divisions/{d['number']}" for d in (one, two)]
+    walk(viewers, league + divisions, "running")
+    ok(api.call("POST", "/api/leagues/tuesday/seasons/1/withdraw", tokens["cid"]))
+    viewers["withdrawn during the season"] = signed_in(api, "cid")
+    walk(viewers, league + divisions, "running, after a withdrawal")
+
+    finish_all(api, tokens, season)
+    assert ok(api.call("GET", "/api/leagues/tuesday/seasons/1"))["status"] == "finished"
+    walk(viewers, league + divisions, "finished")
+
+    ok(api.call("POST", "/api/leagues/tuesday/seasons", tokens["ann"]), 201)
+    walk(viewers, [*league, "/leagues/tuesday/seasons/2", *divisions], "the next one open")
+
+
+def test_numbers_no_column_holds_are_missing_seasons_and_divisions(api):
+    tokens = {name: api.register(name) for name in NAMES[:3]}
+    ok(api.call("POST", "/api/leagues", tokens["ann"], json={**SETTINGS, "game_size": 2}), 201)
+    ok(api.call("POST", "/api/leagues/tuesday/seasons", tokens["ann"]), 201)
+    huge = 10**20
+    for path, said in [
+        (f"/leagues/tuesday/seasons/{huge}", f"has no season {huge}"),
+        (f"/leagues/tuesday/seasons/{huge}/divisions/1", f"has no season {huge}"),
+        (f"/leagues/tuesday/seasons/1/divisions/{huge}", f"has no division {huge}"),
+        (f"/api/leagues/tuesday/seasons/{huge}", f"has no season {huge}"),
+        (f"/api/leagues/tuesday/seasons/1/divisions/{huge}", f"has no division {huge}"),
+        (f"/leagues/nope/seasons/{huge}", "there is no league"),
+    ]:
+        answer = api.client.get(path)
+        assert answer.status_code == 404 and said in answer.text, path
