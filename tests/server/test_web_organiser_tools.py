@@ -80,6 +80,7 @@ def test_the_organiser_pauses_resumes_removes_and_adjudicates_by_form(api):
     removed = post(api, "remove", page, player="bob", reason="left the club")
     assert removed.status_code == 303
     assert shown(api)["withdrawn"] == ["bob"]
+    assert "bob (removed by the organiser)" in text(api.client.get(PAGE).text)
 
     page = api.client.get(PAGE).text
     game_id = running_games(api, tokens)[0]

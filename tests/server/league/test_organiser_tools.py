@@ -128,7 +128,9 @@ def test_removing_a_member_of_a_running_season_resigns_their_games_and_is_logged
         now = game(api, before["id"], tokens["ann"])
         assert now["eliminated"][now["players"].index("bob")]
     [member] = [m for m in stored(api, SeasonMember) if m.withdrawn_at is not None]
-    assert member.removed_reason == "his mail bounces"
+    assert member.removed_reason == "his mail bounces" and member.departure == "removed"
+    rows = {row["player"]: row for row in shown["divisions"][0]["standings"]}
+    assert rows["bob"]["left"] == "removed" and rows["bob"]["place"] is None
     [entry] = log_of(api)["entries"]
     assert entry["by"] == "ann" and entry["action"] == "remove" and entry["player"] == "bob"
     assert entry["game"] is None and entry["reason"] == "his mail bounces" and entry["at"]
