@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe import fairbag, position
-from cafe.errors import CafeError, InvalidPositionError
+from cafe.errors import CafeError, GameOverError, InvalidPositionError
 from cafe.movegen import Found, ScoredTurn, as_turn, find_turns
 from cafe.notation import Turn, TurnKind
 from cafe.players import check_players
@@ -184,6 +184,20 @@ class Game:
             self._timed_out.add(name)
         self._legal = None
 
+    def adjudicate(self, reason: str) -> None:
+        """End the game here, for a reason outside the rules (a correspondence league's
+        organiser ends a game that is stuck): the standings are the position's as they are,
+        with the penalties for the tiles in hand as at any end (RULES.md §10). Not in the
+        board game's rules. ``reason``, one line, is kept for the record."""
+        if self._state.over:
+            raise GameOverError("the game is over: there is nothing to adjudicate")
+        text = " ".join(reason.split())
+        if not text:
+            raise CafeError("an adjudication needs its reason")
+        self._state.over = True
+        self._state.adjudication = text
+        self._legal = None
+
     def _seat_of(self, player: int | str) -> int:
         players = self._state.players
         if isinstance(player, str):
@@ -351,6 +365,11 @@ class Game:
     def timed_out(self) -> frozenset[str]:
         """The players among ``resignations`` who were removed on time-out."""
         return frozenset(self._timed_out)
+
+    @property
+    def adjudication(self) -> str | None:
+        """Why the game was ended by adjudication (``adjudicate``); None if it was not."""
+        return self._state.adjudication
 
     @property
     def deal(self) -> list[list[str]] | None:

@@ -4,8 +4,10 @@ Every seated joker is written with its nation (``Jm=FR``), even where its chair 
 it, so that a reader needs no board geometry; reading also takes a bare joker on a chair
 of one nation, the form positions were written in before. ``birthday_player`` and
 ``elimination_order`` are fields that may be omitted when null or empty; beyond them a
-position may carry ``seed`` (for the shuffle of an omitted bag). Loading refuses anything
-that is not a possible game, naming the field and the reason.
+position may carry ``seed`` (for the shuffle of an omitted bag) and ``adjudicated`` (the
+reason a game was ended by adjudication, ``Game.adjudicate``: such a position is over;
+written only when set). Loading refuses anything that is not a possible game, naming the
+field and the reason.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from cafe.state import Options, Seating, State
 from cafe.tiles import ALL_TILES, TILE_COUNTS, is_joker, nation_of, parse_tile
 
 REQUIRED = ("players", "to_move", "scores", "hands", "hand_limits", "eliminated", "chairs", "bar")
-OPTIONAL = ("bag", "options", "birthday_nation", "birthday_player", "elimination_order", "seed")
+OPTIONAL = (
+    "bag",
+    "options",
+    "birthday_nation",
+    "birthday_player",
+    "elimination_order",
+    "seed",
+    "adjudicated",
+)
 
 
 def chair_texts(seating: Seating) -> dict[int, str]:
@@ -41,7 +51,7 @@ def chair_texts(seating: Seating) -> dict[int, str]:
 
 def dump(state: State) -> dict[str, Any]:
     """The position of ``state``, with every field, so that ``load`` rebuilds it exactly."""
-    return {
+    data: dict[str, Any] = {
         "players": list(state.players),
         "to_move": state.to_move,
         "scores": list(state.scores),
@@ -56,6 +66,9 @@ def dump(state: State) -> dict[str, Any]:
         "birthday_player": state.birthday_player,
         "elimination_order": list(state.elimination_order),
     }
+    if state.adjudication is not None:
+        data["adjudicated"] = state.adjudication
+    return data
 
 
 def load(data: dict[str, Any]) -> State:
@@ -104,10 +117,20 @@ def load(data: dict[str, Any]) -> State:
     )
     _birthday(state, data)
     state.elimination_order = _elimination_order(data, eliminated)
-    state.over = game_ends(state)
+    state.adjudication = _adjudication(data)
+    state.over = state.adjudication is not None or game_ends(state)
     if not state.over and eliminated[to_move]:
         raise InvalidPositionError(f"to_move: {players[to_move]} is eliminated")
     return state
+
+
+def _adjudication(data: dict[str, Any]) -> str | None:
+    value = data.get("adjudicated")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\n" in value:
+        raise InvalidPositionError("adjudicated: the reason the game was ended, one line of text")
+    return value
 
 
 def _players(value: Any) -> tuple[str, ...]:

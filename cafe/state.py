@@ -151,6 +151,8 @@ class State:
     seed: bytes | None = None
     commitment: str | None = None
     over: bool = False
+    #: Why the game was ended by adjudication (``Game.adjudicate``); None: it was not.
+    adjudication: str | None = None
 
     def copy(self) -> State:
         """An independent copy: every mutable part copied, immutable parts shared."""

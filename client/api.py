@@ -201,6 +201,21 @@ class ApiClient:
         """`register`, `withdraw` or `start` (the organiser) a season; the season after it."""
         return self._json("POST", f"/api/leagues/{_segment(slug)}/seasons/{number}/{action}")
 
+    def organise(self, slug: str, number: int, action: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The organiser's `remove` (a member), `pause` or `resume` (the clocks) of a
+        season, with `body` (the player, the reason); the season after it."""
+        path = f"/api/leagues/{_segment(slug)}/seasons/{number}/{action}"
+        return self._json("POST", path, body=body)
+
+    def adjudicate(self, game_id: int, reason: str) -> dict[str, Any]:
+        """End a league game with its standings as they are (its league's organiser)."""
+        return self._json("POST", f"/api/games/{game_id}/adjudicate", body={"reason": reason})
+
+    def season_log(self, slug: str, number: int) -> dict[str, Any]:
+        """A season's log of its organiser's actions, oldest first."""
+        path = f"/api/leagues/{_segment(slug)}/seasons/{number}/log"
+        return self._json("GET", path, repeatable=True)
+
     def invite_to_league(self, slug: str, names: list[str]) -> list[str]:
         """Invite players to an invitation-only league (the organiser); everyone invited."""
         path = f"/api/leagues/{_segment(slug)}/invitations"

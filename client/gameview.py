@@ -64,7 +64,9 @@ def header(state: dict[str, Any], where: ZoneInfo, width: int = 100) -> str:
         f"Game {state['id']}",
         f"{state.get('turns', 0)} turns played",
         f"version {state['version']}",
-        f"deadline {timeview.deadline_text(state.get('deadline'), where)}",
+        f"deadline {timeview.deadline_text(state.get('deadline'), where)}"
+        if not state.get("clock_paused")
+        else f"clocks paused by the league's organiser: {state['clock_paused']['reason']}",
         f"you are {me}" if me else "you are watching",
     ]
     away = [

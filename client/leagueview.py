@@ -7,6 +7,7 @@ division's table, their games in a schedule, their line of the rating list.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -261,3 +262,31 @@ def recent_table(games: Sequence[dict[str, Any]]) -> str:
     ]  # fmt: skip
     return marked_table(("game", "players", "place", "final", "finished"), rows, right={0, 2, 3},
                         cut={1})  # fmt: skip
+
+
+def log_text(log: dict[str, Any]) -> str:
+    """`cafe league log`: the organiser's actions, oldest first, one to a line (its reason
+    on the lines after it, wrapped to 80 columns): `2026-03-05 10:00  ann  paused every
+    clock`."""
+    if not log["entries"]:
+        return (
+            "Nothing yet: the organiser has removed no one, paused nothing and adjudicated\n"
+            "no game."
+        )
+    lines = []
+    for entry in log["entries"]:
+        what = {
+            "remove": f"removed {entry['player']}",
+            "pause": "paused every clock",
+            "resume": "resumed the clocks",
+            "adjudicate": f"adjudicated game {entry['game']}",
+        }.get(entry["action"], entry["action"])
+        at = entry["at"][:16].replace("T", " ")
+        lines.append(f"{at}  {entry['by']}  {what}")
+        if entry["reason"]:
+            lines.append(
+                textwrap.fill(
+                    entry["reason"], NARROW, initial_indent="  why: ", subsequent_indent="       "
+                )
+            )
+    return "\n".join(lines)

@@ -94,15 +94,20 @@ class Placement(StrEnum):
 
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
-    did when the player's time ran out (README: Time controls and vacation): the best turn
-    played for them, or their removal (an entry without a notation, `detail`
-    `{"removed": true}`)."""
+    did when the player's time ran out (README: Time controls and vacation): the best turn played for them, or
+    their removal (an entry without a notation, `detail` `{"removed": true}`), or the league
+    organiser's adjudication that ended the game (`end`)."""
 
     TURN = "turn"
     RESIGN = "resign"
     TIMEOUT = "timeout"
+    #: The league organiser ended the game with its standings as they were (an
+    #: adjudication; `detail` `{"adjudicated": true, "by": NAME, "reason": TEXT}`).
+    END = "end"
 
 
+#: The longest reason an organiser may give for an action (`SeasonLogEntry.reason`).
+REASON_LENGTH = 500
 #: The longest player name (the rule itself is `server.schemas.fields.PlayerName`).
 NAME_LENGTH = 24
 
@@ -215,6 +220,11 @@ class GameRecord(SQLModel, table=True):
     `reminder_due` (indexed, for the sweep) is when the next reminder of the running turn
     is due (None: none to come), `reminded` the reminders of this turn already sent
     (`half`, `last`), so that none is sent twice in one turn.
+
+    `clock_holds` are the league organiser's pauses of every clock of the game (a season's
+    holiday, `server.league.pause`): `[{"start": ISO, "end": ISO or null, "reason": TEXT}]`,
+    oldest first; one whose `end` is null is under way, and while it lasts the game has no
+    deadline and no reminder due.
     """
 
     __tablename__ = "games"
@@ -246,6 +256,9 @@ class GameRecord(SQLModel, table=True):
     )
     reminder_due: datetime | None = Field(default=None, index=True)
     reminded: list[str] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
+    )
+    clock_holds: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
     )
     private: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
@@ -469,7 +482,8 @@ class Season(SQLModel, table=True):
     the seed is shown once the season is finished. `games_left` counts the season's games
     not yet finished (the last one to finish ends the season), `moves` are the promotions
     and relegations at its end, `digest_due` (indexed, for the sweep) when the next weekly
-    league digest is due.
+    league digest is due. `paused_at`: since when the organiser has paused every clock of
+    the season's games (None: not paused; `server.league.pause`).
     """
 
     __tablename__ = "seasons"
@@ -487,6 +501,7 @@ class Season(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     digest_due: datetime | None = Field(default=None, index=True)
+    paused_at: datetime | None = None
 
 
 class SeasonMember(SQLModel, table=True):
@@ -494,8 +509,9 @@ class SeasonMember(SQLModel, table=True):
     of the division's standings, kept up to date as its games finish: league points in
     units of 1/`server.league.table.POINT_UNITS` (exact: shared places give fractions), the
     sum of final game scores, games won and games finished. `withdrawn_at`: when they left
-    (their finished results stand), and `departure` how (a `MemberLeft`). `placed`: why they are
-    in their division (a `Placement`), `placed_from` their division in the last season."""
+    (their finished results stand), and `departure` how (a `MemberLeft`); `removed_reason`:
+    why the organiser removed them (`server.league.removal`). `placed`: why they are in
+    their division (a `Placement`), `placed_from` their division in the last season."""
 
     __tablename__ = "season_members"
     __table_args__ = (UniqueConstraint("season_id", "player_id"),)
@@ -507,6 +523,7 @@ class SeasonMember(SQLModel, table=True):
     registered_at: datetime = Field(default_factory=utcnow)
     withdrawn_at: datetime | None = None
     departure: MemberLeft | None = Field(default=None, sa_type=AutoString(length=16))
+    removed_reason: str | None = Field(default=None, max_length=REASON_LENGTH)
     placed: Placement | None = Field(default=None, sa_type=AutoString(length=8))
     placed_from: int | None = None
     points_units: int = 0
@@ -541,3 +558,28 @@ class RatingPoint(SQLModel, table=True):
     finished_at: datetime
     mu: float
     sigma: float
+
+
+class SeasonLogAction(StrEnum):
+    """What a league organiser did to a season (`SeasonLogEntry.action`)."""
+
+    REMOVE = "remove"
+    PAUSE = "pause"
+    RESUME = "resume"
+    ADJUDICATE = "adjudicate"
+
+
+class SeasonLogEntry(SQLModel, table=True):
+    """One line of a season's log: what its organiser did (`by_id`), when (`at`) and why
+    (`reason`), to which player or game; public, like the season (`server.league.log`)."""
+
+    __tablename__ = "season_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="seasons.id", index=True)
+    at: datetime = Field(default_factory=utcnow)
+    by_id: int = Field(foreign_key="players.id")
+    action: SeasonLogAction = Field(sa_type=AutoString(length=12))
+    player_id: int | None = Field(default=None, foreign_key="players.id")
+    game_id: int | None = Field(default=None, foreign_key="games.id")
+    reason: str = Field(default="", max_length=REASON_LENGTH)

@@ -53,6 +53,12 @@ A player who resigns (not a turn: the correspondence service allows it at any ti
 written ``-- PLAYER resigns`` where it happened among the turns; a player the service
 removed because their time ran out, ``-- PLAYER times out`` (out in the same way).
 
+A game ended by adjudication (``Game.adjudicate``: a league's organiser ended a game stuck
+for a reason outside the rules) has ``-- adjudicated: REASON`` as its last line. Replaying
+it ends the game there: nothing may follow it, the game must not have been over already,
+and ``Result`` must be the standings of the position as it stood, with the penalties for
+the tiles in hand as at any end.
+
 For example::
 
     12. bob: USm@US1-US2 USf@DE2-US1 | +17 | drew DEf ITm

@@ -13,6 +13,7 @@ from cafe.record.syntax import (
     HEX64,
     KLATSCH,
     NO_OPTIONS,
+    Adjudication,
     ParsedRecord,
     RecordError,
     Resignation,
@@ -37,11 +38,17 @@ class VerifyReport:
     standings: tuple[Standing, ...]
     #: How the players who resigned left: ``resigned`` or ``removed on time``.
     left: Mapping[str, str] = field(default_factory=dict)
+    adjudication: str | None = None
 
     def __str__(self) -> str:
+        ended = (
+            ""
+            if self.adjudication is None
+            else f"; ended by adjudication ({self.adjudication}) with the standings as they were"
+        )
         return (
             f"verified: {self.turns} turns by {', '.join(self.players)}; the seed matches "
-            f"commitment {self.commitment} and every deal and draw; "
+            f"commitment {self.commitment} and every deal and draw{ended}; "
             f"result {result_text(self.standings, self.left)}"
         )
 
@@ -71,6 +78,7 @@ def verify(text: str) -> VerifyReport:
         commitment=game.commitment,  # type: ignore[arg-type]
         standings=tuple(game.standings()),
         left=departures(game),
+        adjudication=game.adjudication,
     )
 
 
@@ -82,6 +90,11 @@ def _replay(record: ParsedRecord) -> Game:
                 game.resign(entry.player, timeout=entry.timeout)
             except CafeError as error:
                 raise RecordError(entry.line, f"{entry.player} resigns: {error}") from None
+        elif isinstance(entry, Adjudication):
+            try:
+                game.adjudicate(entry.reason)
+            except CafeError as error:
+                raise RecordError(entry.line, f"adjudicated: {error}") from None
         else:
             _play(game, entry)
     _check_result(game, record)

@@ -26,6 +26,8 @@ TIMES_OUT = "times out"
 #: ``eliminated`` (rulebook §7), or the service's ``resigned`` and ``removed on time``.
 RESIGNED = "resigned"
 REMOVED_ON_TIME = "removed on time"
+#: The game ended by adjudication, for a reason outside the rules: ``-- adjudicated: REASON``.
+ADJUDICATED = "adjudicated:"
 
 _TAG = re.compile(r'\[([A-Za-z]+) "(.*)"\]')
 _TURN = re.compile(r"(\d+)\.\s+([^\s:]+):\s*(.*)")
@@ -68,9 +70,15 @@ class Resignation:
 
 
 @dataclass(frozen=True, slots=True)
+class Adjudication:
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedRecord:
     tags: dict[str, Tag]
-    turns: list[TurnLine | Resignation]
+    turns: list[TurnLine | Resignation | Adjudication]
     header_end: int
 
     @property
@@ -82,7 +90,7 @@ class ParsedRecord:
 def parse(text: str) -> ParsedRecord:
     """Split a record into its tags and turn lines, checking only their form."""
     tags: dict[str, Tag] = {}
-    turns: list[TurnLine] = []
+    turns: list[TurnLine | Resignation | Adjudication] = []
     header_end = 1
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -97,6 +105,8 @@ def parse(text: str) -> ParsedRecord:
             _check_tag(number, name, value)
             tags[name] = Tag(number, value)
             header_end = number
+        elif line.startswith(f"{RESIGNS_PREFIX} {ADJUDICATED}"):
+            turns.append(_parse_adjudication(number, line))
         elif line.startswith(RESIGNS_PREFIX):
             turns.append(_parse_resignation(number, line))
         else:
@@ -133,6 +143,13 @@ def _parse_resignation(number: int, line: str) -> Resignation:
             number, f"cannot read {line!r}: write '-- PLAYER resigns' or '-- PLAYER times out'"
         )
     return Resignation(number, words[1], timeout=what == TIMES_OUT)
+
+
+def _parse_adjudication(number: int, line: str) -> Adjudication:
+    reason = line.removeprefix(f"{RESIGNS_PREFIX} {ADJUDICATED}").strip()
+    if not reason:
+        raise RecordError(number, f"cannot read {line!r}: write '-- {ADJUDICATED} REASON'")
+    return Adjudication(number, reason)
 
 
 def _parse_turn_line(number: int, line: str) -> TurnLine:

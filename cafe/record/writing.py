@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from cafe.errors import CafeError
 from cafe.game import Game
 from cafe.record.syntax import (
+    ADJUDICATED,
     DREW,
     ELIMINATED,
     KLATSCH,
@@ -100,7 +101,7 @@ def _turn_line(number: int, result: TurnResult, *, timeout: bool) -> str:
 
 def _turn_lines(game: Game) -> list[str]:
     """The turn lines, with each resignation (or removal on time-out) after the turns played
-    before it."""
+    before it, and the adjudication that ended the game, if any, last."""
     resigned: dict[int, list[str]] = {}
     for played, player in game.resignations:
         how = TIMES_OUT if player in game.timed_out else RESIGNS
@@ -110,4 +111,6 @@ def _turn_lines(game: Game) -> list[str]:
     for number, result in enumerate(game.history, 1):
         lines.append(_turn_line(number, result, timeout=number in timeouts))
         lines += resigned.get(number, [])
+    if game.adjudication is not None:
+        lines.append(f"{RESIGNS_PREFIX} {ADJUDICATED} {game.adjudication}")
     return lines

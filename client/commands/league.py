@@ -77,6 +77,23 @@ def begun_season(league: dict[str, Any], number: int | None) -> int:
     return int(begun[-1]["number"])
 
 
+def next_season(league: dict[str, Any], finished: dict[str, Any], me: str | None) -> str:
+    """After a season ends: how its organiser opens the next one (and what others await)."""
+    slug, number = league["slug"], finished["number"] + 1
+    over = f"Season {finished['number']} is over: its tables are final."
+    if me == league["organiser"]:
+        return (
+            f"{over}\nOpen season {number} for registration: cafe league open {slug}\n"
+            "Its members are registered again and told by email; start it with:\n"
+            f"  cafe league start {slug}"
+        )
+    return (
+        f"{over}\nIts organiser, {league['organiser']}, opens season {number} with:\n"
+        f"  cafe league open {slug}\nThe members of season {finished['number']} are then "
+        "registered again and told by email."
+    )
+
+
 def next_reads(slug: str) -> str:
     """Where to read a running season: its tables and its games."""
     return f"The tables: cafe league standings {slug}\nThe games:  cafe league schedule {slug}"
@@ -98,7 +115,7 @@ def list_leagues(ctx: typer.Context) -> None:
 @app.command()
 def show(ctx: typer.Context, slug: Slug) -> None:
     """A league's settings and seasons, and what you can do next."""
-    api, _ = reader(ctx.obj)
+    api, me = reader(ctx.obj)
     league = api.league(slug)
     say(view.settings_text(league))
     if not league["seasons"]:
@@ -109,7 +126,12 @@ def show(ctx: typer.Context, slug: Slug) -> None:
     newest = league["seasons"][-1]
     if newest["status"] == "registration":
         say(f"Join season {newest['number']}: cafe league join {slug}")
+    elif newest["status"] == "finished":
+        say(next_season(league, newest, me))
     else:
+        if newest.get("paused_since"):
+            say(f"Season {newest['number']} is paused by the organiser: every clock is "
+                f"stopped.\nWhy: cafe league log {slug}")  # fmt: skip
         say(next_reads(slug))
 
 
@@ -369,3 +391,109 @@ def read_games(api: "ApiClient", ids: list[int], status: str) -> dict[int, dict[
             assert state is not None  # no ETag was sent, so the answer has the state
             games[game_id] = state
     return games
+
+
+# --- the organiser's tools --------------------------------------------------------------
+
+Reason = Annotated[
+    str,
+    typer.Option(
+        "--reason",
+        metavar="TEXT",
+        help="Why (required): the players concerned are told, and the season's log keeps it.",
+    ),
+]
+
+
+def organised_season(api: "ApiClient", slug: str, doing: str) -> dict[str, Any]:
+    """The league's newest season, which the organiser's tools act on."""
+    return newest_season(api.league(slug), doing)
+
+
+@app.command()
+def remove(ctx: typer.Context, slug: Slug, name: Annotated[
+    str, typer.Argument(help="The member to remove.", metavar="NAME")
+], reason: Reason) -> None:  # fmt: skip
+    """Remove a member from the league's newest season (the organiser).
+
+    From a running season it is a withdrawal: their running games of it are resigned,
+    their finished results stand. From a season open for registration they are not placed
+    when it starts. They are told why, and the season's log records it.
+    """
+    api = ctx.obj.api()
+    number = organised_season(api, slug, "remove anyone from")["number"]
+    season = api.organise(slug, number, "remove", {"player": name, "reason": reason})
+    say(f"{name} is removed from season {number}.")
+    if season["status"] == "running":
+        say("Their running games of it are resigned; their finished results stand.")
+    else:
+        say("They will not be placed in it when it starts.")
+    say(f"The season's log: cafe league log {slug}")
+
+
+@app.command()
+def pause(ctx: typer.Context, slug: Slug, reason: Reason) -> None:
+    """Pause every clock of the league's running season (the organiser; a holiday).
+
+    No deadline passes and no reminder comes until you resume it; each deadline then moves
+    back by the pause. Players may still play meanwhile. Every member is told why.
+    """
+    api = ctx.obj.api()
+    number = organised_season(api, slug, "pause")["number"]
+    api.organise(slug, number, "pause", {"reason": reason})
+    say(f"Season {number} is paused: every clock of its games is stopped.\n"
+        f"Resume it with: cafe league resume {slug}")  # fmt: skip
+
+
+@app.command()
+def resume(
+    ctx: typer.Context,
+    slug: Slug,
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="TEXT", help="A note for the season's log.")
+    ] = "",
+) -> None:
+    """Resume the paused season's clocks (the organiser).
+
+    The clocks run again from now; each deadline moves back by the pause. Every member is
+    told, with their new deadlines.
+    """
+    api = ctx.obj.api()
+    number = organised_season(api, slug, "resume")["number"]
+    api.organise(slug, number, "resume", {"reason": reason})
+    say(f"Season {number} is resumed: its clocks run again, each deadline moved back by the\n"
+        "pause.")  # fmt: skip
+
+
+@app.command()
+def adjudicate(
+    ctx: typer.Context,
+    game: Annotated[int, typer.Argument(min=1, help="The league game's id.", metavar="GAME")],
+    reason: Reason,
+) -> None:
+    """End a running league game now with its standings as they are (its league's
+    organiser), for a reason outside the rules: a player unreachable, a dispute.
+
+    The tiles in hand cost what they cost at any end; the game counts for the table and
+    the ratings like any finished game, and its page, record and emails say why it ended.
+    """
+    state = ctx.obj.api().adjudicate(game, reason)
+    say(f"Game {game} is adjudicated: it ended with the standings as they were.")
+    for line in state.get("standings", []):
+        say(f"  {line['place']}. {line['player']} {line['final']}")
+    say(f"Its record, which `cafe verify` checks: cafe record {game}")
+
+
+@app.command()
+def log(ctx: typer.Context, slug: Slug, season: SeasonOption = None) -> None:
+    """What the organiser did in a season: removals, pauses, adjudications, with who,
+    when (UTC) and why."""
+    api, _ = reader(ctx.obj)
+    league = api.league(slug)
+    number = season if season is not None else newest_season(league, "show")["number"]
+    shown = api.season_log(slug, number)
+    say(joined([view.title(league), f"season {number}", "the organiser's log"], width=NARROW))
+    if shown["paused_since"]:
+        say(f"Paused since {shown['paused_since'][:16].replace('T', ' ')} UTC: every clock "
+            "is stopped.")  # fmt: skip
+    say(view.log_text(shown))

@@ -3,6 +3,7 @@
 # ruff: noqa: PLC0415 (commands import what they need when they run: fast `cafe --help`)
 
 import sys
+import textwrap
 from pathlib import Path
 from typing import Annotated
 
@@ -10,7 +11,7 @@ import typer
 
 from client.commands.lobby import GameId
 from client.errors import CliError
-from client.output import say, signed
+from client.output import NARROW, say, signed
 from client.turnview import detail_lines, draw_line
 
 
@@ -28,6 +29,9 @@ def history(
     for entry in turns:
         if entry["kind"] == "resign":
             say(f"{entry['number']:>3}. {entry['player']} resigned")
+            continue
+        if entry["kind"] == "end":
+            say(f"{entry['number']:>3}. adjudicated by {entry['by']}: {entry['reason']}")
             continue
         out = " (eliminated)" if entry.get("eliminated") else ""
         points = signed(entry["points"])
@@ -58,7 +62,8 @@ def verify(
     """Check a finished game's record offline.
 
     The revealed seed against its commitment, the seat order, the deal, every draw, every
-    turn's points, and the result.
+    turn's points, and the result (for a game ended by adjudication: the standings of the
+    position where it was ended).
     """
     from cafe import CafeError
     from cafe.record import RecordError
@@ -78,6 +83,16 @@ def verify(
     say(f"Verified: {report.turns} turns by {', '.join(report.players)}.")
     say("  The revealed seed matches the commitment, and so do the deal and every draw:")
     say(f"  commitment {report.commitment}")
+    if report.adjudication is not None:
+        say(
+            textwrap.fill(
+                f"Ended by adjudication ({report.adjudication}): the standings as they were, "
+                "with the penalties for the tiles in hand.",
+                NARROW,
+                initial_indent="  ",
+                subsequent_indent="  ",
+            )
+        )
     for standing in report.standings:
         result = (
             f"{standing.score} ({report.left.get(standing.player, 'eliminated')})"

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from flask import Flask
 
-from server.api import accounts, games, leagues, meta, preferences, ratings, turns, vacation
+from server.api import (
+    accounts,
+    adjudication,
+    games,
+    leagues,
+    meta,
+    preferences,
+    ratings,
+    turns,
+    vacation,
+)
 
 
 def init_app(app: Flask) -> None:
     """Register the API blueprints."""
-    for module in (accounts, preferences, vacation, games, turns, leagues, ratings, meta):
+    areas = (accounts, preferences, vacation, games, turns, adjudication, leagues, ratings, meta)
+    for module in areas:
         app.register_blueprint(module.bp)

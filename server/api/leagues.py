@@ -1,5 +1,7 @@
 """Routes for leagues and their seasons (README: League): create and list leagues, open,
-start and read seasons, register and withdraw, invite. Reading is public, like the games."""
+start and read seasons, register and withdraw, invite; the organiser's tools (remove a
+member, pause and resume the clocks; adjudicating a game is `POST /api/games/<id>/adjudicate`)
+and the season's log of them. Reading is public, like the games."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from flask import Blueprint, g
 from server.apispec import validate
 from server.auth import login_required
 from server.db import get_session
-from server.league import store, views, withdrawal
+from server.league import pause, removal, store, views, withdrawal
 from server.league.start import start_season
 from server.schemas.leagues import (
     InvitationsCreate,
@@ -16,6 +18,10 @@ from server.schemas.leagues import (
     LeagueCreate,
     LeagueList,
     LeaguePublic,
+    PauseCreate,
+    RemovalCreate,
+    ResumeCreate,
+    SeasonLog,
     SeasonPublic,
 )
 
@@ -126,3 +132,64 @@ def invite(slug: str, json: InvitationsCreate) -> Invited:
     session = get_session()
     league = store.load_league(session, slug)
     return Invited(invited=store.invite(session, league=league, player=g.player, names=json.names))
+
+
+@bp.post("/<slug>/seasons/<int:number>/remove")
+@login_required
+@validate(200, SeasonPublic, 403, 404, 409, json=RemovalCreate)
+def remove(slug: str, number: int, json: RemovalCreate) -> SeasonPublic:
+    """Remove a member from a season (the organiser), with a reason: from a running season
+    as a withdrawal (their running games of it resigned, finished results standing), or
+    from its registration. The player is told; the season's log records it. 404: no such
+    league, season or player; 409: the season is over, or the player is not a member."""
+    session = get_session()
+    league = store.load_league(session, slug)
+    season = removal.remove(
+        session,
+        league=league,
+        number=number,
+        organiser=g.player,
+        name=json.player,
+        reason=json.reason,
+    )
+    return views.season_public(session, league, season)
+
+
+@bp.post("/<slug>/seasons/<int:number>/pause")
+@login_required
+@validate(200, SeasonPublic, 403, 404, 409, json=PauseCreate)
+def pause_season(slug: str, number: int, json: PauseCreate) -> SeasonPublic:
+    """Pause every clock of a running season's games (the organiser; a holiday season): no
+    deadline passes and no reminder comes until it resumes. The members are told; the
+    season's log records it. 409: the season is not running, or is paused already."""
+    session = get_session()
+    league = store.load_league(session, slug)
+    season = pause.pause(
+        session, league=league, number=number, organiser=g.player, reason=json.reason
+    )
+    return views.season_public(session, league, season)
+
+
+@bp.post("/<slug>/seasons/<int:number>/resume")
+@login_required
+@validate(200, SeasonPublic, 403, 404, 409, json=ResumeCreate)
+def resume_season(slug: str, number: int, json: ResumeCreate) -> SeasonPublic:
+    """Resume a paused season's clocks (the organiser): every deadline moves back by the
+    pause. The members are told, with their new deadlines. 409: the season is not running,
+    or not paused."""
+    session = get_session()
+    league = store.load_league(session, slug)
+    season = pause.resume(
+        session, league=league, number=number, organiser=g.player, reason=json.reason
+    )
+    return views.season_public(session, league, season)
+
+
+@bp.get("/<slug>/seasons/<int:number>/log")
+@validate(200, SeasonLog, 404, public=True)
+def season_log(slug: str, number: int) -> SeasonLog:
+    """What the season's organiser did — removals, pauses, resumptions, adjudications —
+    with who, when and why, oldest first."""
+    session = get_session()
+    league, season = store.load_league_season(session, slug, number)
+    return views.season_log(session, league, season)

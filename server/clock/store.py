@@ -3,11 +3,19 @@ mover's vacations, and the players' clock facts kept with each game (`player_clo
 
 Every function works inside the caller's transaction and never commits: a deadline is
 written in the same transaction as the event that moves it (a game starting, a turn, a
-vacation declared or ended).
+vacation declared or ended, a league season paused or resumed).
+
+Besides the mover's vacations (when the game allows vacation), a game's clocks stop during
+the league organiser's holds (`games.clock_holds`, `server.league.pause`), whatever the
+game's vacation rule: a hold is a vacation for everyone in the game. While a hold is under
+way (no end yet) the game has no deadline and no reminder due, so the sweep finds nothing
+to do in it; once it ends, the deadline is the moment the clock has run the allowance
+outside every pause, so it moves back by the hold.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -38,24 +46,42 @@ def pauses(session: Session, player_id: int, since: datetime) -> list[Interval]:
     return [Interval(start, end) for start, end in rows]
 
 
+def held(holds: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether one of a game's holds (`clock_holds`) is under way: every clock stopped."""
+    return any(hold["end"] is None for hold in holds)
+
+
+def stops(
+    clock: Mapping[str, Any], vacations: Sequence[Interval], holds: Sequence[Mapping[str, Any]]
+) -> list[Interval]:
+    """Every pause of the mover's clock: their `vacations` if the game allows vacation, and
+    the organiser's ended `holds`, which stop every clock whatever the vacation rule."""
+    ended = [
+        Interval(datetime.fromisoformat(hold["start"]), datetime.fromisoformat(hold["end"]))
+        for hold in holds
+        if hold["end"] is not None
+    ]
+    return [*(vacations if clock["vacation"] else ()), *ended]
+
+
 def alarms(
     clock: dict[str, Any] | None,
     turn_start: datetime,
     paused: list[Interval],
     *,
     sent: list[str] | tuple[str, ...],
+    holds: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The deadline and the next reminder due (`reminder_due`) of a turn begun at
-    `turn_start`, the mover's clock `paused` as given, with the reminders `sent` this turn
-    already; all None without a clock."""
-    if clock is None:
+    `turn_start`, the mover's clock `paused` by their vacations as given and by the game's
+    `holds`, with the reminders `sent` this turn already; all None without a clock or
+    while a hold is under way."""
+    if clock is None or held(holds):
         return {"deadline": None, "reminder_due": None}
-    days, allowed = clock["days_per_turn"], clock["vacation"]
+    days, every_stop = clock["days_per_turn"], stops(clock, paused, holds)
     return {
-        "deadline": deadlines.deadline(turn_start, days, paused, vacation_allowed=allowed),
-        "reminder_due": deadlines.next_reminder(
-            turn_start, days, paused, vacation_allowed=allowed, sent=sent
-        ),
+        "deadline": deadlines.deadline(turn_start, days, every_stop),
+        "reminder_due": deadlines.next_reminder(turn_start, days, every_stop, sent=sent),
     }
 
 
@@ -91,7 +117,9 @@ def next_deadline(
     same_turn = not new_turn and mover == mover_before
     turn_start = game.turn_started_at if same_turn and game.turn_started_at else utcnow()
     sent = game.reminded if same_turn else []
-    due = alarms(game.clock, turn_start, _known_pauses(game, mover), sent=sent)
+    due = alarms(
+        game.clock, turn_start, _known_pauses(game, mover), sent=sent, holds=game.clock_holds
+    )
     return {**values, **due, "turn_started_at": turn_start, "reminded": sent}
 
 
@@ -111,7 +139,8 @@ def recompute_for_player(session: Session, player: Player, vacation: Interval | 
     and its `clock_serial` rises so that its ETag changes), and the deadline of every
     running game where they are to move is recomputed if the game allows vacation. Each
     update is a compare-and-set on the game's version, retried on a game that a turn
-    changed meanwhile; the number of games touched."""
+    changed meanwhile (or whose clock facts did: a season's hold); the number of games
+    touched."""
     assert player.id is not None
     games = session.exec(
         select(GameRecord)
@@ -145,11 +174,27 @@ def _touch(session: Session, game: GameRecord, player: Player, vacation: Interva
         assert player.id is not None
         turn_start = game.turn_started_at
         values.update(
-            alarms(clock, turn_start, pauses(session, player.id, turn_start), sent=game.reminded)
+            alarms(
+                clock,
+                turn_start,
+                pauses(session, player.id, turn_start),
+                sent=game.reminded,
+                holds=game.clock_holds,
+            )
         )
+    return _write_clock(session, game, values)
+
+
+def _write_clock(session: Session, game: GameRecord, values: dict[str, Any]) -> bool:
+    """Write the game's clock `values` if neither its version nor its clock facts changed
+    since `game` was read (the compare-and-set of a vacation's or a hold's change)."""
     result = session.execute(
         update(GameRecord)
-        .where(col(GameRecord.id) == game.id, col(GameRecord.version) == game.version)
+        .where(
+            col(GameRecord.id) == game.id,
+            col(GameRecord.version) == game.version,
+            col(GameRecord.clock_serial) == game.clock_serial,
+        )
         .values(**values)
         .execution_options(synchronize_session=False)
     )
@@ -166,3 +211,31 @@ def seat_clocks(game: GameRecord, names: list[str], now: datetime) -> SeatClocks
         until.append(end if start is not None and end is not None and start <= now < end else None)
     timeouts = [game.player_clocks.get(name, {}).get("timeouts", 0) for name in names]
     return SeatClocks(until, timeouts)
+
+
+def hold(session: Session, game: GameRecord, holds: list[dict[str, Any]]) -> bool:
+    """Give the running `game` these holds of its clocks (`clock_holds`: the organiser's
+    pauses) and the deadline and next reminder they make for its mover, whose vacations
+    count as ever. A compare-and-set on the version and the clock facts (`clock_serial`,
+    which rises so that the game's ETag changes); False if the game changed meanwhile."""
+    values: dict[str, Any] = {
+        "clock_holds": holds,
+        "clock_serial": GameRecord.clock_serial + 1,
+    }
+    state, turn_start = game.state, game.turn_started_at
+    if game.clock is not None and state is not None and turn_start is not None:
+        mover_id = session.exec(
+            select(GameSeat.player_id).where(
+                GameSeat.game_id == game.id, GameSeat.seat == state["to_move"]
+            )
+        ).one()
+        values.update(
+            alarms(
+                game.clock,
+                turn_start,
+                pauses(session, mover_id, turn_start),
+                sent=game.reminded,
+                holds=holds,
+            )
+        )
+    return _write_clock(session, game, values)

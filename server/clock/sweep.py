@@ -143,11 +143,12 @@ def _remind(session: Session, game_id: int, version: int, config: Mapping[str, A
         .where(GameSeat.game_id == game_id, GameSeat.seat == seat)
     ).one()
     assert player.id is not None
-    start, days, allowed = game.turn_started_at, game.clock["days_per_turn"], game.clock["vacation"]
+    start, days = game.turn_started_at, game.clock["days_per_turn"]
     paused = store.pauses(session, player.id, start)
+    every_stop = store.stops(game.clock, paused, game.clock_holds)
     due = [
         reminder.kind
-        for reminder in deadlines.reminders(start, days, paused, vacation_allowed=allowed)
+        for reminder in deadlines.reminders(start, days, every_stop)
         if reminder.due <= now and reminder.kind not in game.reminded
     ]
     reminded = [*game.reminded, *due]
@@ -158,9 +159,7 @@ def _remind(session: Session, game_id: int, version: int, config: Mapping[str, A
         .where(col(GameRecord.id) == game_id, col(GameRecord.version) == version)
         .values(
             reminded=reminded,
-            reminder_due=deadlines.next_reminder(
-                start, days, paused, vacation_allowed=allowed, sent=reminded
-            ),
+            reminder_due=deadlines.next_reminder(start, days, every_stop, sent=reminded),
         )
         .execution_options(synchronize_session=False)
     )

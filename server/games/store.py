@@ -141,16 +141,30 @@ def bump_version(session: Session, game: GameRecord, **values: Any) -> bool:
 def compare_and_set_params(game: GameRecord, values: Mapping[str, Any]) -> dict[str, Any]:
     """The parameters of `compare_and_set(tuple(values))` for `game`."""
     params = {f"new_{name}": value for name, value in values.items()}
-    params.update(game_id=game.id, seen=game.version, next_version=game.version + 1)
+    params.update(
+        game_id=game.id,
+        seen=game.version,
+        seen_clock=game.clock_serial,
+        next_version=game.version + 1,
+    )
     return params
 
 
 @functools.lru_cache(maxsize=64)
 def compare_and_set(columns: tuple[str, ...]) -> Update:
-    """The compare-and-set of `bump_version` writing `columns`, built once per set of them."""
+    """The compare-and-set of `bump_version` writing `columns`, built once per set of them.
+
+    It is guarded by the clock facts the change was computed with (`clock_serial`) as well
+    as the version: a change that computed the next deadline from a game whose vacations or
+    holds changed meanwhile (a season paused that moment) writes nothing, rather than a
+    deadline that ignores them."""
     return (
         update(_GAMES)
-        .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("seen"))
+        .where(
+            _GAMES.c.id == bindparam("game_id"),
+            _GAMES.c.version == bindparam("seen"),
+            _GAMES.c.clock_serial == bindparam("seen_clock"),
+        )
         .values(
             version=bindparam("next_version"),
             **{name: bindparam(f"new_{name}", type_=_GAMES.c[name].type) for name in columns},

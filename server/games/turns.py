@@ -349,6 +349,8 @@ def replay(session: Session, game: GameRecord) -> Game:
         timeout = entry.kind == TurnKind.TIMEOUT
         if entry.kind == TurnKind.RESIGN or entry.detail.get("removed"):
             engine.resign(entry.seat, timeout=timeout)
+        elif entry.kind == TurnKind.END:
+            engine.adjudicate(entry.detail["reason"])
         else:
             engine.play(entry.notation, timeout=timeout)
     return engine

@@ -14,7 +14,7 @@ from datetime import datetime
 from server.clock.store import SeatClocks
 from server.models import GameRecord, GameStatus, TurnRecord
 from server.schemas.clock import ClockSettings
-from server.schemas.games import GamePublic, GameSummary, Standing, TurnPublic
+from server.schemas.games import ClockPause, GamePublic, GameSummary, Standing, TurnPublic
 
 
 def to_move_name(game: GameRecord) -> str | None:
@@ -117,6 +117,9 @@ def public_state(
     if game.status == GameStatus.FINISHED:
         view.standings = [Standing.model_validate(line) for line in game.standings or []]
         view.seed = game.seed_hex
+    held = next((hold for hold in game.clock_holds if hold["end"] is None), None)
+    if held is not None and game.status == GameStatus.ACTIVE:
+        view.clock_paused = ClockPause(since=held["start"], reason=held["reason"])
     return view
 
 

@@ -4,9 +4,11 @@ true, like the vacation notices: the facts are gathered here in a few queries fo
 whole season, and each member's message is built by `server.league.messages`.
 
 Outbox kinds: `league_registration`, `league_season_started`, `league_digest`,
-`league_season_finished`. They follow the players' preferences like the game emails of
-`server.games.notify`: none goes to a player who chose `turn_emails = none`. A
-registration email to someone not yet registered carries a season reply address
+`league_season_finished`, and the organiser's actions (`server.league.removal`,
+`server.league.pause`): `league_removed`, `league_paused`, `league_resumed`. They follow
+the players' preferences like the game emails of `server.games.notify`: none goes to a
+player who chose `turn_emails = none`. A registration email to someone not yet registered
+carries a season reply address
 (`server.mail.addresses.SeasonReplyAddress`): replying `join` registers them
 (`server.league.joining`).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 from flask import current_app
@@ -40,6 +43,7 @@ from server.models import (
     RatingPoint,
     Season,
     SeasonMember,
+    SeasonStatus,
     TurnEmails,
 )
 from server.schemas.clock import DEFAULT_CLOCK
@@ -131,12 +135,14 @@ def members(
 
 def league_games(session: Session, season: Season, *, running: bool) -> list[LeagueGame]:
     """The season's games (`running`: only those still being played) as emails list them;
-    the deadline is that of the player to move."""
+    the deadline is that of the player to move (read afresh: a pause or resumption has just
+    moved them with bulk updates)."""
     query = select(GameRecord).where(GameRecord.season_id == season.id)
     if running:
         query = query.where(GameRecord.status == GameStatus.ACTIVE)
     found = []
-    for game in session.exec(query.order_by(col(GameRecord.id))):
+    fresh = query.order_by(col(GameRecord.id)).execution_options(populate_existing=True)
+    for game in session.exec(fresh):
         assert game.id is not None and game.state is not None
         names = list(game.state["players"])
         found.append(
@@ -274,3 +280,75 @@ def season_finished(
             links=links,
         )
         _send(session, config, "league_season_finished", player, rendered, links)
+
+
+def removed_by_organiser(
+    session: Session,
+    *,
+    league: League,
+    season: Season,
+    player: Player,
+    reason: str,
+    resigned: Sequence[int],
+    config: Mapping[str, Any] | None = None,
+) -> None:
+    """Tell the removed player they were removed, why, and which games were resigned."""
+    if player.turn_emails == TurnEmails.NONE:
+        return
+    config = _config(config)
+    links = outgoing.links(config, player_id=player.id)
+    rendered = messages.removed(
+        recipient(player),
+        season_facts(league, season),
+        reason=reason,
+        running=season.status == SeasonStatus.RUNNING,
+        resigned=resigned,
+        links=links,
+    )
+    _send(session, config, "league_removed", player, rendered, links)
+
+
+def season_paused(
+    session: Session,
+    *,
+    league: League,
+    season: Season,
+    reason: str,
+    config: Mapping[str, Any] | None = None,
+) -> None:
+    """Tell every member still in the season that its clocks are stopped, and why."""
+    config = _config(config)
+    facts = season_facts(league, season)
+    for _, player in members(session, season):
+        if player.turn_emails == TurnEmails.NONE:
+            continue
+        links = outgoing.links(config, player_id=player.id)
+        rendered = messages.paused(recipient(player), facts, reason=reason, links=links)
+        _send(session, config, "league_paused", player, rendered, links)
+
+
+def season_resumed(
+    session: Session,
+    *,
+    league: League,
+    season: Season,
+    paused: timedelta,
+    config: Mapping[str, Any] | None = None,
+) -> None:
+    """Tell every member still in the season that its clocks run again, with the new
+    deadlines of the games waiting for their move."""
+    config = _config(config)
+    facts = season_facts(league, season)
+    running = league_games(session, season, running=True)
+    for _, player in members(session, season):
+        if player.turn_emails == TurnEmails.NONE:
+            continue
+        links = outgoing.links(config, player_id=player.id)
+        rendered = messages.resumed(
+            recipient(player),
+            facts,
+            paused_for=paused,
+            waiting=[game for game in running if game.to_move == player.name],
+            links=links,
+        )
+        _send(session, config, "league_resumed", player, rendered, links)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -321,3 +321,56 @@ def join_refused(
     """The answer to a reply to a registration email that registered no one: why."""
     context = _base(recipient, season, links, reason=reason, preheader=reason)
     return render_pair("league_join_refused", context)
+
+
+def removed(
+    recipient: Recipient,
+    season: SeasonFacts,
+    *,
+    reason: str,
+    running: bool,
+    resigned: Sequence[int],
+    links: Links,
+) -> Rendered:
+    """The organiser removed the recipient from the season (`running`: from a season under
+    way, their running games of it `resigned`; else from its registration), and why."""
+    context = _base(
+        recipient,
+        season,
+        links,
+        reason=reason,
+        running=running,
+        resigned=list(resigned),
+        preheader=f"The organiser removed you: {reason}",
+    )
+    return render_pair("league_removed", context)
+
+
+def paused(recipient: Recipient, season: SeasonFacts, *, reason: str, links: Links) -> Rendered:
+    """The organiser paused every clock of the season's games, and why."""
+    context = _base(
+        recipient, season, links, reason=reason, preheader=f"Every clock is stopped: {reason}"
+    )
+    return render_pair("league_paused", context)
+
+
+def resumed(
+    recipient: Recipient,
+    season: SeasonFacts,
+    *,
+    paused_for: timedelta,
+    waiting: Sequence[LeagueGame],
+    links: Links,
+) -> Rendered:
+    """The season's clocks run again: how long they were stopped (every deadline moved back
+    by it) and the recipient's games waiting for their move, with their new deadlines."""
+    shown = _games(waiting, recipient.name, recipient.timezone)
+    context = _base(
+        recipient,
+        season,
+        links,
+        paused_for=times.left(paused_for),
+        games=shown,
+        preheader=f"Deadlines moved back by {times.left(paused_for)}",
+    )
+    return render_pair("league_resumed", context)

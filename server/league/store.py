@@ -180,7 +180,8 @@ def register(session: Session, *, league: League, number: int, player: Player) -
 def add_member(session: Session, *, league: League, season: Season, player: Player) -> None:
     """Register the player for the season (its row locked by the caller), in the caller's
     transaction: a 409 unless it is open for registration or if they are registered, a 403
-    if the league is by invitation and they are not invited."""
+    if the league is by invitation and they are not invited, or if the organiser removed
+    them from this season."""
     number = season.number
     if season.status != SeasonStatus.REGISTRATION:
         raise Conflict(
@@ -195,6 +196,12 @@ def add_member(session: Session, *, league: League, season: Season, player: Play
     if member is not None and member.withdrawn_at is None:
         raise Conflict(
             "already_registered", f"you are registered for season {number} of {league.slug}"
+        )
+    if member is not None and member.removed_reason is not None:
+        raise Forbidden(
+            "removed_by_organiser",
+            f"the organiser removed you from season {number} of {league.slug} "
+            f"({member.removed_reason}); ask them, or join the next season",
         )
     if member is None:
         assert season.id is not None and player.id is not None

@@ -9,7 +9,7 @@ from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
 from server.domain import NotFound
-from server.league import ratings, scheduling
+from server.league import log, ratings, scheduling
 from server.league.counts import season_counts
 from server.league.standings import division_tables
 from server.league.store import league_games
@@ -40,6 +40,8 @@ from server.schemas.leagues import (
     RatingRow,
     RecentGame,
     SeasonBrief,
+    SeasonLog,
+    SeasonLogEntryPublic,
     SeasonMove,
     SeasonPublic,
     StandingRow,
@@ -80,6 +82,7 @@ def league_public(session: Session, league: League) -> LeaguePublic:
                 left=counts[s.id].left,  # type: ignore[index]
                 started_at=s.started_at,
                 finished_at=s.finished_at,
+                paused_since=s.paused_at if s.status == SeasonStatus.RUNNING else None,
             )
             for s in seasons
         ],
@@ -214,6 +217,7 @@ def season_public(
         created_at=season.created_at,
         started_at=season.started_at,
         finished_at=season.finished_at,
+        paused_since=season.paused_at if season.status == SeasonStatus.RUNNING else None,
     )
 
 
@@ -336,4 +340,15 @@ def _recent(game: GameRecord, name: str) -> RecentGame:
         place=None if line is None else line["place"],
         final=None if line is None else line["final"],
         finished_at=game.finished_at,
+    )
+
+
+def season_log(session: Session, league: League, season: Season) -> SeasonLog:
+    """The season's log of its organiser's actions, oldest first."""
+    return SeasonLog(
+        league=league.slug,
+        season=season.number,
+        status=season.status,
+        paused_since=season.paused_at if season.status == SeasonStatus.RUNNING else None,
+        entries=[SeasonLogEntryPublic.model_validate(line) for line in log.lines(session, season)],
     )

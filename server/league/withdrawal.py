@@ -74,12 +74,23 @@ def withdraw(
         )
     if season.status == SeasonStatus.FINISHED:
         raise Conflict("season_finished", f"season {number} of {league.slug} is over")
-    mark_left(member, how, utcnow())
-    session.add(member)
-    if season.status == SeasonStatus.RUNNING:
-        assert season.id is not None and player.id is not None
-        resign_games(
-            session, running_games_of(session, season_id=season.id, player_id=player.id), player
-        )
+    leave(session, season=season, member=member, player=player, how=how)
     session.commit()
     return season
+
+
+def leave(
+    session: Session, *, season: Season, member: SeasonMember, player: Player, how: MemberLeft
+) -> list[int]:
+    """The member leaves the season (not finished) in the way `how` says, in the caller's
+    transaction: marked as left now, and during the season their running games of it
+    resigned; the games resigned. A withdrawal and the organiser's removal
+    (`server.league.removal`) alike."""
+    mark_left(member, how, utcnow())
+    session.add(member)
+    if season.status != SeasonStatus.RUNNING:
+        return []
+    assert season.id is not None and player.id is not None
+    return resign_games(
+        session, running_games_of(session, season_id=season.id, player_id=player.id), player
+    )

@@ -34,7 +34,9 @@ class LoggedTurn:
 
     number: int
     player: str
-    kind: str  # "turn", "resign" or "timeout" (a turn played on time-out, or a removal)
+    #: "turn", "resign", "timeout" (a turn played on time-out, or a removal) or "end" (the
+    #: league organiser's adjudication, `detail` naming who and why)
+    kind: str
     notation: str = ""
     points: int = 0
     detail: Mapping[str, Any] = field(default_factory=dict)
@@ -50,6 +52,8 @@ class LoggedTurn:
         time-out, or `… was removed: time ran out`)."""
         if self.kind == "resign":
             return f"{self.number}. {self.player} resigned"
+        if self.kind == "end":
+            return f"{self.number}. adjudicated by {self.detail['by']}: {self.detail['reason']}"
         if self.removed:
             return f"{self.number}. {self.player} was removed: time ran out"
         out = " and is out of the game" if self.detail.get("eliminated") else ""

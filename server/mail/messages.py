@@ -448,7 +448,15 @@ def turn_refused(
 
 
 def why_over(game: GameFacts) -> str:
-    """Why the game ended (rulebook §10), in the players' words; the first reason that holds."""
+    """Why the game ended (rulebook §10), in the players' words; the first reason that holds.
+    A game the league's organiser adjudicated says so, and why."""
+    last = game.recent[-1] if game.recent else None
+    if last is not None and last.kind == "end":
+        by, reason = last.detail["by"], last.detail["reason"]
+        return (
+            f"{by}, the league's organiser, adjudicated it ({reason}), "
+            "so it ended with the standings as they were"
+        )
     engine = game.engine
     in_game = [s for s, out in enumerate(engine.eliminated) if not out]
     if len(in_game) <= 1:

@@ -102,6 +102,14 @@ CLOCK_FIELDS = {
 }
 
 
+class ClockPause(PublicModel):
+    """A hold of every clock of the game under way: its league season is paused by the
+    organiser (a holiday season); no deadline passes and no reminder comes meanwhile."""
+
+    since: Timestamp
+    reason: str
+
+
 class GamePublic(SparseModel):
     """A game as a viewer sees it. The fields from `turns` on appear once it has started,
     `standings` and `seed` once it is over."""
@@ -143,6 +151,9 @@ class GamePublic(SparseModel):
     commitment: str | None = None
     standings: list[Standing] | None = None
     seed: str | None = None
+    clock_paused: ClockPause | None = Field(
+        default=None, description="present while the game's league season is paused"
+    )
 
 
 class GameSummary(PublicModel):
@@ -262,7 +273,9 @@ class TurnPreview(PublicModel):
 class TurnPublic(SparseModel):
     """One entry of a game's log; a played turn also carries what it changed. `kind`
     `timeout` is a turn the service played for the player on time-out, or (with
-    `removed: true` and no `turn`) their removal on time-out."""
+    `removed: true` and no `turn`) their removal on time-out; kind `end` (`adjudicated:
+    true`, no `turn`) is the league organiser's adjudication that ended the game, `by`
+    whom and for what `reason` (`player` is whose turn it was)."""
 
     number: int
     player: str
@@ -276,6 +289,9 @@ class TurnPublic(SparseModel):
     stool: int | None = None
     eliminated: bool | None = None
     removed: bool | None = None
+    adjudicated: bool | None = None
+    by: str | None = Field(default=None, description="who adjudicated (kind `end`)")
+    reason: str | None = Field(default=None, description="why it was adjudicated (kind `end`)")
     created_at: Timestamp
 
 

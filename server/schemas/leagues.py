@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 
 from server.league.counts import DIVISION_SIZE_RULE, LEFT_COUNTED, PLAYERS_COUNTED
-from server.models import MemberLeft, Placement, SeasonStatus
+from server.models import REASON_LENGTH, MemberLeft, Placement, SeasonLogAction, SeasonStatus
 from server.schemas.clock import ClockSettings
 from server.schemas.fields import (
     PlayerName,
@@ -66,6 +66,9 @@ class SeasonBrief(PublicModel):
     left: int = Field(description=LEFT_COUNTED)
     started_at: Timestamp | None
     finished_at: Timestamp | None
+    paused_since: Timestamp | None = Field(
+        default=None, description="while its clocks are paused by the organiser, since when"
+    )
 
 
 class LeaguePublic(PublicModel):
@@ -189,6 +192,10 @@ class SeasonPublic(PublicModel):
     created_at: Timestamp
     started_at: Timestamp | None
     finished_at: Timestamp | None
+    paused_since: Timestamp | None = Field(
+        default=None,
+        description="while the organiser has paused the season's clocks, since when; else null",
+    )
 
 
 class RatingRow(PublicModel):
@@ -255,3 +262,73 @@ class PlayerProfile(PublicModel):
     history: list[RatingPointPublic]
     leagues: list[PlayerLeague]
     recent_games: list[RecentGame]
+
+
+#: Why an organiser acted: shown to the players and kept in the season's log.
+Reason = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=REASON_LENGTH,
+        description=f"the reason, 1 to {REASON_LENGTH} characters on one line",
+    ),
+    AfterValidator(_storable_line),
+]
+
+
+class RemovalCreate(RequestModel):
+    """A member the organiser removes from a season, and why (the season's log and the
+    player's email say it)."""
+
+    player: PlayerName
+    reason: Reason
+
+
+class PauseCreate(RequestModel):
+    """Why the organiser pauses the season's clocks (the players are told)."""
+
+    reason: Reason
+
+
+class ResumeCreate(RequestModel):
+    """The organiser resumes the season's clocks; a reason is optional."""
+
+    reason: Annotated[
+        str,
+        Field(
+            max_length=REASON_LENGTH,
+            description=f"an optional note, up to {REASON_LENGTH} characters on one line",
+        ),
+        AfterValidator(_storable_line),
+    ] = ""
+
+
+class AdjudicationCreate(RequestModel):
+    """Why the organiser ends a league game with its standings as they are."""
+
+    reason: Reason
+
+
+class SeasonLogEntryPublic(PublicModel):
+    """One thing the organiser did to the season: who, what, when, why, to whom."""
+
+    at: Timestamp
+    by: str = Field(description="the organiser who did it")
+    action: SeasonLogAction = Field(
+        description="remove (a member), pause or resume (the clocks), adjudicate (a game)"
+    )
+    player: str | None = Field(description="the member removed (remove); else null")
+    game: int | None = Field(description="the game adjudicated (adjudicate); else null")
+    reason: str
+
+
+class SeasonLog(PublicModel):
+    """A season's log of its organiser's actions, oldest first."""
+
+    league: str
+    season: int
+    status: SeasonStatus
+    paused_since: Timestamp | None = Field(
+        description="while the season's clocks are paused, since when; else null"
+    )
+    entries: list[SeasonLogEntryPublic]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from markupsafe import Markup
@@ -80,6 +80,8 @@ class GameView:
     deadline: str | None = None
     time_left: str | None = None
     urgent: bool = False
+    #: While the league season's clocks are paused: since when, and why.
+    paused: str | None = None
     nations: dict[str, str] = field(default_factory=lambda: dict(NATIONS))
     birthday_offer: str | None = None
     noshrink_offer: bool = False
@@ -133,6 +135,15 @@ class Version:
     hints: tuple[dict[str, Any], ...] | None = None
 
 
+def _history_text(entry: TurnRecord) -> str:
+    """A log entry in the history: the turn's notation, or what happened instead."""
+    if entry.kind == TurnKind.RESIGN:
+        return "resigned"
+    if entry.kind == TurnKind.END:
+        return f"the game was adjudicated by {entry.detail['by']}: {entry.detail['reason']}"
+    return entry.notation
+
+
 def _version(game: GameRecord, log: list[TurnRecord]) -> Version:
     assert game.state is not None
     engine = Game.from_position(game.state)
@@ -140,8 +151,8 @@ def _version(game: GameRecord, log: list[TurnRecord]) -> Version:
         HistoryLine(
             entry.number,
             engine.players[entry.seat],
-            "resigned" if entry.kind == TurnKind.RESIGN else entry.notation,
-            None if entry.kind == TurnKind.RESIGN else entry.points,
+            _history_text(entry),
+            None if entry.kind in (TurnKind.RESIGN, TurnKind.END) else entry.points,
         )
         for entry in reversed(log)
     )
@@ -250,6 +261,10 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
         view.deadline = times.local(game.deadline, zone_name)
         view.time_left = times.left(game.deadline - now)
         view.urgent = game.deadline - now < URGENT
+    held = next((hold for hold in game.clock_holds if hold["end"] is None), None)
+    if held is not None and not engine.is_over:
+        since = times.local(datetime.fromisoformat(held["start"]), zone_name)
+        view.paused = f"since {since}: {held['reason']}"
     clocks = seat_clocks(game, list(engine.players), now)
     view.board = version.board
     view.tables_text = list(version.in_words)

@@ -2,25 +2,30 @@
 `…/seasons/<n>/divisions/<d>`: the leagues, one league's settings and seasons, a season's
 divisions, tables, schedules and moves, and one division's.
 
-Joining, leaving, starting a season and opening the next one are POST forms with the
-session's CSRF token that call the same store functions as the API; a refusal is the page
-again with the reason on it (and the refusal's status). A GET never changes anything.
+Joining, leaving, starting a season and opening the next one, and the organiser's tools
+(removing a member, pausing and resuming the clocks, adjudicating a game), are POST forms
+with the session's CSRF token that call the same store functions as the API; a refusal is
+the page again with the reason on it (and the refusal's status). A GET never changes
+anything.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, TypeVar
 
-from flask import Blueprint, Response, flash, redirect, render_template, url_for
-from sqlmodel import Session
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from pydantic import BaseModel, ValidationError
+from sqlmodel import Session, col, select
 
-from server.apispec import page
+from server.apispec import page, refusal
 from server.db import get_session
-from server.domain import DomainError
+from server.domain import DomainError, NotFound
 from server.errors import domain_status
-from server.league import store, views, withdrawal
+from server.league import adjudication, log, pause, removal, store, views, withdrawal
 from server.league.start import start_season
-from server.models import League, Player
+from server.models import GameRecord, GameStatus, League, Player
+from server.schemas.leagues import AdjudicationCreate, PauseCreate, RemovalCreate, ResumeCreate
 from server.web import league_view
 from server.web.sessions import check_csrf, signed_in
 
@@ -28,6 +33,10 @@ bp = Blueprint("league_pages", __name__)
 
 #: The statuses of the forms: done, sign in first, refused, missing, too large.
 FORM_STATUSES = (303, 302, 403, 404, 409, 413)
+#: The organiser's forms also refuse what they were sent (a reason missing).
+TOOL_STATUSES = (*FORM_STATUSES, 400)
+
+Model = TypeVar("Model", bound=BaseModel)
 
 
 @bp.get("/leagues")
@@ -67,17 +76,21 @@ def _season_page(
     assert season.id is not None
     shown = views.season_public(session, league, season, division)
     viewer = signed_in()
+    games = league_view.schedule(session, shown, season.id)
+    whole = division is None  # the season's page, with its buttons, tools and log
     html = render_template(
         "web/season.html",
         league=league,
         season=shown,
         division=division,
-        schedule=league_view.schedule(session, shown, season.id),
-        actions=league_view.SeasonActions()
-        if division is not None
-        else league_view.season_actions(session, league, shown, season.id, viewer),
-        open_next=division is None and league_view.may_open_next(session, league, viewer),
+        schedule=games,
+        actions=league_view.season_actions(session, league, shown, season.id, viewer)
+        if whole
+        else league_view.SeasonActions(),
+        open_next=whole and league_view.may_open_next(session, league, viewer),
         problem=problem,
+        tools=league_view.organiser_tools(league, shown, games, viewer if whole else None),
+        log=log.lines(session, season) if whole else [],
         **league_view.WORDS,
     )
     return html, status
@@ -177,3 +190,94 @@ def open_next(slug: str) -> Response | tuple[str, int]:
         return f"Season {season.number} is open for registration.", season.number
 
     return _act(slug, None, act)
+
+
+def _form(model: type[Model], **fields: Any) -> Model:
+    """The form's fields as the API's request model, or the API's 400 refusal."""
+    try:
+        return model.model_validate(fields)
+    except ValidationError as error:
+        raise refusal(error) from None
+
+
+@bp.post("/leagues/<slug>/seasons/<int:number>/remove")
+@page(*TOOL_STATUSES)
+def remove(slug: str, number: int) -> Response | tuple[str, int]:
+    """Remove a member from the season (the organiser), with a reason."""
+
+    def act(session: Session, league: League, player: Player) -> tuple[str, int]:
+        data = _form(
+            RemovalCreate,
+            player=request.form.get("player", ""),
+            reason=request.form.get("reason", ""),
+        )
+        removal.remove(
+            session,
+            league=league,
+            number=number,
+            organiser=player,
+            name=data.player,
+            reason=data.reason,
+        )
+        return f"{data.player} is removed from season {number}: {data.reason}", number
+
+    return _act(slug, number, act)
+
+
+@bp.post("/leagues/<slug>/seasons/<int:number>/pause")
+@page(*TOOL_STATUSES)
+def pause_clocks(slug: str, number: int) -> Response | tuple[str, int]:
+    """Pause every clock of the season's games (the organiser), with a reason."""
+
+    def act(session: Session, league: League, player: Player) -> tuple[str, int]:
+        data = _form(PauseCreate, reason=request.form.get("reason", ""))
+        pause.pause(session, league=league, number=number, organiser=player, reason=data.reason)
+        return f"Season {number} is paused: every clock of its games is stopped.", number
+
+    return _act(slug, number, act)
+
+
+@bp.post("/leagues/<slug>/seasons/<int:number>/resume")
+@page(*TOOL_STATUSES)
+def resume_clocks(slug: str, number: int) -> Response | tuple[str, int]:
+    """Resume the season's clocks (the organiser): every deadline moves back by the pause."""
+
+    def act(session: Session, league: League, player: Player) -> tuple[str, int]:
+        data = _form(ResumeCreate, reason=request.form.get("reason", ""))
+        pause.resume(session, league=league, number=number, organiser=player, reason=data.reason)
+        return f"Season {number} is resumed: its clocks run again.", number
+
+    return _act(slug, number, act)
+
+
+@bp.post("/leagues/<slug>/seasons/<int:number>/adjudicate")
+@page(*TOOL_STATUSES)
+def adjudicate(slug: str, number: int) -> Response | tuple[str, int]:
+    """End one of the season's running games with its standings as they are (the
+    organiser), with a reason."""
+
+    def act(session: Session, league: League, player: Player) -> tuple[str, int]:
+        data = _form(AdjudicationCreate, reason=request.form.get("reason", ""))
+        game_id = _season_game(session, league, number, request.form.get("game", ""))
+        adjudication.adjudicate(session, game_id=game_id, organiser=player, reason=data.reason)
+        return f"Game {game_id} is adjudicated: it ended with its standings as they were.", number
+
+    return _act(slug, number, act)
+
+
+def _season_game(session: Session, league: League, number: int, chosen: str) -> int:
+    """The id of the season's running game the form chose, or a 404."""
+    season = store.load_season(session, league, number)
+    game_id = session.exec(
+        select(GameRecord.id).where(
+            col(GameRecord.id)
+            == (int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) < 10 else 0),
+            GameRecord.season_id == season.id,
+            GameRecord.status == GameStatus.ACTIVE,
+        )
+    ).first()
+    if game_id is None:
+        raise NotFound(
+            "game_not_found", f"season {number} of {league.slug} has no running game {chosen!r}"
+        )
+    return game_id

@@ -1,7 +1,8 @@
 """What the league and season pages show beyond the API's models: each scheduled game with
 its status and winner, or while it runs whose turn it is and the time left; league points
 as people write them; and the buttons the viewer may press (join, leave, start, open the
-next season).
+next season; the organiser's tools: remove a member, pause or resume the clocks,
+adjudicate a game).
 
 The buttons shown follow the same rules the store enforces (`server.league.store`), so a
 player is not offered what would be refused; a stale page's press is still refused there.
@@ -9,7 +10,7 @@ player is not offered what would be refused; a stale page's press is still refus
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -134,3 +135,44 @@ def may_open_next(session: Session, league: League, viewer: Player | None) -> bo
         return False
     newest = latest_season(session, league)
     return newest is None or newest.status == SeasonStatus.FINISHED
+
+
+@dataclass(frozen=True, slots=True)
+class OrganiserTools:
+    """The organiser's forms on a season's page: the members they may remove, whether they
+    may pause or resume the season's clocks, and the running games they may adjudicate."""
+
+    members: list[str]
+    pause: bool = False
+    resume: bool = False
+    games: list[int] = field(default_factory=list)
+
+    @property
+    def any(self) -> bool:
+        """Whether there is anything to show."""
+        return bool(self.members or self.pause or self.resume or self.games)
+
+
+def organiser_tools(
+    league: League,
+    season: SeasonPublic,
+    schedule: dict[int, list[ScheduledGame]],
+    viewer: Player | None,
+) -> OrganiserTools:
+    """The organiser's forms for `viewer` (none for anyone else, nor once it is finished)."""
+    if viewer is None or league.organiser_id != viewer.id:
+        return OrganiserTools(members=[])
+    if season.status == SeasonStatus.FINISHED:
+        return OrganiserTools(members=[])
+    running = season.status == SeasonStatus.RUNNING
+    return OrganiserTools(
+        members=sorted(season.registered),
+        pause=running and season.paused_since is None,
+        resume=running and season.paused_since is not None,
+        games=[
+            game.id
+            for games in schedule.values()
+            for game in games
+            if game.status == GameStatus.ACTIVE
+        ],
+    )

@@ -54,7 +54,9 @@ def test_the_league_section_of_the_readme_runs(tmp_path: Path) -> None:
         server.stop()
     ran = {argv[argv.index("league") + 1] for argv in walk if "league" in argv}
     assert {"create", "open", "join", "start", "show", "list", "standings", "schedule",
-            "leave", "invite"} <= ran  # fmt: skip
+            "leave", "invite", "pause", "resume", "log"} <= ran  # fmt: skip
+    log = outputs["league log tuesday"]
+    assert "paused every clock\n  why: the winter holidays\n" in log and "resumed" in log
     assert any(argv[1:2] == ["rating"] or argv[3:4] == ["rating"] for argv in walk)
     assert "→" in outputs["--profile bob league standings tuesday"]
     schedule = outputs["--profile bob league schedule tuesday"]

@@ -108,6 +108,55 @@ def test_join_a_season_with_its_button(browser, client):
     context.close()
 
 
+def test_the_organiser_pauses_a_season_with_its_button_and_reads_the_log(
+    browser, axe_source, client
+):
+    """The organiser's tools at phone and desktop widths (no sideways scroll, axe-core
+    clean): pausing with the button and its reason, then the season's log, also after a
+    removal and an adjudication."""
+    organiser = client.sign_up("oscar")  # organises without playing
+    members = [client.sign_up(name) for name in ("pia", "quin", "rosa", "sven")]
+    slug = season_of(client, [organiser, *members], start=False)
+    left = client.call("POST", f"/api/leagues/{slug}/seasons/1/withdraw", organiser)
+    assert left.status_code == 200, left.text
+    started = client.call("POST", f"/api/leagues/{slug}/seasons/1/start", organiser)
+    assert started.status_code == 200, started.text
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    shared.sign_in(page, client, organiser)
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    expect(page.get_by_role("heading", name="Organiser’s tools")).to_be_visible()
+    page.get_by_label("Reason").first.fill("the winter holidays")
+    page.get_by_role("button", name="Pause every clock").click()
+    expect(page.get_by_role("status").first).to_contain_text("Season 1 is paused")
+    expect(page.get_by_role("button", name="Resume the clocks")).to_be_visible()
+    removed = client.call(
+        "POST",
+        f"/api/leagues/{slug}/seasons/1/remove",
+        organiser,
+        json={"player": members[3], "reason": "moved abroad and cannot play on"},
+    )
+    assert removed.status_code == 200, removed.text
+    game_id = next(
+        g
+        for g in started.json()["divisions"][0]["games"]
+        if client.call("GET", f"/api/games/{g}", organiser).json()["status"] == "active"
+    )
+    ended = client.call(
+        "POST",
+        f"/api/games/{game_id}/adjudicate",
+        organiser,
+        json={"reason": "a dispute over a misdelivered email"},
+    )
+    assert ended.status_code == 200, ended.text
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    log = page.get_by_role("region", name="Organiser’s log")
+    expect(log.get_by_role("listitem")).to_have_count(3)
+    expect(log).to_contain_text("paused every clock: “the winter holidays”")
+    expect(log).to_contain_text(f"adjudicated game {game_id}")
+    shared.check_page(page, axe_source, "season-organiser")
+
+
 def test_a_season_with_a_withdrawal_running_finished_and_the_next_placed(
     browser, axe_source, client
 ):

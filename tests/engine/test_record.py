@@ -516,3 +516,71 @@ def test_damaged_time_out_marks_are_refused(damaged: str, reason: str) -> None:
     header = game.to_record().splitlines()
     with pytest.raises(RecordError, match=reason):
         replay("\n".join([*header, damaged]))
+
+
+# --- adjudication ---------------------------------------------------------------------
+
+
+def _adjudicated(turns: int = 6, reason: str = "ann's mail bounces  for weeks") -> Game:
+    """A game of three ended by adjudication after ``turns`` turns."""
+    game = _partial(_finished(0, 3, "greedy", Options()), turns)
+    game.adjudicate(reason)
+    return game
+
+
+def test_an_adjudicated_game_ends_with_its_standings_as_they_are() -> None:
+    game = _adjudicated()
+    assert game.is_over and game.adjudication == "ann's mail bounces for weeks"
+    penalties = [standing.penalty for standing in game.standings()]
+    assert any(penalties)  # the tiles in hand cost what they cost at any end
+    assert [s.score for s in sorted(game.standings(), key=lambda s: s.seat)] == game.scores
+    with pytest.raises(CafeError, match="over"):
+        game.play(str(_partial(_finished(0, 3, "greedy", Options()), 6).hints(1)[0].turn))
+    with pytest.raises(CafeError, match="nothing to adjudicate"):
+        game.adjudicate("again")
+    with pytest.raises(CafeError, match="needs its reason"):
+        _partial(_finished(0, 3, "greedy", Options()), 6).adjudicate("  \n ")
+
+
+def test_an_adjudicated_record_says_why_last_and_verifies() -> None:
+    game = _adjudicated()
+    text = write(game, reveal_seed=True)
+    assert text.splitlines()[-1] == "-- adjudicated: ann's mail bounces for weeks"
+    assert write(replay(text), reveal_seed=True) == text
+    report = verify(text)
+    assert report.adjudication == "ann's mail bounces for weeks"
+    assert report.standings == tuple(game.standings())
+    assert "ended by adjudication (ann's mail bounces for weeks)" in str(report)
+
+
+def test_a_damaged_adjudication_is_refused() -> None:
+    game = _adjudicated()
+    text = write(game, reveal_seed=True)
+    last = len(text.splitlines())
+    # a turn after it: the game was over
+    played = _partial(_finished(0, 3, "greedy", Options()), 7)
+    turn = write(played, reveal_seed=True).splitlines()[-1]
+    _refused(text + turn + "\n", last + 1, "already over")
+    # a Result other than the position's standings
+    result = _line_of(text, "[Result ")
+    _refused(_replace_line(text, result, '[Result "1. ann 1 (score 1, penalty 0)"]'), result)
+    # without its line the game is not over, so its Result is refused
+    _refused(_replace_line(text, last, "# gone"), result, "not over")
+    # an adjudication without a reason, or of a game already over
+    _refused(_replace_line(text, last, "-- adjudicated:"), last, "REASON")
+    finished = write(_finished(0, 3, "greedy", Options()), reveal_seed=True)
+    over = finished + "-- adjudicated: too late\n"
+    _refused(over, len(over.splitlines()), "nothing to adjudicate")
+
+
+def test_an_adjudicated_position_is_over_and_keeps_its_reason() -> None:
+    game = _adjudicated()
+    position = game.to_position()
+    assert position["adjudicated"] == "ann's mail bounces for weeks"
+    again = Game.from_position(position)
+    assert again.is_over and again.adjudication == game.adjudication
+    assert again.standings() == game.standings()
+    assert "adjudicated" not in _partial(_finished(0, 3, "greedy", Options()), 6).to_position()
+    for bad in ("", "two\nlines", 7):
+        with pytest.raises(CafeError, match="adjudicated: the reason"):
+            Game.from_position({**position, "adjudicated": bad})
