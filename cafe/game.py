@@ -187,7 +187,7 @@ class Game:
     def adjudicate(self, reason: str) -> None:
         """End the game here, for a reason outside the rules (a correspondence league's
         organiser ends a game that is stuck): the standings are the position's as they are,
-        with the penalties for the tiles in hand as at any end (RULES.md §10). Not in the
+        with the penalties for the tiles in hand as at any end (rulebook §10). Not in the
         board game's rules. ``reason``, one line, is kept for the record."""
         if self._state.over:
             raise GameOverError("the game is over: there is nothing to adjudicate")

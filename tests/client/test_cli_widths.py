@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import typer
 from client_support import Cafe, LiveServer, Player, to_move
+from test_cli_league import games_of
 from typer.core import TyperGroup
 from typer.testing import Result
 
@@ -238,6 +239,47 @@ def starting_a_season(world: World) -> list[Run]:
     return [(world.players[0], ["league", "start", league], None)]
 
 
+#: A reason long enough to wrap, as an organiser might write one.
+REASON = "a reason long enough to wrap onto more lines " * 8
+
+
+def running_league(world: World) -> str:
+    """Another league of the longest name and slug, its first season running."""
+    league = new_league(world, *world.players, size="2")
+    ok(world.players[0], "league", "start", league)
+    return league
+
+
+def pausing(world: World) -> list[Run]:
+    league = running_league(world)
+    return [(world.players[0], ["league", "pause", league, "--reason", REASON], None)]
+
+
+def resuming(world: World) -> list[Run]:
+    league = running_league(world)
+    ok(world.players[0], "league", "pause", league, "--reason", REASON)
+    return [(world.players[0], ["league", "resume", league], None)]
+
+
+def removing(world: World) -> list[Run]:
+    league = running_league(world)
+    words = ["league", "remove", league, world.players[3].name, "--reason", REASON]
+    return [(world.players[0], words, None)]
+
+
+def adjudicating(world: World) -> list[Run]:
+    game = games_of(world.cafe, running_league(world))[0][0]
+    return [(world.players[0], ["league", "adjudicate", str(game), "--reason", REASON], None)]
+
+
+def reading_the_log(world: World) -> list[Run]:
+    league = running_league(world)
+    ok(world.players[0], "league", "pause", league, "--reason", REASON)
+    ok(world.players[0], "league", "resume", league)
+    ok(world.players[0], "league", "remove", league, world.players[3].name, "--reason", REASON)
+    return [(world.players[1], ["league", "log", league], None)]
+
+
 def opening_a_game(world: World) -> list[Run]:
     invited = ",".join(player.name for player in world.players[1:])
     words = ["new", "--invite", invited, "--birthday", "30", "--coffee-klatsch", "--rated"]
@@ -312,6 +354,11 @@ RUNS: dict[str, Callable[[World], list[Run]]] = {
     "league start": starting_a_season,
     "league standings": by_each(lambda w: ["league", "standings", w.league], 2),
     "league schedule": by_each(lambda w: ["league", "schedule", w.league], 2),
+    "league pause": pausing,
+    "league resume": resuming,
+    "league remove": removing,
+    "league adjudicate": adjudicating,
+    "league log": reading_the_log,
     "rules": each(by(0, "rules"), by(0, "rules", "notation")),
 }
 
