@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import heapq
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from cafe import fairbag, position
+from cafe.endings import Departure, Ending, end_condition, why
 from cafe.errors import CafeError, GameOverError, InvalidPositionError
 from cafe.movegen import Found, ScoredTurn, as_turn, find_turns
 from cafe.notation import Turn, TurnKind
@@ -131,7 +133,8 @@ class Game:
 
     def to_record(self, *, reveal_seed: bool | None = None, **about: str | None) -> str:
         """The game record; the seed is revealed only once the game is over, unless told.
-        ``about``: ``site``, ``date`` and ``game_id`` for the Site, Date and Game tags."""
+        ``about``: ``event``, ``site``, ``date`` and ``game_id`` for the Event, Site, Date
+        and Game tags."""
         from cafe.record import write  # noqa: PLC0415 (cafe.record builds on Game)
 
         reveal = self.is_over if reveal_seed is None else reveal_seed
@@ -379,6 +382,30 @@ class Game:
     def standings(self) -> list[Standing]:
         """Places with end-of-game penalties applied (rulebook §10); ties share a place."""
         return standings(self._state)
+
+    @property
+    def ending(self) -> Ending | None:
+        """Why the game ended (None while it runs): its adjudication, the last opponent's
+        leaving if a resignation or removal ended it, else the first of §10's conditions
+        that holds."""
+        if not self.is_over:
+            return None
+        if self._state.adjudication is not None:
+            return Ending.ADJUDICATED
+        if self._resignations and self._resignations[-1][0] == len(self._history):
+            return Ending.OTHERS_LEFT
+        return end_condition(self._state)
+
+    def why_over(
+        self, ending: Ending | None = None, departures: Mapping[str, Departure] | None = None
+    ) -> str:
+        """Why the game ended, in words: `ending` (default: `self.ending`, which a
+        position without its history may not know), with `departures` saying how each
+        player who left did."""
+        found = ending or self.ending
+        if found is None:
+            return "the game is not over"
+        return why(found, self._state, departures or {})
 
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"{self.player_to_move} to move"

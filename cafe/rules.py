@@ -11,6 +11,7 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from cafe.board import BAR_VALUES, CHAIRS, NATIONS, PRIVATE_CHAIRS, SHARED_CHAIR
+from cafe.endings import end_condition
 from cafe.errors import CafeError, GameOverError, IllegalTurnError
 from cafe.movegen import has_legal_turn_besides_joker_bar
 from cafe.notation import CHAIR_REFS, ChairRef, Placement, Turn, TurnKind
@@ -409,15 +410,8 @@ def apply_resignation(state: State, seat: int) -> None:
 
 
 def game_ends(state: State) -> bool:
-    """Rulebook §10: checked at the end of every turn."""
-    in_game = state.in_game()
-    return (
-        state.next_stool_value is None
-        or state.seating.seated == len(CHAIRS)
-        or len(state.bag) <= 4
-        or any(not state.hands[seat] for seat in in_game)
-        or len(in_game) <= 1
-    )
+    """Rulebook §10: checked at the end of every turn (`cafe.endings.end_condition`)."""
+    return end_condition(state) is not None
 
 
 def _next_seat(state: State, seat: int) -> int:

@@ -5,6 +5,10 @@ A record is text made of lines. Blank lines, and lines whose first non-blank cha
 line, written ``[Name "value"]``, each at most once and no others; ``write`` emits them in
 this order, then one blank line:
 
+``[Event "Spring League, season 2, division 1"]``
+    Optional, as PGN's Event: the competition a league game was played in, its league,
+    season and division (``cafe.render.quantities.season_place``); left out for a game
+    outside a league.
 ``[Site "https://cafe.example.org"]``
     Optional, as in PGN's seven-tag roster: where the game was played (the service).
 ``[Date "2026.11.30"]``

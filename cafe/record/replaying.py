@@ -39,6 +39,7 @@ class VerifyReport:
     #: How the players who resigned left: ``resigned`` or ``removed on time``.
     left: Mapping[str, str] = field(default_factory=dict)
     adjudication: str | None = None
+    event: str | None = None
 
     def __str__(self) -> str:
         ended = (
@@ -79,6 +80,7 @@ def verify(text: str) -> VerifyReport:
         standings=tuple(game.standings()),
         left=departures(game),
         adjudication=game.adjudication,
+        event=record.tags["Event"].value if "Event" in record.tags else None,
     )
 
 

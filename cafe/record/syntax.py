@@ -8,7 +8,18 @@ from dataclasses import dataclass
 from cafe.errors import InvalidPositionError, NotationError
 from cafe.tiles import parse_tile
 
-TAGS = ("Site", "Date", "Game", "Players", "Options", "Commitment", "Seed", "Deal", "Result")
+TAGS = (
+    "Event",
+    "Site",
+    "Date",
+    "Game",
+    "Players",
+    "Options",
+    "Commitment",
+    "Seed",
+    "Deal",
+    "Result",
+)
 #: The form of the Date tag's value (PGN's): year, month, day, ``?`` for unknown digits.
 DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 REQUIRED_TAGS = ("Players", "Options", "Commitment", "Deal")
@@ -121,7 +132,7 @@ def _check_tag(number: int, name: str, value: str) -> None:
     """The form of the descriptive tags (the others are read when the game is replayed)."""
     if name == "Date" and not DATE.fullmatch(value):
         raise RecordError(number, f"Date {value!r}: write YYYY.MM.DD, e.g. 2026.11.30")
-    if name in ("Site", "Game") and not value.strip():
+    if name in ("Event", "Site", "Game") and not value.strip():
         raise RecordError(number, f"{name} is empty: leave the tag out instead")
 
 

@@ -31,14 +31,19 @@ def write(
     site: str | None = None,
     date: str | None = None,
     game_id: str | None = None,
+    event: str | None = None,
 ) -> str:
-    """The record of a dealt game; the seed appears only with ``reveal_seed``. ``site``,
-    ``date`` (``YYYY.MM.DD``, the start) and ``game_id`` say where and when it was played
-    (the Site, Date and Game tags, left out when not given)."""
+    """The record of a dealt game; the seed appears only with ``reveal_seed``. ``event``
+    (the league, season and division of a league game), ``site``, ``date`` (``YYYY.MM.DD``,
+    the start) and ``game_id`` say where and when it was played (the Event, Site, Date and
+    Game tags, left out when not given)."""
     deal, commitment, seed = game.deal, game.commitment, game.seed
     if deal is None or commitment is None:
         raise CafeError("a record starts from the deal: this game was loaded from a position")
-    about = (("Site", site), ("Date", date), ("Game", game_id))
+    about = (("Event", event), ("Site", site), ("Date", date), ("Game", game_id))
+    for name, value in about:
+        if value and not value.isprintable():
+            raise CafeError(f"the {name} tag must be one line of printable text: {value!r}")
     tags = [
         *((name, value) for name, value in about if value),
         ("Players", " ".join(game.players)),

@@ -27,7 +27,6 @@ from cafe.render.common import (
     display_name,
     headline,
     seats,
-    signed,
 )
 from cafe.render.palette import (
     CUSHION,
@@ -46,6 +45,7 @@ from cafe.render.palette import (
     WOOD,
     WOOD_EDGE,
 )
+from cafe.render.quantities import signed
 from cafe.tiles import GENDER_NAMES, gender_of, nation_of
 
 

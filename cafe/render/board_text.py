@@ -25,8 +25,8 @@ from cafe.render.common import (
     display_width,
     headline,
     seats,
-    signed,
 )
+from cafe.render.quantities import signed
 from cafe.tiles import is_joker, nation_of
 
 MARGIN = 2

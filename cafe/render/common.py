@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from cafe.board import NATIONS
 from cafe.game import Game
+from cafe.render.quantities import signed
 
 #: One colour per nation for the SVG (and for web pages that want to match it), loosely after
 #: its flag, chosen so that the 12 stay distinct next to each other. The text picture has its
@@ -95,13 +96,6 @@ def details(game: Game, minus: str = "-") -> list[str]:
     elif game.options.birthday is not None:
         parts.append(f"birthday table at {game.options.birthday} points")
     return parts
-
-
-def signed(number: int, minus: str = "-") -> str:
-    """A number with its sign, as stool values are written: ``+3``, ``-10`` (``0`` bare)."""
-    if number == 0:
-        return "0"
-    return f"+{number}" if number > 0 else f"{minus}{-number}"
 
 
 def display_name(name: str, width: int = NAME_WIDTH) -> str:

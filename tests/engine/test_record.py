@@ -414,7 +414,7 @@ def test_missing_result_is_refused(record: str) -> None:
     [
         ("9. ", "hello world", "cannot read 'hello world'"),
         ("9. ", "9. ann USm@US1 | +2", "cannot read"),
-        ("[Deal ", '[Event "club night"]', "unknown tag Event"),
+        ("[Deal ", '[Round "3"]', "unknown tag Round"),
         ("[Deal ", "[Deal broken", "cannot read tag"),
     ],
 )

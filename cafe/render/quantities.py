@@ -1,0 +1,129 @@
+"""One way to write each quantity, wherever it is shown: emails, web pages and `cafe`.
+
+Time left, durations and the vacation bank are rounded **down** (a turn with 2 days
+23:59:30 left has "2 days 23 hours", never "3 days": a player must not believe they have
+more time than they have) and said in their two largest units; points carry their sign;
+league points drop needless decimals; ratings have one decimal place.
+
+Every count with its noun goes through `count`, which picks the singular or the plural:
+the one place where a translation would plug in `gettext.ngettext` (its arguments are
+already the singular, the plural and the number).
+
+Pure functions of the standard library: no clock, no time zone, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from fractions import Fraction
+
+#: Less time left than this, and a deadline stands out (`!` in `cafe`, marked on pages).
+URGENT = timedelta(days=1)
+
+_MINUTE = timedelta(minutes=1)
+
+
+def count(number: int, singular: str, plural: str | None = None, *, shown: str = "") -> str:
+    """`1 turn`, `3 turns`, `0 turns`: a number with its noun in the form the number takes
+    (`plural` defaults to the singular with an `s`); `shown` writes the number otherwise
+    (`+1` for points)."""
+    noun = singular if number == 1 else plural or singular + "s"
+    return f"{shown or number} {noun}"
+
+
+def signed(number: int, minus: str = "-") -> str:
+    """A whole number with its sign, as points and stool values are written: `+3`, `-10`,
+    `0` bare (`minus` may be the typographic `−` in pictures)."""
+    if number == 0:
+        return "0"
+    return f"+{number}" if number > 0 else f"{minus}{-number}"
+
+
+def points(number: int) -> str:
+    """Points scored, signed and counted: `+1 point`, `+17 points`, `-4 points`, `0 points`."""
+    return count(abs(number), "point", shown=signed(number))
+
+
+def league_points(value: Fraction | float) -> str:
+    """League points: whole numbers plain, shared places' fractions to two decimals at most
+    (`3`, `1.5`, `2.33`)."""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def rating(value: float) -> str:
+    """A rating figure (the ordinal, mu, sigma) to one decimal place: `25.0`, `-3.4`."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def rating_change(value: float) -> str:
+    """A rating's change, signed, to one decimal place: `+1.3`, `-0.4`, `0.0`."""
+    text = f"{value:+.1f}"
+    return "0.0" if text in ("+0.0", "-0.0") else text
+
+
+def duration(span: timedelta) -> str:
+    """A span of time in its two largest units, rounded down to the minute: `2 days 23
+    hours`, `1 day 12 hours`, `3 days`, `5 hours 10 minutes`, `40 minutes`, and `less than
+    a minute` for what is shorter (or nothing)."""
+    minutes = int(span // _MINUTE)
+    if minutes <= 0:
+        return "less than a minute"
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days:
+        return count(days, "day") + (f" {count(hours, 'hour')}" if hours else "")
+    if hours:
+        return count(hours, "hour") + (f" {count(minutes, 'minute')}" if minutes else "")
+    return count(minutes, "minute")
+
+
+def time_left(span: timedelta) -> str:
+    """The time left before a deadline, as a phrase: `2 days 23 hours left`, `less than a
+    minute left`, or `time is up` once it has passed."""
+    return "time is up" if span <= timedelta(0) else f"{duration(span)} left"
+
+
+def urgent(span: timedelta) -> bool:
+    """Whether a deadline `span` away stands out: less than a day (`URGENT`) left."""
+    return span < URGENT
+
+
+def bank(hours: int) -> str:
+    """A vacation bank's balance (it counts whole hours): `13 days 9 hours`, `14 days`,
+    `5 hours`, `0 days`."""
+    if hours <= 0:
+        return count(0, "day")
+    days, hours = divmod(hours, 24)
+    parts = ([count(days, "day")] if days else []) + ([count(hours, "hour")] if hours else [])
+    return " ".join(parts)
+
+
+def bank_hours(days: float) -> int:
+    """The whole hours of a balance given in days (the API's `bank_days`, hour precision)."""
+    return round(days * 24)
+
+
+def season_place(league: str, season: int, division: int) -> str:
+    """Where a league game is played: `Spring League, season 2, division 1`."""
+    return f"{league}, season {season}, division {division}"
+
+
+def season_path(slug: str, season: int) -> str:
+    """The path of a season's page: `/leagues/spring/seasons/2`."""
+    return f"/leagues/{slug}/seasons/{season}"
+
+
+_UNITS = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
+_DURATION = re.compile(r"(?:[0-9]{1,6}[dhms])+")
+_PART = re.compile(r"([0-9]+)([dhms])")
+
+
+def parse_duration(text: str) -> timedelta:
+    """`36h`, `3d`, `1d12h`, `90m`, `45s` as a duration; a `ValueError` naming the text and
+    the form otherwise."""
+    if not _DURATION.fullmatch(text.strip()):
+        raise ValueError(f"{text!r} is not a duration: write e.g. 36h, 3d, 1d12h or 90m")
+    parts = _PART.findall(text)
+    return sum((timedelta(**{_UNITS[unit]: int(n)}) for n, unit in parts), timedelta(0))
