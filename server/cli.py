@@ -7,11 +7,10 @@ one-line result; a refusal is one line on stderr and a non-zero exit, never a tr
 from __future__ import annotations
 
 import logging
-import re
 import signal
 import sys
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from enum import IntEnum
 from pathlib import Path
 from typing import Annotated, BinaryIO
@@ -23,6 +22,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
+from cafe.render import quantities
 from server import accounts, auth, create_app, migrate, outbox, retention
 from server.apispec import refusal
 from server.clock import devclock, timesource
@@ -148,15 +148,13 @@ def worker(
         stop.set()
 
 
-_AGO = re.compile(r"(\d{1,6})([mhd])")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
-
-
 def parse_since(text: str, now: datetime) -> datetime:
-    """`--since`: a time ago (`90m`, `6h`, `2d`) or an ISO 8601 date or time (UTC unless it
-    says otherwise)."""
-    if found := _AGO.fullmatch(text.strip()):
-        return now - timedelta(**{_UNITS[found.group(2)]: int(found.group(1))})
+    """`--since`: a time ago (`90m`, `6h`, `2d`, `1d12h`: `cafe.render.quantities`) or an
+    ISO 8601 date or time (UTC unless it says otherwise)."""
+    try:
+        return now - quantities.parse_duration(text)
+    except ValueError:
+        pass
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:

@@ -8,6 +8,7 @@ them into a response while the game is running.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 from sqlalchemy import JSON, Column, Index, UniqueConstraint, false, func, text, true
 from sqlmodel import AutoString, Field, SQLModel
 
+from cafe import Game
+from cafe.endings import Departure, Ending, departures_in
 from server.clock import timesource
 
 
@@ -94,9 +97,9 @@ class Placement(StrEnum):
 
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
-    did when the player's time ran out (README: Time controls and vacation): the best turn played for them, or
-    their removal (an entry without a notation, `detail` `{"removed": true}`), or the league
-    organiser's adjudication that ended the game (`end`)."""
+    did when the player's time ran out (README: Time controls and vacation): the best turn
+    played for them, or their removal (an entry without a notation, `detail`
+    `{"removed": true}`), or the league organiser's adjudication that ended the game (`end`)."""
 
     TURN = "turn"
     RESIGN = "resign"
@@ -104,6 +107,24 @@ class TurnKind(StrEnum):
     #: The league organiser ended the game with its standings as they were (an
     #: adjudication; `detail` `{"adjudicated": true, "by": NAME, "reason": TEXT}`).
     END = "end"
+
+
+def departure_of(kind: str, detail: Mapping[str, Any]) -> Departure | None:
+    """How a log entry took its player out of the game (None: it did not): a resignation
+    (`detail` `{"withdrew": true}` when it came of withdrawing from the league's season), a
+    removal on time-out, or a bar turn that could not be paid."""
+    if kind == TurnKind.RESIGN:
+        return Departure.WITHDREW if detail.get("withdrew") else Departure.RESIGNED
+    if detail.get("removed"):
+        return Departure.TIMED_OUT
+    return Departure.ELIMINATED if detail.get("eliminated") else None
+
+
+def why_over(engine: Game, ending: str | None, standings: Sequence[Mapping[str, Any]]) -> str:
+    """Why a finished game ended, in words: its stored `ending` and the `left` of each line
+    of its stored `standings` told by the engine's `Game.why_over` (an `ending` None, from
+    before it was stored, is the engine's reading of the final position)."""
+    return engine.why_over(Ending(ending) if ending else None, departures_in(standings))
 
 
 #: The longest reason an organiser may give for an action (`SeasonLogEntry.reason`).
@@ -216,6 +237,10 @@ class GameRecord(SQLModel, table=True):
     `private` games show only to their players and invitees; `auto_start` starts the game
     when its last seat is taken; a `rated` game's finish updates its players' ratings. A
     league game names its `season_id` and `division` (league games are always rated).
+    A finished game says why it ended in `ending` (a `cafe.endings.Ending`, written with its
+    standings: by the change that ended it, `adjudicated` by an organiser's adjudication);
+    each line of `standings` says in `left` how a player who left before the end did (a
+    `cafe.endings.Departure`, or None).
 
     `reminder_due` (indexed, for the sweep) is when the next reminder of the running turn
     is due (None: none to come), `reminded` the reminders of this turn already sent
@@ -266,6 +291,7 @@ class GameRecord(SQLModel, table=True):
     rated: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     season_id: int | None = Field(default=None, foreign_key="seasons.id")
     division: int | None = None
+    ending: Ending | None = Field(default=None, sa_type=AutoString(length=16))
 
 
 class GameSeat(SQLModel, table=True):

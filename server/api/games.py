@@ -11,22 +11,31 @@ from server.clock.store import seat_clocks
 from server.db import get_session, reads_only
 from server.games import store
 from server.games.views import etag, list_etag, public_state, summary
+from server.league import labels
+from server.league.labels import LeagueLabel
 from server.models import GameRecord, Player, utcnow
 from server.schemas.games import CacheHeaders, GameCreate, GameList, GameListQuery, GamePublic
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 
 
-def state_of(game: GameRecord, viewer: Player, creator: str | None = None) -> GamePublic:
-    """The game's public state as `viewer` sees it (`creator`: the creator's name, if known)."""
+def state_of(
+    game: GameRecord,
+    viewer: Player,
+    creator: str | None = None,
+    league: LeagueLabel | None = None,
+) -> GamePublic:
+    """The game's public state as `viewer` sees it (`creator` and `league`: the creator's
+    name and the game's league, if known; else they are looked up)."""
     session = get_session()
     if creator is None:
         found = session.get(Player, game.creator_id)
         assert found is not None
         creator = found.name
+        league = labels.label(session, game)
     names = store.names_of(session, game)
     clocks = seat_clocks(game, names, utcnow())
-    return public_state(game, names, creator, viewer.name, clocks)
+    return public_state(game, names, creator, viewer.name, clocks, league)
 
 
 def with_etag(game: GameRecord, viewer: Player) -> dict[str, str]:
@@ -81,7 +90,11 @@ def list_games(query: GameListQuery) -> Response | tuple[GameList, int, dict[str
     if request.if_none_match.contains(tag):
         return _not_modified(tag)
     now = utcnow()
-    listed = [summary(game, names, seat_clocks(game, names, now)) for game, names in found]
+    leagues = labels.labels(get_session(), [game for game, _ in found])
+    listed = [
+        summary(game, names, seat_clocks(game, names, now), leagues.get(game.id or 0))
+        for game, names in found
+    ]
     return (
         GameList(games=listed),
         200,
@@ -97,12 +110,12 @@ def show(game_id: int) -> Response | tuple[GamePublic, int, dict[str, str]]:
     """The public state; 304 when `If-None-Match` names the current ETag. A private game
     is a 404 to all but its players and invitees."""
     session = get_session()
-    game, creator = store.load_game_and_creator(session, game_id)
+    game, creator, league = store.load_game_and_creator(session, game_id)
     store.visible_game(session, game, g.player)
     tag = etag(game, g.player.id)
     if request.if_none_match.contains(tag):
         return _not_modified(tag)
-    return state_of(game, g.player, creator), 200, with_etag(game, g.player)
+    return state_of(game, g.player, creator, league), 200, with_etag(game, g.player)
 
 
 @bp.post("/<int:game_id>/join")

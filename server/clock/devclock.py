@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 from sqlalchemy import Engine, text
 from sqlmodel import Session
 
+from cafe.render import quantities
 from server.clock import timesource
 from server.config import ConfigError
 from server.db import make_engine
@@ -29,9 +29,6 @@ WARNING = (
     "CAFE_DEV_CLOCK is on: this process keeps the development clock of its database, "
     "shifted by `cafe-server clock`; never turn it on in a deployment"
 )
-_UNITS = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
-_DURATION = re.compile(r"(?:[0-9]{1,6}[dhms])+")
-_PART = re.compile(r"([0-9]+)([dhms])")
 _READ = text("SELECT offset_seconds FROM dev_clock WHERE id = 1")
 
 
@@ -40,11 +37,11 @@ class ClockError(ValueError):
 
 
 def parse_duration(value: str) -> timedelta:
-    """`36h`, `3d`, `1d12h`, `90m` as a duration."""
-    if not _DURATION.fullmatch(value.strip()):
-        raise ClockError(f"{value!r} is not a duration: write e.g. 36h, 3d, 1d12h or 90m")
-    parts = _PART.findall(value)
-    return sum((timedelta(**{_UNITS[unit]: int(n)}) for n, unit in parts), timedelta(0))
+    """`36h`, `3d`, `1d12h`, `90m` as a duration (`cafe.render.quantities.parse_duration`)."""
+    try:
+        return quantities.parse_duration(value)
+    except ValueError as error:
+        raise ClockError(str(error)) from None
 
 
 def parse_moment(value: str) -> datetime:

@@ -28,6 +28,8 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from server.clock.store import seat_clocks
+from server.league import labels
+from server.league.labels import LeagueLabel
 from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn, Recipient
@@ -122,11 +124,15 @@ def game_facts(session: Session, game_id: int) -> GameFacts:
     """The facts of a started game as it is stored now (for emails outside a change)."""
     game = session.get(GameRecord, game_id, populate_existing=True)
     assert game is not None and game.state is not None
-    return facts_of(game, recent_turns(session, game_id, game.state["players"]))
+    recent = recent_turns(session, game_id, game.state["players"])
+    return facts_of(game, recent, labels.label(session, game))
 
 
-def facts_of(game: GameRecord, recent: list[LoggedTurn]) -> GameFacts:
-    """The facts of the started `game` as its row has them, with the end of its log."""
+def facts_of(
+    game: GameRecord, recent: list[LoggedTurn], league: LeagueLabel | None = None
+) -> GameFacts:
+    """The facts of the started `game` as its row has them, with the end of its log and
+    the league of a league game."""
     assert game.id is not None and game.state is not None
     finished = game.status == GameStatus.FINISHED
     names = list(game.state["players"])
@@ -146,6 +152,8 @@ def facts_of(game: GameRecord, recent: list[LoggedTurn]) -> GameFacts:
         clock=game.clock,
         timeouts=dict(zip(names, clocks.timeouts, strict=True)),
         turn_count=game.turn_count,
+        ending=game.ending if finished else None,
+        league=league,
     )
 
 

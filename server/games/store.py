@@ -22,12 +22,24 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from cafe import Game, Options
+from cafe.endings import Departure
 from server.clock.deadlines import Interval
 from server.clock.store import alarms, pauses
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.views import to_move_name
-from server.models import GameRecord, GameSeat, GameStatus, Player, TurnRecord, utcnow
+from server.league.labels import LeagueLabel
+from server.models import (
+    GameRecord,
+    GameSeat,
+    GameStatus,
+    League,
+    Player,
+    Season,
+    TurnRecord,
+    departure_of,
+    utcnow,
+)
 from server.schemas.fields import MAX_INT
 
 JOIN_RETRIES = 5
@@ -41,11 +53,14 @@ _GAME = (
     .where(col(GameRecord.id) == bindparam("game_id"))
     .execution_options(populate_existing=True)
 )
-#: A game and its creator's name (shown with every state), in one query. Built once: it
-#: serves every `GET /api/games/<id>`, and building it cost as much as running it.
+#: A game, its creator's name and its league's name, slug and season (shown with every
+#: state), in one query. Built once: it serves every `GET /api/games/<id>`, and building it
+#: cost as much as running it.
 _GAME_AND_CREATOR = (
-    select(GameRecord, Player.name)
+    select(GameRecord, Player.name, League.name, League.slug, Season.number)
     .join(Player, col(Player.id) == GameRecord.creator_id)
+    .outerjoin(Season, col(Season.id) == GameRecord.season_id)
+    .outerjoin(League, col(League.id) == Season.league_id)
     .where(col(GameRecord.id) == bindparam("game_id"))
     .execution_options(populate_existing=True)
 )
@@ -82,8 +97,11 @@ def visible_game(session: Session, game: GameRecord, viewer: Player | None) -> G
     return game
 
 
-def load_game_and_creator(session: Session, game_id: int) -> tuple[GameRecord, str]:
-    """The game with this id and its creator's name, or a 404."""
+def load_game_and_creator(
+    session: Session, game_id: int
+) -> tuple[GameRecord, str, LeagueLabel | None]:
+    """The game with this id, its creator's name and its league (None: not a league
+    game), or a 404."""
     found = (
         session.exec(_GAME_AND_CREATOR, params={"game_id": game_id}).first()
         if game_id <= MAX_INT
@@ -91,7 +109,10 @@ def load_game_and_creator(session: Session, game_id: int) -> tuple[GameRecord, s
     )
     if found is None:
         raise _no_such_game(game_id)
-    return found[0], found[1]
+    game, creator, league, slug, season = found
+    if league is None:
+        return game, creator, None
+    return game, creator, LeagueLabel(league, slug, season, game.division or 1)
 
 
 def player_names(session: Session, game_ids: list[int]) -> dict[int, list[str]]:
@@ -215,10 +236,30 @@ def active_seat(session: Session, game: GameRecord, player: Player) -> int:
     return game.state["players"].index(player.name)
 
 
-def standing_json(standing: Any) -> dict[str, Any]:
-    """One line of the final standings."""
+def standing_json(standing: Any, left: Departure | None = None) -> dict[str, Any]:
+    """One line of the final standings, with how the player left before the end (`left`)."""
     fields = ("place", "player", "score", "penalty", "final", "eliminated")
-    return {name: getattr(standing, name) for name in fields}
+    return {**{name: getattr(standing, name) for name in fields}, "left": left}
+
+
+def departures(session: Session, game: GameRecord, entry: TurnRecord) -> dict[str, Departure]:
+    """How each player out of the game left it, by name, read from the log (the last entry
+    of each of them tells) with `entry`, the change being written, last."""
+    assert game.state is not None
+    out = [seat for seat, gone in enumerate(game.state["eliminated"]) if gone]
+    out.append(entry.seat)
+    rows = session.exec(
+        select(TurnRecord.seat, TurnRecord.kind, TurnRecord.detail)
+        .where(TurnRecord.game_id == game.id, col(TurnRecord.seat).in_(out))
+        .order_by(col(TurnRecord.number))
+    ).all()
+    last = {
+        seat: (kind, detail)
+        for seat, kind, detail in [*rows, (entry.seat, entry.kind, entry.detail)]
+    }
+    names = game.state["players"]
+    found = {names[seat]: departure_of(kind, detail) for seat, (kind, detail) in last.items()}
+    return {name: how for name, how in found.items() if how is not None}
 
 
 def create_game(

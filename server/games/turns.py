@@ -25,13 +25,14 @@ from server.games.guarded import GuardedWrite
 from server.games.store import (
     active_seat,
     conflict,
+    departures,
     joined_names,
     load_game,
     standing_json,
     turn_log,
 )
 from server.idempotency import Idempotency
-from server.league import results
+from server.league import labels, results
 from server.mail import outgoing
 from server.models import GameRecord, Player, TurnKind, TurnRecord, utcnow
 
@@ -67,8 +68,11 @@ def change_values(
     finished = engine.is_over
     values: dict[str, Any] = {"state": state, "turn_count": entry.number}
     if finished:
-        standings = [standing_json(s) for s in engine.standings()]
-        values.update(status="finished", finished_at=utcnow(), standings=standings)
+        left = departures(session, game, entry)
+        standings = [standing_json(s, left.get(s.player)) for s in engine.standings()]
+        values.update(
+            status="finished", finished_at=utcnow(), standings=standings, ending=engine.ending
+        )
     new_turn = entry.kind != TurnKind.RESIGN and not entry.detail.get("removed")
     values.update(
         next_deadline(
@@ -297,13 +301,19 @@ def _apply_turn(
     )
 
 
-def resignation(game: GameRecord, seat: int) -> tuple[Game, TurnRecord]:
-    """The running game after the player at `seat` resigns, and the log entry that records
-    it (to write with `write_change`)."""
+def resignation(game: GameRecord, seat: int, *, withdrew: bool = False) -> tuple[Game, TurnRecord]:
+    """The running game after the player at `seat` resigns (`withdrew`: by withdrawing from
+    the league's season), and the log entry that records it (to write with `write_change`)."""
     assert game.id is not None and game.state is not None
     engine = Game.from_position(game.state)
     engine.resign(seat)
-    entry = TurnRecord(game_id=game.id, number=game.turn_count + 1, seat=seat, kind=TurnKind.RESIGN)
+    entry = TurnRecord(
+        game_id=game.id,
+        number=game.turn_count + 1,
+        seat=seat,
+        kind=TurnKind.RESIGN,
+        detail={"withdrew": True} if withdrew else {},
+    )
     return engine, entry
 
 
@@ -358,9 +368,12 @@ def replay(session: Session, game: GameRecord) -> Game:
 
 def record_text(session: Session, game: GameRecord) -> str:
     """The game record (`cafe.record`); it reveals the seed only once the game is over. Its
-    Site is the service's address, Date the day the game started, Game its id."""
+    Event is a league game's league, season and division, Site the service's address, Date
+    the day the game started, Game its id."""
     started = game.started_at
+    league = labels.label(session, game)
     return replay(session, game).to_record(
+        event=league.text if league else None,
         site=str(current_app.config["BASE_URL"]),
         date=started.strftime("%Y.%m.%d") if started else None,
         game_id=str(game.id),

@@ -11,10 +11,19 @@ import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 
+from cafe.endings import Ending
 from server.clock.store import SeatClocks
-from server.models import GameRecord, GameStatus, TurnRecord
+from server.league.labels import LeagueLabel
+from server.models import GameRecord, GameStatus, TurnRecord, departure_of
 from server.schemas.clock import ClockSettings
-from server.schemas.games import ClockPause, GamePublic, GameSummary, Standing, TurnPublic
+from server.schemas.games import (
+    ClockPause,
+    GamePublic,
+    GameSummary,
+    LeagueRef,
+    Standing,
+    TurnPublic,
+)
 
 
 def to_move_name(game: GameRecord) -> str | None:
@@ -48,7 +57,22 @@ def deadline_of(game: GameRecord) -> datetime | None:
     return game.deadline if game.status == GameStatus.ACTIVE else None
 
 
-def summary(game: GameRecord, names: list[str], clocks: SeatClocks) -> GameSummary:
+def league_ref(league: LeagueLabel | None) -> LeagueRef | None:
+    """A league game's league, season and division as the API shows them."""
+    if league is None:
+        return None
+    return LeagueRef(
+        name=league.name,
+        slug=league.slug,
+        season=league.season,
+        division=league.division,
+        url=league.path,
+    )
+
+
+def summary(
+    game: GameRecord, names: list[str], clocks: SeatClocks, league: LeagueLabel | None = None
+) -> GameSummary:
     """A game in a list: enough to choose one to open or join."""
     assert game.id is not None
     return GameSummary(
@@ -57,6 +81,7 @@ def summary(game: GameRecord, names: list[str], clocks: SeatClocks) -> GameSumma
         version=game.version,
         seats=game.seats,
         private=game.private,
+        league=league_ref(league),
         players=names,
         to_move=to_move_name(game),
         scores=None if game.state is None else game.state["scores"],
@@ -71,12 +96,17 @@ def summary(game: GameRecord, names: list[str], clocks: SeatClocks) -> GameSumma
 
 
 def public_state(
-    game: GameRecord, names: list[str], creator: str, viewer: str, clocks: SeatClocks
+    game: GameRecord,
+    names: list[str],
+    creator: str,
+    viewer: str,
+    clocks: SeatClocks,
+    league: LeagueLabel | None = None,
 ) -> GamePublic:
     """The full public state of a game as `viewer` sees it.
 
     `names` are the players in seat order once started, in join order before; `clocks`
-    their clock facts in the same order.
+    their clock facts in the same order; `league` the league of a league game.
     """
     assert game.id is not None
     view = GamePublic(
@@ -89,6 +119,7 @@ def public_state(
         invited=game.invited,
         rated=game.rated or game.season_id is not None,
         private=game.private,
+        league=league_ref(league),
         players=names,
         your_seat=names.index(viewer) if viewer in names else None,
         to_move=to_move_name(game),
@@ -116,6 +147,7 @@ def public_state(
         view.commitment = game.commitment
     if game.status == GameStatus.FINISHED:
         view.standings = [Standing.model_validate(line) for line in game.standings or []]
+        view.ending = None if game.ending is None else Ending(game.ending)
         view.seed = game.seed_hex
     held = next((hold for hold in game.clock_holds if hold["end"] is None), None)
     if held is not None and game.status == GameStatus.ACTIVE:
@@ -124,7 +156,8 @@ def public_state(
 
 
 def turn_entry(turn: TurnRecord, player: str) -> TurnPublic:
-    """One entry of a game's log."""
+    """One entry of a game's log (`left` only on an entry that took its player out)."""
+    left = departure_of(turn.kind, turn.detail)
     return TurnPublic.model_validate(
         {
             "number": turn.number,
@@ -133,6 +166,7 @@ def turn_entry(turn: TurnRecord, player: str) -> TurnPublic:
             "turn": turn.notation,
             "points": turn.points,
             **turn.detail,
+            **({"left": left} if left else {}),
             "created_at": turn.created_at,
         }
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import case, func
 from sqlmodel import Session, col, select
 
+from cafe.render import quantities
 from server.models import SeasonMember
 
 #: What the counts count, as the API's description says it.
@@ -54,8 +55,8 @@ def season_counts(session: Session, season_ids: list[int]) -> dict[int, Count]:
 
 
 def plural(count: int, word: str) -> str:
-    """`1 player`, `2 players`."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    """`1 player`, `2 players` (`cafe.render.quantities.count`)."""
+    return quantities.count(count, word)
 
 
 def count_text(players: int, left: int = 0) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from fractions import Fraction
 from typing import Any
 
+from cafe.render import quantities
 from server.league.ratings import Skill
 from server.league.reasons import AS_THINGS_STAND, AS_THINGS_STAND_YOU, LEFT_YOU, left_text
 from server.league.table import Move, TableRow
@@ -70,11 +70,6 @@ def season_url(base_url: str, season: SeasonFacts) -> str:
     return f"{base_url.rstrip('/')}/leagues/{season.slug}/seasons/{season.number}"
 
 
-def points_text(points: Fraction) -> str:
-    """League points as shown: `3`, `1.5`, `2.33` (shared places give fractions)."""
-    return f"{float(points):.2f}".rstrip("0").rstrip(".")
-
-
 def clock_text(clock: Mapping[str, Any]) -> str:
     """The league's clock in words: days per turn, what a time-out does, vacations."""
     days = clock["days_per_turn"]
@@ -105,7 +100,7 @@ def table_rows(
         {
             "place": None if row.withdrawn else place,
             "player": row.player,
-            "points": points_text(row.points),
+            "points": quantities.league_points(row.points),
             "score_sum": row.score_sum,
             "wins": row.wins,
             "played": row.played,
@@ -257,11 +252,11 @@ def digest(
 def _rating(change: RatingChange) -> dict[str, str]:
     before, after = change.before, change.after
     return {
-        "mu": f"{after.mu:.2f}",
-        "sigma": f"{after.sigma:.2f}",
-        "ordinal": f"{after.ordinal:.2f}",
-        "change": f"{after.ordinal - before.ordinal:+.2f}",
-        "before": f"{before.ordinal:.2f}",
+        "mu": quantities.rating(after.mu),
+        "sigma": quantities.rating(after.sigma),
+        "ordinal": quantities.rating(after.ordinal),
+        "change": quantities.rating_change(after.ordinal - before.ordinal),
+        "before": quantities.rating(before.ordinal),
     }
 
 

@@ -32,15 +32,15 @@ from server.models import (
 
 def resign_games(session: Session, games: Sequence[GameRecord], player: Player) -> list[int]:
     """Resign the player from each of these running games they are still in (in the
-    caller's transaction); the games resigned. A game that moved on meanwhile makes the
-    whole change a 409 to retry, never a partial one."""
+    caller's transaction; a league game's log says they withdrew); the games resigned. A
+    game that moved on meanwhile makes the whole change a 409 to retry, never a partial one."""
     resigned = []
     for game in games:
         assert game.id is not None and game.state is not None
         seat = game.state["players"].index(player.name)
         if game.state["eliminated"][seat]:
             continue
-        engine, entry = turns.resignation(game, seat)
+        engine, entry = turns.resignation(game, seat, withdrew=game.season_id is not None)
         values = turns.change_values(
             session, game=game, engine=engine, entry=entry, by_the_player=True
         )

@@ -32,6 +32,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from server.games import notify
+from server.league import labels
 from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn
@@ -192,6 +193,7 @@ class _Batch:
         }
         self.new_offers: list[dict[str, Any]] = []
         self.recent = self._recent_turns()
+        self.leagues = labels.labels(session, self.games.values())
 
     def _recent_turns(self) -> dict[int, list[LoggedTurn]]:
         """The end of each game's log (as `notify.recent_turns` reads it), in one query."""
@@ -338,7 +340,9 @@ class _Batch:
     def _facts(self, game: GameRecord) -> GameFacts:
         assert game.id is not None and game.state is not None
         if game.id not in self.facts:
-            self.facts[game.id] = notify.facts_of(game, self.recent[game.id])
+            self.facts[game.id] = notify.facts_of(
+                game, self.recent[game.id], self.leagues.get(game.id)
+            )
         return self.facts[game.id]
 
     def _logged(self, facts: GameFacts, number: int | None) -> LoggedTurn:

@@ -16,6 +16,10 @@ from functools import cached_property
 from typing import Any
 
 from cafe import Game
+from cafe.endings import TIMEOUT_MARK, Departure
+from cafe.render import quantities
+from server.league.labels import LeagueLabel
+from server.models import departure_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,19 +52,20 @@ class LoggedTurn:
 
     @property
     def text(self) -> str:
-        """`12. ann played USm@US1 for 6 points` (or `… resigned`, or marked as played on
-        time-out, or `… was removed: time ran out`)."""
-        if self.kind == "resign":
-            return f"{self.number}. {self.player} resigned"
+        """`12. ann played USm@US1 for +6 points`, marked `(played on time-out)` and `and
+        was eliminated at the bar` where they apply; or a player leaving: `12. ann
+        resigned`, `… was removed on time`, `… withdrew from the season`; or the league
+        organiser's adjudication."""
         if self.kind == "end":
             return f"{self.number}. adjudicated by {self.detail['by']}: {self.detail['reason']}"
-        if self.removed:
-            return f"{self.number}. {self.player} was removed: time ran out"
-        out = " and is out of the game" if self.detail.get("eliminated") else ""
-        timeout = " (played on time-out)" if self.kind == "timeout" else ""
+        left = departure_of(self.kind, self.detail)
+        if left is not None and left is not Departure.ELIMINATED:
+            return f"{self.number}. {self.player} {left.predicate}"
+        timeout = f" ({TIMEOUT_MARK})" if self.kind == "timeout" else ""
+        out = f" and {left.predicate}" if left is not None else ""
         return (
-            f"{self.number}. {self.player} played {self.notation} for {self.points} points"
-            f"{timeout}{out}"
+            f"{self.number}. {self.player} played {self.notation} for "
+            f"{quantities.points(self.points)}{timeout}{out}"
         )
 
 
@@ -76,10 +81,12 @@ class OfferedTurn:
 class GameFacts:
     """A started game at one version: the engine snapshot and the public facts around it.
 
-    `recent` is the end of the log (at least the last round); `seed_hex` and `standings`
-    are set only once the game is over. `deadline` is the running turn's (None without
-    a clock), `away` the players on vacation now with its end, `clock` the time control,
-    `timeouts` each player's time-outs in a row and `turn_count` the entries of the log.
+    `recent` is the end of the log (at least the last round); `seed_hex`, `standings` and
+    `ending` (why it ended, a `cafe.endings.Ending`) are set only once the game is over;
+    `league` names a league game's league, season and division. `deadline` is the running
+    turn's (None without a clock), `away` the players on vacation now with its end, `clock`
+    the time control, `timeouts` each player's time-outs in a row and `turn_count` the
+    entries of the log.
     `engine` is the snapshot loaded once, for every email of a change to read (never to
     play on).
     """
@@ -96,6 +103,8 @@ class GameFacts:
     clock: Mapping[str, Any] | None = None
     timeouts: Mapping[str, int] = field(default_factory=dict)
     turn_count: int = 0
+    ending: str | None = None
+    league: LeagueLabel | None = None
 
     @property
     def turn(self) -> int:

@@ -14,7 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from cafe import Options, render
-from cafe.board import CHAIRS
+from cafe.endings import Departure
+from cafe.render import quantities
 from server.mail import board, times
 from server.mail.facts import (
     DigestGame,
@@ -27,9 +28,8 @@ from server.mail.facts import (
 )
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
+from server.models import why_over as stored_why_over
 
-#: The bag's size at which the game ends (rulebook §10).
-BAG_END = 4
 #: Why an emailed turn was not played; the templates word each one.
 REFUSALS = frozenset(
     {
@@ -99,6 +99,7 @@ def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -
         links,
         game=game,
         game_id=game.id,
+        league=game.league,
         title=title(game.id, names, recipient.name),
         deadline=None if game.deadline is None else times.local(game.deadline, zone),
         away=[
@@ -249,7 +250,11 @@ def your_turn(
 ) -> Rendered:
     """It is the recipient's turn: the board, what happened since, the best turns to reply,
     and the birthday right if the recipient may use it."""
-    best = f"best turn {hints[0].turn} ({hints[0].points:+d}): reply 1 to play it" if hints else ""
+    best = (
+        f"best turn {hints[0].turn} ({quantities.signed(hints[0].points)}): reply 1 to play it"
+        if hints
+        else ""
+    )
     context = _game(
         game,
         recipient,
@@ -271,8 +276,12 @@ def reminder(
 ) -> Rendered:
     """Time is running out for the recipient's turn: how much is left, the best turns."""
     assert game.deadline is not None
-    left = times.left(game.deadline - now)
-    best = f"your best turn is {hints[0].turn} ({hints[0].points:+d}): reply 1" if hints else ""
+    left = quantities.duration(game.deadline - now)
+    best = (
+        f"your best turn is {hints[0].turn} ({quantities.signed(hints[0].points)}): reply 1"
+        if hints
+        else ""
+    )
     context = _game(
         game,
         recipient,
@@ -304,7 +313,8 @@ def timed_out(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: 
         played=played,
         count=game.timeouts.get(recipient.name, 0),
         remaining=_timeouts_left(game, recipient.name),
-        preheader=f"Played for you on time-out: {played.notation} ({played.points:+d})",
+        preheader=f"Played for you on time-out: {played.notation} "
+        f"({quantities.signed(played.points)})",
     )
     return render_pair("timed_out", context)
 
@@ -331,7 +341,7 @@ def auto_vacation(
         game,
         recipient,
         links,
-        bank_days=f"{bank_days:g}",
+        bank=quantities.bank(quantities.bank_hours(bank_days)),
         policy=clock.get("timeout"),
         preheader=f"One vacation day taken in game {game.id}; new deadline "
         + (times.local(game.deadline, recipient.timezone) if game.deadline else "none"),
@@ -372,7 +382,7 @@ def vacation_started(
         recipient.name,
         links,
         until=ends,
-        bank_days=f"{bank_days:g}",
+        bank=quantities.bank(quantities.bank_hours(bank_days)),
         **_vacation_games(games, zone),
         preheader=f"Your clocks are paused until {ends}",
     )
@@ -396,7 +406,7 @@ def vacation_ended(
         links,
         ended=times.local(ended, zone),
         early=early,
-        bank_days=f"{bank_days:g}",
+        bank=quantities.bank(quantities.bank_hours(bank_days)),
         **_vacation_games(games, zone),
         preheader="Your vacation is over: your clocks run again",
     )
@@ -413,7 +423,7 @@ def turn_confirmed(
     game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links
 ) -> Rendered:
     """The answer to an emailed turn that was played: its points, per table, and the draw."""
-    preheader = f"{played.notation}: {played.points:+d} points"
+    preheader = f"{played.notation}: {quantities.points(played.points)}"
     context = _game(game, recipient, links, played=played, preheader=preheader)
     return render_pair("turn_confirmed", context)
 
@@ -448,36 +458,24 @@ def turn_refused(
 
 
 def why_over(game: GameFacts) -> str:
-    """Why the game ended (rulebook §10), in the players' words; the first reason that holds.
-    A game the league's organiser adjudicated says so, and why."""
-    last = game.recent[-1] if game.recent else None
-    if last is not None and last.kind == "end":
-        by, reason = last.detail["by"], last.detail["reason"]
-        return (
-            f"{by}, the league's organiser, adjudicated it ({reason}), "
-            "so it ended with the standings as they were"
-        )
-    engine = game.engine
-    in_game = [s for s, out in enumerate(engine.eliminated) if not out]
-    if len(in_game) <= 1:
-        left = engine.players[in_game[0]] if in_game else None
-        return f"only {left} was left in the game" if left else "no player was left in the game"
-    if engine.next_stool_value is None:
-        return "the bar is full"
-    if len(engine.chair_tiles) == len(CHAIRS):
-        return "there is no free chair left"
-    if engine.bag_size <= BAG_END:
-        return f"the bag is nearly empty ({engine.bag_size} tiles left)"
-    for seat in in_game:
-        if not engine.hands[seat]:
-            return f"{engine.players[seat]} played the last tile of their hand"
-    return "the game is over"
+    """Why the game ended, in the players' words (`server.models.why_over`)."""
+    return stored_why_over(game.engine, game.ending, game.standings)
 
 
 def game_over(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
     """Why the game ended, the final standings with penalties, the revealed seed and how to
     verify the game; the game's page shows it all."""
-    return render_pair("game_over", _game(game, recipient, links, why=why_over(game)))
+    standings = [{**line, "how": _how_left(line)} for line in game.standings]
+    context = _game(game, recipient, links, why=why_over(game), standings=standings)
+    return render_pair("game_over", context)
+
+
+def _how_left(line: Mapping[str, Any]) -> str:
+    """How the player of a standings line left before the end (`resigned`, `removed on
+    time`, …), `out` for a line stored before that was kept, or `` for a player still in."""
+    if line.get("left"):
+        return Departure(line["left"]).words
+    return "out" if line["eliminated"] else ""
 
 
 def digest(recipient: Recipient, games: Sequence[DigestGame], links: Links) -> Rendered:

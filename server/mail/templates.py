@@ -17,7 +17,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from cafe.render.common import signed
+from cafe.render import quantities
 from cafe.render.palette import PALETTE
 
 #: Where the email pairs are: a package and a folder inside it.
@@ -25,6 +25,18 @@ TEMPLATE_PACKAGE, TEMPLATE_FOLDER = "server", "templates/email"
 
 #: The widest line of a text part, in columns (the text board picture is as wide).
 TEXT_WIDTH = 100
+
+#: The template filters that write quantities (`cafe.render.quantities`), for the emails
+#: and the web pages alike: `{{ hint.points|points }}`, `{{ row.points|league_points }}`.
+QUANTITY_FILTERS = {
+    "signed": quantities.signed,
+    "points": quantities.points,
+    "league_points": quantities.league_points,
+    "rating": quantities.rating,
+    "rating_change": quantities.rating_change,
+    "bank": quantities.bank,
+    "count": quantities.count,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +76,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         auto_reload=False,  # templates ship with the code: no file checks on every email
     )
-    environment.filters["signed"] = signed
+    environment.filters.update(QUANTITY_FILTERS)
     environment.globals["palette"] = PALETTE
     return environment
 

@@ -1,4 +1,5 @@
-"""Times as emails show them: a moment in the reader's time zone, and time left in words.
+"""Moments as emails and pages show them, in the reader's time zone (time left and other
+spans are said by `cafe.render.quantities`).
 
 Times are stored in UTC (README: Time controls and vacation); a player reads them in their
 own zone (their `timezone` setting, an IANA name; an unknown one falls back to UTC).
@@ -6,7 +7,7 @@ own zone (their `timezone` setting, an IANA name; an unknown one falls back to U
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
@@ -22,22 +23,3 @@ def local(moment: datetime, zone_name: str) -> str:
     """`Thu 5 Mar 2026, 10:00 CET`: `moment` in the zone `zone_name`."""
     seen = moment.astimezone(zone(zone_name))
     return f"{seen:%a} {seen.day} {seen:%b %Y, %H:%M} {seen.tzname()}"
-
-
-def _count(n: int, unit: str) -> str:
-    return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
-
-
-def left(span: timedelta) -> str:
-    """`2 days 4 hours`, `5 hours 10 minutes`, `40 minutes`: time left, to the minute,
-    in at most two units (`no time` once it is up)."""
-    minutes = int(span.total_seconds() // 60)
-    if minutes <= 0:
-        return "no time"
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    shown = [_count(n, unit) for n, unit in parts if n][:2]
-    if days and not hours:
-        shown = shown[:1]
-    return " ".join(shown)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
+from cafe.endings import Departure, Ending
 from server.models import GameStatus, TurnKind
 from server.schemas.clock import ClockSettings
 from server.schemas.fields import (
@@ -86,7 +87,22 @@ class Standing(PublicModel):
     score: int
     penalty: int
     final: int
-    eliminated: bool
+    eliminated: bool = Field(description="whether the player was out before the end (`left`)")
+    left: Departure | None = Field(
+        default=None,
+        description="how the player left before the end: eliminated (at the bar), resigned, "
+        "timed_out (removed on time) or withdrew (from the league's season); null: still in",
+    )
+
+
+class LeagueRef(PublicModel):
+    """The league, season and division a league game belongs to, and the season's page."""
+
+    name: str
+    slug: str
+    season: int
+    division: int
+    url: str = Field(description="the season's page, e.g. /leagues/spring/seasons/2")
 
 
 #: What `private` means in every view of a game.
@@ -100,6 +116,8 @@ CLOCK_FIELDS = {
     "vacation_until": "in the order of `players`: the end of the vacation each is on, or null",
     "timeouts": "in the order of `players`: each one's time-outs in a row",
 }
+#: What `league` means in every view of a game.
+LEAGUE = "the league, season and division of a league game; null for any other game"
 
 
 class ClockPause(PublicModel):
@@ -123,6 +141,7 @@ class GamePublic(SparseModel):
     invited: list[str]
     rated: bool = Field(description="whether the game updates the players' ratings")
     private: bool = Field(description=PRIVATE)
+    league: LeagueRef | None = Field(description=LEAGUE)
     players: list[str]
     your_seat: int | None
     to_move: str | None
@@ -150,6 +169,12 @@ class GamePublic(SparseModel):
     )
     commitment: str | None = None
     standings: list[Standing] | None = None
+    ending: Ending | None = Field(
+        default=None,
+        description="why the finished game ended: bar_full, chairs_full, bag_low, hand_empty, "
+        "last_in_game (RULES.md §10), others_left (the last opponent left) or adjudicated "
+        "(by the league's organiser)",
+    )
     seed: str | None = None
     clock_paused: ClockPause | None = Field(
         default=None, description="present while the game's league season is paused"
@@ -164,6 +189,7 @@ class GameSummary(PublicModel):
     version: int
     seats: int
     private: bool = Field(description=PRIVATE)
+    league: LeagueRef | None = Field(description=LEAGUE)
     players: list[str]
     to_move: str | None
     scores: list[int] | None = Field(description="in the order of `players`; null until started")
@@ -275,7 +301,8 @@ class TurnPublic(SparseModel):
     `timeout` is a turn the service played for the player on time-out, or (with
     `removed: true` and no `turn`) their removal on time-out; kind `end` (`adjudicated:
     true`, no `turn`) is the league organiser's adjudication that ended the game, `by`
-    whom and for what `reason` (`player` is whose turn it was)."""
+    whom and for what `reason` (`player` is whose turn it was); `left` says how an entry
+    took its player out."""
 
     number: int
     player: str
@@ -292,6 +319,12 @@ class TurnPublic(SparseModel):
     adjudicated: bool | None = None
     by: str | None = Field(default=None, description="who adjudicated (kind `end`)")
     reason: str | None = Field(default=None, description="why it was adjudicated (kind `end`)")
+    left: Departure | None = Field(
+        default=None,
+        description="how this entry took its player out of the game: eliminated (a bar turn "
+        "not paid), resigned, timed_out (removed on time-out) or withdrew (from the league's "
+        "season)",
+    )
     created_at: Timestamp
 
 

@@ -10,6 +10,7 @@ import logging
 
 from flask import Flask
 
+from server.mail.templates import QUANTITY_FILTERS
 from server.web import (
     account_pages,
     devmail,
@@ -28,6 +29,7 @@ def init_app(app: Flask) -> None:
     """Register the pages (the mail viewer only when `DEV_MAIL` is on under the
     development key)."""
     sessions.init_app(app)
+    app.jinja_env.filters.update(QUANTITY_FILTERS)
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(unsubscribe.bp)

@@ -22,6 +22,7 @@ from flask import (
 )
 from pydantic import ValidationError
 
+from cafe.render import quantities
 from server import accounts, preferences, throttle
 from server.apispec import page, refusal
 from server.clock import timesource, vacations
@@ -82,7 +83,9 @@ def home() -> str:
         "web/home.html",
         waiting=waiting,
         time_left={
-            game.id: times.left(game.deadline - now) for game, _ in waiting if game.deadline
+            game.id: quantities.time_left(game.deadline - now)
+            for game, _ in waiting
+            if game.deadline
         },
         running=running,
         open_games=open_,
@@ -187,7 +190,7 @@ def settings() -> Response | str:
         player=player,
         tokens=accounts.list_tokens(session, player=player),
         choices=list(TurnEmails),
-        bank_days=status.bank_days,
+        bank=quantities.bank(quantities.bank_hours(status.bank_days)),
         away=None
         if current is None
         else (

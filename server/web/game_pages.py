@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from cafe import CafeError, Options
 from cafe.notation import BIRTHDAY, NOSHRINK
+from cafe.render import quantities
 from server.apispec import page, refusal
 from server.db import get_session
 from server.domain import DomainError, Forbidden, NotFound, from_engine
@@ -58,9 +59,9 @@ def _page(
 ) -> tuple[str, int]:
     session = get_session()
     viewer = signed_in()
-    game, creator = store.load_game_and_creator(session, game_id)
+    game, creator, league = store.load_game_and_creator(session, game_id)
     store.visible_game(session, game, viewer)
-    view = game_view.build(session, game, creator, viewer)
+    view = game_view.build(session, game, creator, viewer, league)
     html = render_template("web/game.html", view=view, problem=problem, typed=typed)
     return html, status
 
@@ -176,7 +177,7 @@ def play(game_id: int) -> Response | tuple[str, int]:
         return _page(
             game_id, status=domain_status(refusal), problem=refusal.message, typed=notation
         )
-    flash(f"You played {result['turn']} for {result['points']} points.")
+    flash(f"You played {result['turn']} for {quantities.points(result['points'])}.")
     return redirect(url_for("game_pages.show", game_id=game_id), code=303)
 
 

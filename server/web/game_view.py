@@ -1,6 +1,7 @@
 """What a game page shows, computed from the stored game: the board as SVG with a text
-alternative, the players (the viewer first), the history and, on the viewer's turn, the
-best turns to play with one click.
+alternative, the players (the viewer first), the history (turns played on time-out and
+players leaving marked), a league game's league, a finished game's standings and why it
+ended, and, on the viewer's turn, the best turns to play with one click.
 
 Like the API's views, it copies only public facts out of the snapshot: the bag is counted,
 never listed, and the seed appears only once the game is over.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from markupsafe import Markup
@@ -19,18 +20,26 @@ from sqlmodel import Session
 
 from cafe import Game
 from cafe.board import CHAIRS, NATIONS, TABLES
-from cafe.render import svg
+from cafe.endings import TIMEOUT_MARK, Departure
+from cafe.render import quantities, svg
 from cafe.render.board_svg import describe_tile
 from server.clock import timesource
 from server.clock.store import seat_clocks
 from server.games import store
+from server.league.labels import LeagueLabel
 from server.mail import times
-from server.models import GameRecord, GameStatus, Player, TurnKind, TurnRecord
+from server.models import (
+    GameRecord,
+    GameStatus,
+    Player,
+    TurnKind,
+    TurnRecord,
+    departure_of,
+    why_over,
+)
 
 #: How many best turns a player is offered as buttons.
 HINTS = 5
-#: Less time left than this makes the deadline stand out.
-URGENT = timedelta(hours=24)
 #: How many game versions the process keeps drawn (a board is about 30 KB).
 VERSIONS_KEPT = 256
 
@@ -53,12 +62,44 @@ class PlayerRow:
 
 @dataclass(frozen=True, slots=True)
 class HistoryLine:
-    """One entry of the log, in words."""
+    """One entry of the log, in words: a turn's notation and points, marked when it was
+    played on time-out or put its player out at the bar; or a player leaving (`left`)."""
 
     number: int
     player: str
     text: str
     points: int | None
+    marks: tuple[str, ...] = ()
+    left: Departure | None = None
+
+
+def history_line(entry: TurnRecord, player: str) -> HistoryLine:
+    """The log entry `entry` of `player` as the page's history shows it."""
+    if entry.kind == TurnKind.END:
+        by, reason = entry.detail["by"], entry.detail["reason"]
+        return HistoryLine(
+            entry.number, player, f"the game was adjudicated by {by}: {reason}", None
+        )
+    left = departure_of(entry.kind, entry.detail)
+    if left is not None and left is not Departure.ELIMINATED:
+        return HistoryLine(entry.number, player, "", None, left=left)
+    marks = (TIMEOUT_MARK,) if entry.kind == TurnKind.TIMEOUT else ()
+    if left is Departure.ELIMINATED:
+        marks += (left.words,)
+    return HistoryLine(entry.number, player, entry.notation, entry.points, marks)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of a finished game's final standings: a player still in at the end with
+    the penalty for the tiles left in hand, or one who left before and how."""
+
+    place: int
+    player: str
+    score: int
+    penalty: int
+    final: int
+    left: Departure | None
 
 
 @dataclass(slots=True)
@@ -75,6 +116,9 @@ class GameView:
     rows: list[PlayerRow] = field(default_factory=list)
     history: list[HistoryLine] = field(default_factory=list)
     hints: list[dict[str, Any]] = field(default_factory=list)
+    league: LeagueLabel | None = None
+    standings: list[StandingRow] = field(default_factory=list)
+    why_over: str | None = None
     headline: str = ""
     bag_size: int = 0
     deadline: str | None = None
@@ -135,27 +179,10 @@ class Version:
     hints: tuple[dict[str, Any], ...] | None = None
 
 
-def _history_text(entry: TurnRecord) -> str:
-    """A log entry in the history: the turn's notation, or what happened instead."""
-    if entry.kind == TurnKind.RESIGN:
-        return "resigned"
-    if entry.kind == TurnKind.END:
-        return f"the game was adjudicated by {entry.detail['by']}: {entry.detail['reason']}"
-    return entry.notation
-
-
 def _version(game: GameRecord, log: list[TurnRecord]) -> Version:
     assert game.state is not None
     engine = Game.from_position(game.state)
-    history = (
-        HistoryLine(
-            entry.number,
-            engine.players[entry.seat],
-            _history_text(entry),
-            None if entry.kind in (TurnKind.RESIGN, TurnKind.END) else entry.points,
-        )
-        for entry in reversed(log)
-    )
+    history = (history_line(entry, engine.players[entry.seat]) for entry in reversed(log))
     return Version(
         engine,
         Markup(svg(engine, frame=False, highlight=_last_chairs(log), targets=True)),
@@ -247,9 +274,31 @@ def _headline(view: GameView, engine: Game | None) -> str:
     return "Your turn" if view.viewer and view.viewer.name == mover else f"{mover} to move"
 
 
-def build(session: Session, game: GameRecord, creator: str, viewer: Player | None) -> GameView:
-    """The page's view of `game` for `viewer` (None: signed out)."""
-    view = GameView(game, store.names_of(session, game), creator, viewer)
+def _standings(game: GameRecord) -> list[StandingRow]:
+    """The finished game's stored final standings, best first."""
+    return [
+        StandingRow(
+            place=line["place"],
+            player=line["player"],
+            score=line["score"],
+            penalty=line["penalty"],
+            final=line["final"],
+            left=Departure(line["left"]) if line.get("left") else None,
+        )
+        for line in game.standings or []
+    ]
+
+
+def build(
+    session: Session,
+    game: GameRecord,
+    creator: str,
+    viewer: Player | None,
+    league: LeagueLabel | None = None,
+) -> GameView:
+    """The page's view of `game` for `viewer` (None: signed out); `league`: the league of a
+    league game."""
+    view = GameView(game, store.names_of(session, game), creator, viewer, league=league)
     if game.state is None:
         view.headline = _headline(view, None)
         return view
@@ -259,8 +308,11 @@ def build(session: Session, game: GameRecord, creator: str, viewer: Player | Non
     now = timesource.now()
     if game.deadline is not None and not engine.is_over:
         view.deadline = times.local(game.deadline, zone_name)
-        view.time_left = times.left(game.deadline - now)
-        view.urgent = game.deadline - now < URGENT
+        view.time_left = quantities.time_left(game.deadline - now)
+        view.urgent = quantities.urgent(game.deadline - now)
+    if engine.is_over:
+        view.standings = _standings(game)
+        view.why_over = why_over(engine, game.ending, game.standings or [])
     held = next((hold for hold in game.clock_holds if hold["end"] is None), None)
     if held is not None and not engine.is_over:
         since = times.local(datetime.fromisoformat(held["start"]), zone_name)

@@ -15,10 +15,10 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from cafe.render import quantities
 from server.league.counts import count_text, division_size_text
 from server.league.reasons import AS_THINGS_STAND, left_text, placement_text
 from server.league.store import latest_season, running_games_of
-from server.mail import times
 from server.models import GameRecord, GameStatus, League, Player, SeasonStatus, utcnow
 from server.schemas.leagues import SeasonPublic
 
@@ -45,14 +45,9 @@ class SeasonActions:
     running_games: int = 0
 
 
-def points_text(points: float) -> str:
-    """League points as written: whole numbers plain, shared places to two decimals."""
-    return f"{points:.2f}".rstrip("0").rstrip(".")
-
-
 #: The league's ways of saying things that the pages' templates use, as the emails do.
 WORDS = {
-    "points_text": points_text,
+    "points_text": quantities.league_points,
     "count_text": count_text,
     "left_text": left_text,
     "placement_text": placement_text,
@@ -77,8 +72,9 @@ def schedule(
 
 
 def time_left(deadline: datetime | None, now: datetime) -> str | None:
-    """The time left until `deadline` in words, as the game page says it (None without)."""
-    return None if deadline is None else times.left(deadline - now)
+    """The time left until `deadline` in words, as the game page says it (`2 days 4 hours
+    left`, `time is up`; None without)."""
+    return None if deadline is None else quantities.time_left(deadline - now)
 
 
 def _scheduled(game: GameRecord, now: datetime) -> ScheduledGame:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
+from cafe.render import quantities
 from cafe.render.palette import FLOOR, FLOOR_EDGE, MUTED_TEXT, WOOD
 from server.schemas.leagues import RatingPointPublic
 
@@ -44,9 +45,11 @@ def rating_chart(name: str, history: Sequence[RatingPointPublic]) -> Markup | No
 
     points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     first, last = values[0], values[-1]
+    rating = quantities.rating
     summary = (
-        f"{len(values)} rated game{'s' if len(values) != 1 else ''}: the ordinal went from "
-        f"{first:.1f} to {last:.1f} (lowest {min(values):.1f}, highest {max(values):.1f})."
+        f"{quantities.count(len(values), 'rated game')}: the ordinal went from "
+        f"{rating(first)} to {rating(last)} (lowest {rating(min(values))}, "
+        f"highest {rating(max(values))})."
     )
     parts = [
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '

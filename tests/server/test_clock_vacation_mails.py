@@ -61,7 +61,7 @@ def test_a_vacation_from_now_ended_early_mails_started_then_ended_once_each(api,
     assert first.id == started.id and ended.kind == "vacation_ended"
     assert "you ended your vacation early on Tue 3 Mar 2026, 10:00 UTC" in ended.body
     assert "your turn, deadline Fri 6 Mar 2026, 10:00 UTC" in ended.body  # 3 days + 25 h paused
-    assert "holds 12.9583 days now" in ended.body  # 11 + 47 unused hours, + 1 h earned
+    assert "holds 12 days 23 hours now" in ended.body  # 11 + 47 unused hours, + 1 h earned
     other = "bob" if name == "ann" else "ann"
     assert vacation_mails(api, other) == []
 
@@ -82,7 +82,7 @@ def test_a_later_vacation_is_mailed_by_the_sweep_at_its_start_and_its_end(api, b
     [started] = vacation_mails(api, name)
     assert "until Fri 6 Mar 2026, 09:00 UTC" in started.subject
     assert f"game {game_id} with " in started.body and "deadline" not in started.body
-    assert "holds 12.25 days now" in started.body  # 14 - 2, and 6 hours earned before it
+    assert "holds 12 days 6 hours now" in started.body  # 14 - 2, and 6 hours earned before it
     clock.advance(2 * DAY)
     assert swept(api) == {"vacation_ended": 1}
     assert swept(api) == {}

@@ -17,6 +17,7 @@ from mail_support import (
 )
 
 from cafe import Game, render
+from cafe.render.quantities import points
 from server.mail.addresses import read_reply_address, thread_root
 
 NAMES = ("ann", "bob", "cid")
@@ -91,7 +92,7 @@ def test_a_whole_game_sends_exactly_the_expected_mail(api, smtp_server):
         hint = api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[mover]).json["hints"][0]
         body = {"turn": hint["turn"], "version": state["version"]}
         played = api.call("POST", f"/api/games/{game_id}/turns", tokens[mover], json=body).json
-        log.append(f"{mover} played {played['turn']} for {played['points']} points")
+        log.append(f"{mover} played {played['turn']} for {points(played['points'])}")
         rows, seen = new_rows(api, seen)
         if played["game_over"]:
             assert sorted((r.kind, r.to_addr) for r in rows) == [

@@ -16,6 +16,7 @@ from cafe import Game, render
 from cafe.bots import GreedyBot
 from cafe.render.common import NATION_COLOURS
 from cafe.render.palette import INK, JOKER
+from cafe.render.quantities import points
 from server.mail import board, messages, templates
 from server.mail.facts import (
     DigestGame,
@@ -202,7 +203,7 @@ def test_clock_emails_speak_in_the_readers_zone(rendered):
     assert "you were removed from the game" in rendered["removed"].text
     vacation = rendered["auto_vacation"].text
     assert "Your new deadline: Thu 5 Mar 2026, 10:00 CET." in vacation
-    assert "holds 3.5 days" in vacation
+    assert "holds 3 days 12 hours now" in vacation
 
 
 def test_vacation_emails_say_until_when_which_games_and_the_bank(rendered):
@@ -210,7 +211,7 @@ def test_vacation_emails_say_until_when_which_games_and_the_bank(rendered):
     assert "until Thu 5 Mar 2026, 10:00 CET" in started.subject
     assert "game 7 with ann, bob; your deadline is now Sun 8 Mar 2026, 10:00 CET" in started.text
     assert "do not allow vacation" in started.text and "game 9 with cid" in started.text
-    assert "holds 9.5 days" in started.text and "cafe vacation end" in started.html
+    assert "holds 9 days 12 hours now" in started.text and "cafe vacation end" in started.html
     ended = rendered["vacation_ended"]
     assert "you ended your vacation early on Thu 5 Mar 2026, 10:00 CET" in ended.text
     assert "game 7 with ann, bob; your turn, deadline Sun 8 Mar 2026, 10:00 CET" in ended.text
@@ -226,7 +227,7 @@ def test_your_turn_holds_everything_a_player_needs(rendered):
     hand = " ".join(game.hands[game.to_move])
     assert f"Your hand: {hand}" in message.text
     for entry in log[-2:]:  # the two turns since the recipient's own
-        line = f"{entry.player} played {entry.notation} for {entry.points} points"
+        line = f"{entry.player} played {entry.notation} for {points(entry.points)}"
         assert line in message.text and line in message.html
     assert f"{me} played" not in message.text.split("Since your last turn:")[1].split("Café")[0]
     for number, hint in enumerate(game.hints(3), start=1):
@@ -376,13 +377,22 @@ def test_game_over_says_why_the_game_ended_and_links_its_page(rendered):
 
 
 def test_every_way_a_game_ends_is_worded():
-    assert messages.why_over(facts(*played_game(3))) == "the game is over"  # not over at all
+    assert messages.why_over(facts(*played_game(3))) == "the game is not over"
     game, log = played_game(3)
     state = game.to_position()
     state["eliminated"], state["elimination_order"] = [True, False, True], [0, 2]
-    assert messages.why_over(dataclasses.replace(facts(game, log), state=state)) == (
-        f"only {state['players'][1]} was left in the game"
+    out = dataclasses.replace(facts(game, log), state=state)
+    winner, last = state["players"][1], state["players"][2]
+    assert messages.why_over(out) == (
+        f"only {winner} was still in the game (the others were eliminated at the bar)"
     )
+    left = [{"player": last, "left": "timed_out"}, {"player": winner, "left": None}]
+    removed = dataclasses.replace(out, ending="others_left", standings=left)
+    assert messages.why_over(removed) == (
+        f"{last} was removed on time, and only {winner} was still in the game"
+    )
+    judged = dataclasses.replace(out, ending="adjudicated")
+    assert "organiser adjudicated it" in messages.why_over(judged)
 
 
 def test_the_creator_hears_who_joined_and_when_the_table_is_full(rendered):

@@ -7,6 +7,7 @@ from sqlmodel import Session, select
 
 from cafe import Game
 from cafe.record import verify
+from cafe.render.quantities import points
 from server.db import get_engine
 from server.models import GameRecord, TurnRecord
 
@@ -65,7 +66,7 @@ def test_turn_is_applied_and_described(api, game):
     assert sorted(v.split("=")[0] for v in after["board"].values()) == sorted(seated)
     mail = api.outbox(f"{other}@example.com")[-1]
     assert mail.kind == "your_turn"
-    assert f"{mover} played {turn} for {result['points']} points" in mail.body
+    assert f"{mover} played {turn} for {points(result['points'])}" in mail.body
 
 
 def test_unreadable_turn_is_400_and_changes_nothing(api, game):

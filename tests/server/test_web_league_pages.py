@@ -232,7 +232,7 @@ def test_a_players_page_has_the_rating_its_chart_leagues_and_games(api):
     assert 'role="img"' in chart and "<title" in chart and "<desc" in chart
     assert "1 rated game: the ordinal went from" in chart
     [point] = profile["history"]
-    assert f'href="/games/{point["game"]}"' in html and f"{point['ordinal']:.2f}" in html
+    assert f'href="/games/{point["game"]}"' in html and f"{point['ordinal']:.1f}" in html
     assert "/leagues/tuesday/seasons/1" in html and "division 2" in html
     assert html.count('href="/players/') >= 4  # the recent game's players
     newcomer = api.client.get("/players/ann").text

@@ -250,12 +250,12 @@ def test_season_finished_sends_the_final_table_moves_and_new_rating(api):
         for other in moves.values():
             assert f"{other['player']}, from division {other['from_division']}" in text
         rating = ok(api.call("GET", f"/api/players/{name}"))["rating"]
-        assert f"Your rating is now {rating['ordinal']:.2f} (" in text
-        assert f"mu {rating['mu']:.2f}, sigma {rating['sigma']:.2f}" in text
+        assert f"Your rating is now {rating['ordinal']:.1f} (" in text
+        assert f"mu {rating['mu']:.1f}, sigma {rating['sigma']:.1f}" in text
         change = rating["ordinal"] - (25 - 3 * 25 / 3)
-        assert f"({change:+.2f} this season; it was 0.00)" in text
+        assert f"({change:+.1f} this season; it was 0.0)" in text
         html = readable(row)
-        assert f"{name} (you)" in html and f"Your rating is now {rating['ordinal']:.2f}" in html
+        assert f"{name} (you)" in html and f"Your rating is now {rating['ordinal']:.1f}" in html
     assert any("moves up" in r.body for r in rows) and any("moves down" in r.body for r in rows)
 
 
