@@ -5,11 +5,17 @@ exponential backoff, after a connection failure, a timeout or a 502/503/504: GET
 and the turn POST, which carries an `Idempotency-Key` so that a repeat returns the first
 answer instead of playing twice. An error answer becomes an `ApiError` with the server's
 stable code and message; no answer at all becomes `Unreachable`, naming the URL.
+
+Every answer says the service's time (`Server-Time`, or HTTP's `Date` from a server
+without it); `now()` is that time carried forward, so deadlines read from a machine whose
+clock is off, or against the development clock, show what the pages and emails show.
 """
 
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -25,6 +31,9 @@ ATTEMPTS = 3
 BACKOFF = 0.3
 #: Answers that mean "try again shortly" (proxies and a busy database).
 TRANSIENT = frozenset({502, 503, 504})
+
+#: The answer's header that carries the service's time (ISO 8601, UTC).
+SERVER_TIME = "Server-Time"
 
 WHERE_THE_URL_COMES_FROM = "(it comes from CAFE_SERVER, or from `cafe login EMAIL --server URL`)"
 
@@ -49,6 +58,13 @@ class ApiClient:
         self.http.headers["User-Agent"] = "cafe-cli"
         if token:
             self.http.headers["Authorization"] = f"Bearer {token}"
+        #: How far the service's clock is ahead of this machine's (from the last answer).
+        self.clock_offset = timedelta(0)
+
+    def now(self) -> datetime:
+        """The service's time now, as its last answer told it (this machine's clock before
+        any answer)."""
+        return datetime.now(UTC) + self.clock_offset
 
     # --- accounts ----------------------------------------------------------------------
 
@@ -263,12 +279,19 @@ class ApiClient:
                     f"like http://host:port {WHERE_THE_URL_COMES_FROM}"
                 ) from None
             else:
+                self._note_server_time(response)
                 if response.status_code not in TRANSIENT or last:
                     if response.status_code >= 400:
                         raise _api_error(response)
                     return response
             time.sleep(self.backoff * 2 ** (attempt - 1))
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _note_server_time(self, response: requests.Response) -> None:
+        """Remember how far the service's clock is from ours, from the answer's header."""
+        told = _server_time(response.headers)
+        if told is not None:
+            self.clock_offset = told - datetime.now(UTC)
 
     def _unreachable(self, error: requests.RequestException, repeatable: bool) -> Unreachable:
         """What to say when no answer came: too slow, no secure connection, or nobody there."""
@@ -284,6 +307,19 @@ class ApiClient:
             f"cannot reach the server at {self.base_url}; is it running, and is the URL right? "
             + WHERE_THE_URL_COMES_FROM
         )
+
+
+def _server_time(headers: Any) -> datetime | None:
+    """The service's time an answer's headers carry: `Server-Time`, else `Date` (to the
+    second); None when neither can be read."""
+    try:
+        if headers.get(SERVER_TIME):
+            return datetime.fromisoformat(headers[SERVER_TIME]).astimezone(UTC)
+        if headers.get("Date"):
+            return parsedate_to_datetime(headers["Date"]).astimezone(UTC)
+    except (ValueError, TypeError):
+        return None
+    return None
 
 
 def _segment(text: str) -> str:

@@ -1,12 +1,18 @@
 """A game's public state in words, around the board picture: a header line (id, version,
-deadline, who you are), what to do next, and the lobby view of a game not started yet.
+deadline, who you are) and a league game's league, what to do next, a finished game's
+final standings and why it ended, and the lobby view of a game not started yet.
 
 Text only: the picture itself needs the engine (`client.localgame`), which the commands
-import when they draw one.
+import when they draw one; the engine's wording of quantities and endings
+(`cafe.render.quantities`, `cafe.endings`) is imported when a game is shown, not for
+`cafe --help`.
 """
+
+# ruff: noqa: PLC0415 (see the docstring)
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from client import timeview
@@ -16,6 +22,7 @@ from client.output import joined
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
 
+    from cafe import Game
     from client.api import ApiClient
 
 
@@ -36,10 +43,26 @@ def options_text(options: dict[str, Any] | None) -> str:
 
 def clock_text(clock: dict[str, Any] | None) -> str:
     """`3 days a turn, autoplay on time-out`, or `no clock`."""
+    from cafe.render.quantities import count
+
     if not clock:
         return "no clock"
-    days = clock["days_per_turn"]
-    return f"{days} day{'' if days == 1 else 's'} a turn, {clock['timeout']} on time-out"
+    return f"{count(clock['days_per_turn'], 'day')} a turn, {clock['timeout']} on time-out"
+
+
+def league_text(league: dict[str, Any] | None, base_url: str, width: int = 80) -> str | None:
+    """`League game: Spring League, season 2, division 1 · http://…/leagues/spring/seasons/2`
+    (the season's page on the server at `base_url`), in lines of at most `width` columns;
+    None for a game outside a league."""
+    import textwrap
+
+    from cafe.render.quantities import season_place
+
+    if not league:
+        return None
+    place = season_place(league["name"], league["season"], league["division"])
+    line = f"League game: {place} · {base_url.rstrip('/')}{league['url']}"
+    return textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
 
 
 def player_zone(api: ApiClient) -> ZoneInfo:
@@ -56,15 +79,18 @@ def me_in(state: dict[str, Any]) -> str | None:
     return None if seat is None else str(state["players"][seat])
 
 
-def header(state: dict[str, Any], where: ZoneInfo, width: int = 100) -> str:
-    """The line above a started game's picture (more lines if it would not fit in `width`
-    columns): the deadline as time left and the moment in the player's zone `where`."""
+def header(state: dict[str, Any], where: ZoneInfo, now: datetime, width: int = 100) -> str:
+    """The lines above a started game's picture (more if they would not fit in `width`
+    columns): the deadline as time left at the server's time `now` and the moment in the
+    player's zone `where`."""
+    from cafe.render.quantities import count
+
     me = me_in(state)
     parts = [
         f"Game {state['id']}",
-        f"{state.get('turns', 0)} turns played",
+        f"{count(state.get('turns', 0), 'turn')} played",
         f"version {state['version']}",
-        f"deadline {timeview.deadline_text(state.get('deadline'), where)}"
+        f"deadline {timeview.deadline_text(state.get('deadline'), where, now)}"
         if not state.get("clock_paused")
         else f"clocks paused by the league's organiser: {state['clock_paused']['reason']}",
         f"you are {me}" if me else "you are watching",
@@ -75,6 +101,24 @@ def header(state: dict[str, Any], where: ZoneInfo, width: int = 100) -> str:
         if until
     ]
     return joined(parts + away, width=width)
+
+
+def final_text(state: dict[str, Any], engine: Game) -> str:
+    """A finished game's final standings, best first, with the penalties for the tiles
+    left in hand (or how a player left before the end), and why the game ended (`engine`:
+    the game rebuilt from `state`, `client.localgame.load`)."""
+    from cafe.endings import Departure, Ending, departures_in
+    from cafe.render.quantities import count, signed
+
+    standings = state.get("standings") or []
+    lines = ["Final standings:"]
+    for line in standings:
+        left = Departure(line["left"]) if line.get("left") else None
+        how = left.words if left else f"score {line['score']}, penalty {signed(line['penalty'])}"
+        lines.append(f"  {line['place']}. {line['player']} {count(line['final'], 'point')} ({how})")
+    ending = Ending(state["ending"]) if state.get("ending") else None
+    lines.append(f"The game ended because {engine.why_over(ending, departures_in(standings))}.")
+    return "\n".join(lines)
 
 
 def next_step(state: dict[str, Any]) -> str:

@@ -3,13 +3,18 @@
 
 Every table marks the reader's own rows (`client.output.marked_table`): their line of a
 division's table, their games in a schedule, their line of the rating list.
+
+Quantities are worded by the engine (`cafe.render.quantities`), imported when a table is
+drawn rather than for `cafe --help`.
 """
+
+# ruff: noqa: PLC0415 (see the docstring)
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from client.gameview import clock_text, options_text
@@ -22,10 +27,18 @@ LEFT_NOTES = {"withdrew": "withdrew", "removed": "removed", "removed_on_time": "
 LEFT_LEGEND = "removed: by the organiser; removed on time: from every game they had left"
 
 
-def number_text(value: float, places: int = 2) -> str:
-    """`3`, `1.5`, `2.67`: league points and ratings without needless decimals."""
-    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+def points_text(value: float) -> str:
+    """`3`, `1.5`, `2.33`: league points as every view writes them."""
+    from cafe.render import quantities
+
+    return quantities.league_points(value)
+
+
+def rating_text(value: float) -> str:
+    """`25.0`: a rating figure (ordinal, mu, sigma) to one decimal place, as everywhere."""
+    from cafe.render import quantities
+
+    return quantities.rating(value)
 
 
 def day(moment: str | None) -> str:
@@ -34,7 +47,10 @@ def day(moment: str | None) -> str:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    """`1 game`, `3 games` (`cafe.render.quantities.count`)."""
+    from cafe.render import quantities
+
+    return quantities.count(count, word)
 
 
 def count_text(players: int, left: int = 0) -> str:
@@ -46,13 +62,10 @@ def count_text(players: int, left: int = 0) -> str:
     return text
 
 
-def time_left_text(deadline: str | None) -> str:
-    """`2 days 4 hours left`, `time is up`, or `` without a deadline: the one place the
-    league's views say a game's time left."""
-    if deadline is None:
-        return ""
-    words = time_left(parse(deadline), datetime.now(UTC))
-    return words if words == "time is up" else f"{words} left"
+def time_left_text(deadline: str | None, now: datetime) -> str:
+    """`2 days 4 hours left`, `time is up`, or `` without a deadline, at the server's time
+    `now` (`ApiClient.now`): the one place the league's views say a game's time left."""
+    return "" if deadline is None else time_left(parse(deadline), now)
 
 
 def title(league: dict[str, Any]) -> str:
@@ -170,7 +183,7 @@ def standings_table(
             notes.append(moving[row["player"]])
         place = "-" if row["place"] is None else str(row["place"])
         played = f"{row['played']}/{division['rounds']}"
-        cells = [place, row["player"], number_text(row["points"]), str(row["score_sum"]),
+        cells = [place, row["player"], points_text(row["points"]), str(row["score_sum"]),
                  str(row["wins"]), played, " ".join(notes)]  # fmt: skip
         rows.append((row["player"] == me, cells))
     headers = ["place", "player", "points", "score", "wins", "played", "note"]
@@ -185,10 +198,10 @@ def standings_table(
     return "\n".join([text, *(shorten(line, NARROW) for line in legend)])
 
 
-def game_cells(game_id: int, game: dict[str, Any] | None) -> tuple[str, str, str]:
+def game_cells(game_id: int, game: dict[str, Any] | None, now: datetime) -> tuple[str, str, str]:
     """A scheduled game's status, players (with scores) and result: the scores so far, who
-    is to move and their time left while it runs; the final scores in place order and the
-    winner once over."""
+    is to move and their time left (at the server's time `now`) while it runs; the final
+    scores in place order and the winner once over."""
     if game is None:
         return "?", "(not readable)", ""
     status = game["status"]
@@ -202,22 +215,29 @@ def game_cells(game_id: int, game: dict[str, Any] | None) -> tuple[str, str, str
             f"{name} {score}" for name, score in zip(game["players"], game["scores"], strict=True)
         )
         mover = f"{game['to_move']} to move" if game.get("to_move") else ""
-        result = ", ".join(filter(None, [mover, mover and time_left_text(game.get("deadline"))]))
+        left = mover and time_left_text(game.get("deadline"), now)
+        result = ", ".join(filter(None, [mover, left]))
     else:
         players, result = " · ".join(game["players"]), ""
     return status, players, result
 
 
 def schedule_table(
-    division: dict[str, Any], games: dict[int, dict[str, Any]], me: str | None, *, color: bool
+    division: dict[str, Any],
+    games: dict[int, dict[str, Any]],
+    me: str | None,
+    now: datetime,
+    *,
+    color: bool,
 ) -> str:
     """A division's games: number, status, players and scores, and the result (who is to
-    move and their time left, while it runs). The players' column takes the room the other
-    columns leave in the terminal, cut with `…` where it must be (`client.output.table`)."""
+    move and their time left at the server's time `now`, while it runs). The players'
+    column takes the room the other columns leave in the terminal, cut with `…` where it
+    must be (`client.output.table`)."""
     rows = []
     for game_id in division["games"]:
         game = games.get(game_id)
-        status, players, result = game_cells(game_id, game)
+        status, players, result = game_cells(game_id, game, now)
         mine = game is not None and me in game["players"]
         rows.append((mine, (str(game_id), status, players, result)))
     return marked_table(("game", "status", "players and scores", "result"), rows, right={0},
@@ -230,8 +250,8 @@ def rating_table(
     """A page of the rating list, ranked from `offset` + 1: the ordinal (mu − 3·sigma)
     people are sorted on, mu, sigma and the rated games."""
     rows = [
-        (r["player"] == me, (str(offset + i), r["player"], number_text(r["ordinal"]),
-                             number_text(r["mu"]), number_text(r["sigma"]), str(r["games"])))
+        (r["player"] == me, (str(offset + i), r["player"], rating_text(r["ordinal"]),
+                             rating_text(r["mu"]), rating_text(r["sigma"]), str(r["games"])))
         for i, r in enumerate(ratings, 1)
     ]  # fmt: skip
     headers = ("rank", "player", "rating", "mu", "sigma", "games")
@@ -241,12 +261,18 @@ def rating_table(
 def history_table(history: Sequence[dict[str, Any]], previous: dict[str, Any] | None) -> str:
     """Rating points, oldest first, each with its change of the ordinal (`previous`: the
     point before the first shown, if any)."""
+    from cafe.render import quantities
+
     rows = []
     for point in history:
-        change = "" if previous is None else f"{point['ordinal'] - previous['ordinal']:+.2f}"
+        change = (
+            ""
+            if previous is None
+            else quantities.rating_change(point["ordinal"] - previous["ordinal"])
+        )
         rows.append((False, (str(point["game"]), day(point["finished_at"]),
-                             number_text(point["ordinal"]), change, number_text(point["mu"]),
-                             number_text(point["sigma"]))))  # fmt: skip
+                             rating_text(point["ordinal"]), change, rating_text(point["mu"]),
+                             rating_text(point["sigma"]))))  # fmt: skip
         previous = point
     headers = ("game", "finished", "rating", "change", "mu", "sigma")
     return marked_table(headers, rows, right={0, 2, 3, 4, 5})

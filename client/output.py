@@ -114,11 +114,6 @@ def terminal_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-def signed(number: int) -> str:
-    """Points as the game writes them: `+3`, `-4`, `0`."""
-    return f"{number:+d}" if number else "0"
-
-
 def shorten(text: str, width: int) -> str:
     """`text` cut to `width` columns with `…`."""
     return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,21 +1,18 @@
 """Deadlines as players read them: the time left in words ("2 days 4 hours", "23 minutes")
 and the moment in the player's own time zone (their `timezone` preference).
 
-`zoneinfo` loads only when a zone is looked up (`zone`): `cafe --help` and the commands
-that show no moment do without it.
+`zoneinfo` loads only when a zone is looked up (`zone`), and the engine's wording of
+quantities (`cafe.render.quantities`) only when a time is said: `cafe --help` and the
+commands that show no moment do without them.
 """
 
 from __future__ import annotations
 
-import math
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
-
-#: Less time left than this, and a deadline stands out.
-CLOSE = timedelta(hours=24)
 
 
 def parse(moment: str) -> datetime:
@@ -23,26 +20,12 @@ def parse(moment: str) -> datetime:
     return datetime.fromisoformat(moment).astimezone(UTC)
 
 
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}{'' if number == 1 else 's'}"
-
-
 def time_left(deadline: datetime, now: datetime) -> str:
-    """`2 days 4 hours`, `5 hours 12 minutes`, `23 minutes`, or `time is up`."""
-    left = deadline - now
-    return "time is up" if left <= timedelta(0) else words(left)
+    """`2 days 4 hours left`, `23 minutes left`, or `time is up` (rounded down, as every
+    view says it: `cafe.render.quantities.time_left`)."""
+    from cafe.render import quantities  # noqa: PLC0415 (see the docstring)
 
-
-def words(span: timedelta) -> str:
-    """A positive span as people say it, in its two largest units, rounded up to the minute
-    (a fresh 3-day turn has "3 days" left, not "2 days 23 hours")."""
-    minutes = math.ceil(span.total_seconds() / 60)
-    days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
-    if days:
-        return _count(days, "day") + (f" {_count(hours, 'hour')}" if hours else "")
-    if hours:
-        return _count(hours, "hour") + (f" {_count(minutes, 'minute')}" if minutes else "")
-    return _count(minutes, "minute")
+    return quantities.time_left(deadline - now)
 
 
 def zone(name: str | None) -> ZoneInfo:
@@ -61,9 +44,11 @@ def local(moment: datetime, where: ZoneInfo) -> str:
     return f"{shown:%a} {shown.day} {shown:%b %H:%M} {shown.tzname()}"
 
 
-def deadline_text(deadline: str | None, where: ZoneInfo, now: datetime | None = None) -> str:
-    """`2 days 4 hours left (Thu 5 Mar 14:00 CET)`, marked `!` when it is close;
-    `none` for a game without one."""
+def deadline_text(deadline: str | None, where: ZoneInfo, now: datetime) -> str:
+    """`2 days 4 hours left (Thu 5 Mar 14:00 CET)`, marked `!` when less than a day is
+    left; `none` for a game without one. `now` is the server's time (`ApiClient.now`), so
+    that a machine whose clock is off, or the development clock, shows what the page and
+    the emails show."""
     if deadline is None:
         return "none"
     left, moment = deadline_parts(deadline, where, now)
@@ -71,14 +56,15 @@ def deadline_text(deadline: str | None, where: ZoneInfo, now: datetime | None = 
     return f"{words} ({moment})"
 
 
-def deadline_parts(
-    deadline: str | None, where: ZoneInfo, now: datetime | None = None
-) -> tuple[str, str]:
-    """The time left (`2 days 4 hours`, `! 5 hours` when it is close) and the moment in
-    the player's zone (`Thu 5 Mar 14:00 CET`) of a deadline; `-` and `-` without one."""
+def deadline_parts(deadline: str | None, where: ZoneInfo, now: datetime) -> tuple[str, str]:
+    """The time left at the server's time `now` (`2 days 4 hours`, `! 5 hours` when less
+    than a day is left, `! time is up`), for a cell under the heading "left", and the
+    moment in the player's zone (`Thu 5 Mar 14:00 CET`) of a deadline; `-` and `-` without
+    one."""
+    from cafe.render import quantities  # noqa: PLC0415 (see the docstring)
+
     if deadline is None:
         return "-", "-"
     moment = parse(deadline)
-    now = now or datetime.now(UTC)
-    close = moment - now < CLOSE
-    return f"{'! ' if close else ''}{time_left(moment, now)}", local(moment, where)
+    mark = "! " if quantities.urgent(moment - now) else ""
+    return f"{mark}{time_left(moment, now).removesuffix(' left')}", local(moment, where)

@@ -2,19 +2,23 @@
 
 Works on the turn as the API describes it (`POST …/turns` answers and `GET …/turns`
 entries: `turn`, `points`, `tables`, `drawn`, `completed`, `hand_limit`, `stool`,
-`eliminated`), so a local preview and the server's answer read the same.
+`eliminated`), so a local preview and the server's answer read the same. Points are
+signed as every view signs them (`cafe.render.quantities`, imported when a turn is shown,
+not for `cafe --help`).
 """
+
+# ruff: noqa: PLC0415 (see the docstring)
 
 from __future__ import annotations
 
 from itertools import groupby
 from typing import Any
 
-from client.output import signed
-
 
 def detail_lines(turn: dict[str, Any], *, mine: bool) -> list[str]:
     """Indented lines: each guest with the points of its tables, or the bar, or the swap."""
+    from cafe.render.quantities import signed
+
     text = str(turn.get("turn", ""))
     if text.startswith("bar "):
         return ["  " + _bar_text(turn, mine)]
@@ -61,6 +65,8 @@ def _why(score: dict[str, Any]) -> str:
 
 
 def _bar_text(turn: dict[str, Any], mine: bool) -> str:
+    from cafe.render.quantities import signed
+
     stool = turn.get("stool")
     if turn.get("eliminated"):
         who = "you are" if mine else "the player is"

@@ -5,12 +5,21 @@
 import os
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from client.errors import CliError, Unreachable
-from client.gameview import header, me_in, next_step, open_text, player_zone
+from client.gameview import (
+    final_text,
+    header,
+    league_text,
+    me_in,
+    next_step,
+    open_text,
+    player_zone,
+)
 from client.output import color_wanted, note, say, terminal_width
 from client.timeview import zone
 
@@ -65,8 +74,15 @@ def print_game(
         wide = terminal_width() >= WIDE_COLUMNS
     where = player_zone(api) if api is not None and state.get("deadline") else zone(None)
     last = api.turns(state["id"])[-1] if api is not None and state.get("turns") else None
-    say(header(state, where, 100 if wide else 80))
+    width = 100 if wide else 80
+    now = api.now() if api is not None else datetime.now(UTC)
+    say(header(state, where, now, width))
+    league = league_text(state.get("league"), api.base_url if api else "", width)
+    if league:
+        say(league)
     say(localgame.picture(state, color=color, compact=not wide, last=last), color=color, fit=False)
+    if state["status"] == "finished":
+        say(final_text(state, localgame.load(state), width))
     say(next_step(state))
 
 

@@ -365,7 +365,7 @@ def schedule(
     color = color_wanted()
     for shown in found["divisions"]:
         say(f"\n{view.division_heading(shown)}")
-        say(view.schedule_table(shown, games, me, color=color), color=color)
+        say(view.schedule_table(shown, games, me, api.now(), color=color), color=color)
     waiting = [str(i) for i, g in games.items() if g["status"] == "active" and g["to_move"] == me]
     if waiting:
         label = f"Your turn (cafe show ID) in game{'s' if len(waiting) > 1 else ''}"

@@ -1,5 +1,8 @@
 """The lobby: your games, and opening, joining and starting one."""
 
+# ruff: noqa: PLC0415 (commands import what they need when they run: fast `cafe --help`)
+
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -8,7 +11,7 @@ import typer
 from client import timeview
 from client.errors import UsageError
 from client.gameview import clock_text, me_in, options_text, player_zone
-from client.output import say, table
+from client.output import say, table, terminal_width
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -75,10 +78,12 @@ def games(
         return
     mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
     where = player_zone(api) if any(g.get("deadline") for g in mine) else timeview.zone(None)
-    rows = [_row(_with_final(api, g), me, where, place=finished) for g in mine]
+    now = api.now()
+    rows = [_row(_with_final(api, g), me, where, now, place=finished) for g in mine]
     place = ("place",) if finished else ()
     headers = ("", "id", "status", "players", "to move", "score", *place, "time left", "deadline")
     say(table(headers, rows, right={1, 5, 6}, cut={3, 4}, drop=(len(headers) - 1,)))
+    _say_leagues(mine, terminal_width())
     waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
     if len(waiting) == 1:
         say(f"▶ your turn in game {waiting[0]}: cafe show {waiting[0]}")
@@ -110,16 +115,39 @@ def _with_final(api: Any, game: dict[str, Any]) -> dict[str, Any]:
     return {**game, "final": mine[0]} if mine else game
 
 
-def _row(game: dict[str, Any], me: str, where: "ZoneInfo", *, place: bool) -> tuple[str, ...]:
+def _say_leagues(games: list[dict[str, Any]], width: int) -> None:
+    """Which of the listed games are league games, one line (at most `width` columns, wrapped)
+    per league, season and division: `League games 4, 7: Spring League, season 2, division 1
+    (cafe league standings spring)`."""
+    import textwrap
+
+    from cafe.render.quantities import season_place
+
+    by_place: dict[tuple[str, str, int, int], list[str]] = {}
+    for game in games:
+        if league := game.get("league"):
+            key = (league["name"], league["slug"], league["season"], league["division"])
+            by_place.setdefault(key, []).append(str(game["id"]))
+    for (name, slug, number, division), ids in by_place.items():
+        line = (
+            f"League {'game' if len(ids) == 1 else 'games'} {', '.join(ids)}: "
+            f"{season_place(name, number, division)} (cafe league standings {slug})"
+        )
+        say(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False))
+
+
+def _row(
+    game: dict[str, Any], me: str, where: "ZoneInfo", now: datetime, *, place: bool
+) -> tuple[str, ...]:
     """One line of `cafe games`, from the game's summary alone (it carries the scores and
-    the deadline, shown as the time left and, where the terminal has room, the moment in
-    the player's zone); with `place`, a finished game's place."""
+    the deadline, shown as the time left at the server's time `now` and, where the terminal
+    has room, the moment in the player's zone); with `place`, a finished game's place."""
     scores = game.get("scores")
     score = str(scores[game["players"].index(me)]) if scores and me in game["players"] else "-"
     final = game.get("final")
     if final:
         score = str(final["final"])
-    left, moment = timeview.deadline_parts(game.get("deadline"), where)
+    left, moment = timeview.deadline_parts(game.get("deadline"), where, now)
     players = " ".join(game["players"])
     if game["status"] == "open":
         players += f" ({len(game['players'])} of {game['seats']})"

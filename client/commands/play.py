@@ -9,7 +9,7 @@ import typer
 from client.commands.board import OptionalGameId, print_game
 from client.errors import ApiError, CliError, TurnRefused, UsageError
 from client.gameview import AS_IF, birthday_text, me_in
-from client.output import color_wanted, confirm, say, scores_text, signed
+from client.output import color_wanted, confirm, say, scores_text
 from client.turnview import detail_lines, draw_line
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ def move(
     """
     import uuid
 
+    from cafe.render.quantities import signed
     from client import localgame, picking
 
     session: Session = ctx.obj
@@ -142,8 +143,10 @@ def _refusal(api: "ApiClient", game_id: int, error: ApiError) -> CliError:
 
 def _print_played(api: "ApiClient", state: dict[str, Any], played: dict[str, Any]) -> None:
     """The server's account of the turn, the new scores, and who moves next."""
+    from cafe.render.quantities import points
+
     game_id = state["id"]
-    say(f"Played {played['turn']} in game {game_id} for {signed(played['points'])} points.")
+    say(f"Played {played['turn']} in game {game_id} for {points(played['points'])}.")
     if played.get("eliminated"):
         say(f"You could not pay bar stool {played['stool']}: you are out of the game.")
     drew = draw_line(played)
@@ -198,6 +201,8 @@ def hint(
 def hint_lines(game_id: int, offered: dict[str, Any], *, limit: int) -> list[str]:
     """A suggested turn as a command, with what it changes besides points: a lowered hand
     limit (and the `noshrink` command that keeps it), the right to name the birthday nation."""
+    from cafe.render.quantities import signed
+
     command = f"cafe move {game_id} {offered['turn']}"
     lines = [f"  {signed(offered['points']):>4}  {command}"]
     lowers = offered.get("lowers_limit") or 0

@@ -65,7 +65,7 @@ def where_you_stand(profile: dict[str, Any], per_page: int) -> str:
     if rank is None:
         return "You are not rated yet: league games and games opened with --rated are."
     page = (rank - 1) // per_page + 1
-    rating = view.number_text(profile["rating"]["ordinal"])
+    rating = view.rating_text(profile["rating"]["ordinal"])
     return f"You: rank {rank}, rating {rating} · cafe rating --page {page}"
 
 
@@ -75,8 +75,8 @@ def profile_text(profile: dict[str, Any], shown: int) -> str:
     rated = profile["rating"]
     if rated["games"]:
         headline = (
-            f"{profile['name']} · rating {view.number_text(rated['ordinal'])} (mu "
-            f"{view.number_text(rated['mu'])}, sigma {view.number_text(rated['sigma'])}) · "
+            f"{profile['name']} · rating {view.rating_text(rated['ordinal'])} (mu "
+            f"{view.rating_text(rated['mu'])}, sigma {view.rating_text(rated['sigma'])}) · "
             f"{view.plural(rated['games'], 'rated game')}"
         )
     else:

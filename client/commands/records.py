@@ -11,7 +11,7 @@ import typer
 
 from client.commands.lobby import GameId
 from client.errors import CliError
-from client.output import NARROW, say, signed
+from client.output import NARROW, say
 from client.turnview import detail_lines, draw_line
 
 
@@ -22,20 +22,30 @@ def history(
         bool, typer.Option("--detail", "-d", help="Also the points per table and the draws.")
     ] = False,
 ) -> None:
-    """Every turn played so far, with its points."""
+    """Every turn played so far, with its points.
+
+    A turn the server played for its player on time-out is marked so, and a player leaving
+    the game (resigned, removed on time, withdrew from the season) is said as such.
+    """
+    from cafe.endings import TIMEOUT_MARK, Departure
+    from cafe.render.quantities import signed
+
     turns = ctx.obj.api().turns(game_id)
     if not turns:
         say(f"No turns played in game {game_id} yet.")
     for entry in turns:
-        if entry["kind"] == "resign":
-            say(f"{entry['number']:>3}. {entry['player']} resigned")
+        left = Departure(entry["left"]) if entry.get("left") else None
+        if left is not None and left is not Departure.ELIMINATED:
+            say(f"{entry['number']:>3}. {entry['player']} {left.predicate}")
             continue
         if entry["kind"] == "end":
             say(f"{entry['number']:>3}. adjudicated by {entry['by']}: {entry['reason']}")
             continue
-        out = " (eliminated)" if entry.get("eliminated") else ""
+        marks = [TIMEOUT_MARK] if entry["kind"] == "timeout" else []
+        marks += [left.words] if left is not None else []
+        shown = f" ({', '.join(marks)})" if marks else ""
         points = signed(entry["points"])
-        say(f"{entry['number']:>3}. {entry['player']}: {entry['turn']}  {points}{out}")
+        say(f"{entry['number']:>3}. {entry['player']}: {entry['turn']}  {points}{shown}")
         if detail:
             drew = draw_line(entry)
             say("\n".join([*detail_lines(entry, mine=False), *([drew] if drew else [])]))
@@ -81,6 +91,8 @@ def verify(
     except CafeError as error:
         raise CliError(f"{name}: NOT verified: {error}") from None
     say(f"Verified: {report.turns} turns by {', '.join(report.players)}.")
+    if report.event:
+        say(f"  Played in {report.event}.")
     say("  The revealed seed matches the commitment, and so do the deal and every draw:")
     say(f"  commitment {report.commitment}")
     if report.adjudication is not None:

@@ -1,6 +1,8 @@
 """Vacation: see the bank, take days off, come back early (README: Time controls and vacation)."""
 
-from datetime import UTC, datetime, timedelta
+# ruff: noqa: PLC0415 (commands import what they need when they run: fast `cafe --help`)
+
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -46,6 +48,8 @@ def vacation(
     starts at 14 days and earns a day for every 8 days you are not away, up to 30; the days
     are taken when the vacation starts, and ending it early gives back the whole hours left.
     """
+    from cafe.render import quantities
+
     if action is not Action.START and (days is not None or start is not None):
         raise UsageError(f"`cafe vacation {action}` takes no days or --from")
     api = ctx.obj.api()
@@ -59,8 +63,8 @@ def vacation(
         if days is None:
             raise UsageError("say how many days: cafe vacation start DAYS [--from DATE]")
         status = api.declare_vacation(days, None if start is None else _moment(start, where))
-        say(f"Vacation declared: {days} day{'' if days == 1 else 's'}.")
-    say(status_text(status, where))
+        say(f"Vacation declared: {quantities.count(days, 'day')}.")
+    say(status_text(status, where, api.now()))
 
 
 def _moment(text: str, where: Any) -> str:
@@ -76,14 +80,15 @@ def _moment(text: str, where: Any) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def status_text(status: dict[str, Any], where: Any) -> str:
-    """The bank, the vacation under way or to come, and the next day earned."""
-    bank = timedelta(hours=round(status["bank_days"] * 24))
-    lines = [f"Vacation bank: {timeview.words(bank) if bank else '0 days'}."]
+def status_text(status: dict[str, Any], where: Any, now: datetime) -> str:
+    """The bank, the vacation under way or to come (at the server's time `now`), and the
+    next day earned."""
+    from cafe.render import quantities
+
+    lines = [f"Vacation bank: {quantities.bank(quantities.bank_hours(status['bank_days']))}."]
     current = status.get("current")
     if current:
         start, end = timeview.parse(current["start"]), timeview.parse(current["end"])
-        now = datetime.now(UTC)
         when = "Away" if start <= now else f"Away from {timeview.local(start, where)}"
         lines.append(f"{when} until {timeview.local(end, where)}; end it early: cafe vacation end")
     else:

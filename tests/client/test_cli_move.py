@@ -9,10 +9,11 @@ import pytest
 import requests
 from client_support import Cafe, Player, to_move
 
+from cafe.render.quantities import points as count_points
+from cafe.render.quantities import signed
 from client import localgame
 from client.api import ApiClient
 from client.errors import ExitCode
-from client.output import signed
 
 NATIONS = ("AF", "CN", "CU", "DE", "ES", "FR", "GB", "IN", "IT", "RU", "TR", "US")
 
@@ -31,11 +32,14 @@ def test_move_previews_sends_and_reports_points_and_scores(
     assert result.exit_code == ExitCode.OK, result.output
     after = mover.state(game)
     assert after["version"] == state["version"] + 1
-    points = signed(after["scores"][after["players"].index(mover.name)])
+    scored = after["scores"][after["players"].index(mover.name)]
+    points = signed(scored)
     notation = mover.run("history", str(game)).stdout.split(": ", 1)[1].rsplit("  ", 1)[0]
     lines = result.stdout.splitlines()
     assert lines[0] == f"Game {game}, version {state['version']}: {notation} scores {points}"
-    details = lines[1 : lines.index(f"Played {notation} in game {game} for {points} points.")]
+    details = lines[
+        1 : lines.index(f"Played {notation} in game {game} for {count_points(scored)}.")
+    ]
     assert details and all(line.startswith("  ") for line in details)  # per table, or the bar
     scores = " · ".join(f"{n} {s}" for n, s in zip(after["players"], after["scores"], strict=True))
     assert lines[-3:] == [

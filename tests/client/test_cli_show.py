@@ -24,8 +24,9 @@ def test_show_draws_the_board_with_header_and_next_step(players: list[Player], g
     lines = result.stdout.splitlines()
     title = lines.index(f"Café International · {state['to_move']} to move")
     assert " · ".join(lines[:title]) == (  # the header, wrapped at 100 columns
-        f"Game {game} · 0 turns played · version {state['version']} · deadline 3 days left "
-        f"({local(parse(state['deadline']), ZoneInfo('UTC'))}) · you are {ann.name}"
+        f"Game {game} · 0 turns played · version {state['version']} · deadline "
+        f"2 days 23 hours left ({local(parse(state['deadline']), ZoneInfo('UTC'))})"
+        f" · you are {ann.name}"
     )
     assert "╭────────────── BAR ──────────────╮" in result.stdout
     assert any(line.startswith(" ▶ ") and state["to_move"] in line for line in lines)

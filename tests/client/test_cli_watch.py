@@ -45,7 +45,7 @@ def test_watch_shows_the_board_when_your_turn_comes(
     result = other.run("watch", str(game), *FAST, "--timeout", "20")
     assert result.exit_code == ExitCode.OK, result.output
     assert result.stderr == f"game {game}: waiting for {mover.name} (version {version})\n"
-    assert result.stdout.startswith(f"Game {game} · 1 turns played")
+    assert result.stdout.startswith(f"Game {game} · 1 turn played")
     assert f"Your turn: `cafe hint {game}`" in result.stdout
 
 
