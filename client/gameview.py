@@ -1,6 +1,6 @@
 """A game's public state in words, around the board picture: a header line (id, version,
-deadline, who you are) and a league game's league, what to do next, a finished game's
-final standings and why it ended, and the lobby view of a game not started yet.
+deadline, who you are) and a league game's league, what to do next, why a finished game
+ended and who left it how, and the lobby view of a game not started yet.
 
 Text only: the picture itself needs the engine (`client.localgame`), which the commands
 import when they draw one; the engine's wording of quantities and endings
@@ -103,22 +103,23 @@ def header(state: dict[str, Any], where: ZoneInfo, now: datetime, width: int = 1
     return joined(parts + away, width=width)
 
 
-def final_text(state: dict[str, Any], engine: Game) -> str:
-    """A finished game's final standings, best first, with the penalties for the tiles
-    left in hand (or how a player left before the end), and why the game ended (`engine`:
-    the game rebuilt from `state`, `client.localgame.load`)."""
-    from cafe.endings import Departure, Ending, departures_in
-    from cafe.render.quantities import count, signed
+def final_text(state: dict[str, Any], engine: Game, width: int = 80) -> str:
+    """Why a finished game ended and how each player who left before the end did, in lines
+    of at most `width` columns (the picture above it has the final standings with the
+    penalties); `engine` is the game rebuilt from `state` (`client.localgame.load`)."""
+    import textwrap
 
-    standings = state.get("standings") or []
-    lines = ["Final standings:"]
-    for line in standings:
-        left = Departure(line["left"]) if line.get("left") else None
-        how = left.words if left else f"score {line['score']}, penalty {signed(line['penalty'])}"
-        lines.append(f"  {line['place']}. {line['player']} {count(line['final'], 'point')} ({how})")
+    from cafe.endings import Ending, departures_in
+
+    left = departures_in(state.get("standings") or [])
     ending = Ending(state["ending"]) if state.get("ending") else None
-    lines.append(f"The game ended because {engine.why_over(ending, departures_in(standings))}.")
-    return "\n".join(lines)
+    lines = [f"The game ended because {engine.why_over(ending, left)}."]
+    if left:
+        gone = "; ".join(f"{name} {how.words}" for name, how in left.items())
+        lines.append(f"Left before the end: {gone}.")
+    return "\n".join(
+        textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) for line in lines
+    )
 
 
 def next_step(state: dict[str, Any]) -> str:

@@ -103,5 +103,7 @@ def downgrade() -> None:
     for game_id, standings in finished:
         lines = [{k: v for k, v in line.items() if k != 'left'} for line in standings or []]
         connection.execute(_GAMES.update().where(_GAMES.c.id == game_id).values(standings=lines))
-    with op.batch_alter_table('games', schema=None) as batch_op:
+    # In place (SQLite 3.35 drops a column itself): copying the table, as batch mode would,
+    # cannot drop it while the turns and seats refer to it.
+    with op.batch_alter_table('games', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('ending')
