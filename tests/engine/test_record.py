@@ -287,10 +287,25 @@ def test_site_date_and_game_tags_come_first_and_verify_accepts_them() -> None:
     assert "[Site" not in write(game, reveal_seed=True)
 
 
+def test_a_league_games_event_tag_comes_first_and_the_verifier_reports_it() -> None:
+    game = _finished(*ELIMINATIONS)
+    event = "Spring League, season 2, division 1"
+    text = game.to_record(event=event, site="https://cafe.example.org")
+    assert text.splitlines()[:2] == [f'[Event "{event}"]', '[Site "https://cafe.example.org"]']
+    report = verify(text)
+    assert report.event == event and verify(write(game, reveal_seed=True)).event is None
+    assert write(replay(text), reveal_seed=True, event=event, site="https://cafe.example.org") == (
+        text
+    )
+    with pytest.raises(CafeError, match="Event tag must be one line"):
+        game.to_record(event="Spring\nLeague")
+
+
 @pytest.mark.parametrize(
     ("tag", "reason"),
-    [('[Date "30.11.2026"]', "write YYYY.MM.DD"), ('[Game " "]', "Game is empty")],
-)
+    [('[Date "30.11.2026"]', "write YYYY.MM.DD"), ('[Game " "]', "Game is empty"),
+     ('[Event ""]', "Event is empty")],
+)  # fmt: skip
 def test_a_misshapen_date_or_empty_game_tag_is_refused(tag: str, reason: str) -> None:
     text = tag + "\n" + write(_finished(*ELIMINATIONS), reveal_seed=True)
     with pytest.raises(RecordError, match=reason) as caught:

@@ -19,6 +19,7 @@ from rules_helpers import (
 )
 
 from cafe import Game, GameOverError, Standing
+from cafe.endings import Ending
 
 #: DE2 seats three Germans (12, 13, 15): a German gentleman on 14 completes it.
 THREE_GERMANS = {12: "DEm", 13: "DEf", 15: "DEf"}
@@ -164,6 +165,7 @@ def test_10_1_15_game_ends_at_the_end_of_the_turn_that_takes_the_last_stool() ->
     assert result.drawn == ("ITf", "ITm", "GBf", "GBm")  # the turn ends with its refill
     assert len(game.bar) == 20
     assert_over(game)
+    assert game.ending is Ending.BAR_FULL
 
 
 def test_10_1_game_goes_on_while_a_stool_is_free() -> None:
@@ -187,6 +189,7 @@ def test_10_2_game_ends_when_the_last_chair_is_taken() -> None:
     assert result.game_over
     assert len(game.chair_tiles) == 68
     assert_over(game)
+    assert game.ending is Ending.CHAIRS_FULL
 
 
 def bag_game(bag: int) -> Game:
@@ -209,6 +212,7 @@ def test_10_3_15_game_ends_when_the_bag_holds_four_tiles_or_fewer(bag: int, over
     assert game.bag_size == bag - 1
     assert result.game_over == over == game.is_over
     assert len(game.bar) < 20
+    assert game.ending is (Ending.BAG_LOW if over else None)
 
 
 @pytest.mark.parametrize(("turn", "over"), [("DEm@DE2", True), ("DEm@DE2 noshrink", False)])
@@ -217,6 +221,7 @@ def test_10_4_game_ends_when_a_hand_is_empty_after_refilling(turn: str, over: bo
     result = game.play(turn)
     assert result.game_over == over == game.is_over
     assert game.hands[0] == ([] if over else ["ITf"])
+    assert game.ending is (Ending.HAND_EMPTY if over else None)
 
 
 def test_10_4_15_hand_limit_at_zero_with_tiles_in_hand_plays_on_until_the_hand_is_empty() -> None:
@@ -235,6 +240,10 @@ def test_10_5_game_ends_when_one_player_is_left() -> None:
     assert result.eliminated
     assert result.game_over
     assert_over(game)
+    assert game.ending is Ending.LAST_IN_GAME
+    assert (
+        game.why_over() == "only bob was still in the game (the others were eliminated at the bar)"
+    )
 
 
 # --- §10 final scoring ------------------------------------------------------------------

@@ -4,10 +4,12 @@ and the OpenAPI description matching the app's real routes."""
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 
 from server_support import TEST_CONFIG, openapi_path
 
 from server import create_app
+from server.clock.timesource import FakeClock, use
 
 
 def test_healthz(client):
@@ -22,6 +24,14 @@ def test_healthz_reports_an_unreachable_database(tmp_path):
     assert response.status_code == 503
     assert response.json["error"] == "unavailable"
     assert response.headers["Retry-After"] == "1"
+
+
+def test_every_answer_says_the_services_time_from_its_clock(client):
+    """`Server-Time` is the service's `now` (an injected or development clock's), which
+    HTTP's `Date` is not: clients compute time left from it."""
+    with use(FakeClock(datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC))):
+        for response in (client.get("/healthz"), client.get("/api/games"), client.get("/x")):
+            assert response.headers["Server-Time"] == "2030-01-02T03:04:05Z"
 
 
 def test_unknown_route_and_wrong_method_are_json(client):

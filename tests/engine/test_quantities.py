@@ -1,0 +1,111 @@
+"""One way to write each quantity (`cafe.render.quantities`): time left and durations rounded
+down in their two largest units, the vacation bank in days and hours, points signed and
+counted, league points without needless decimals, ratings to one decimal place."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from fractions import Fraction
+
+import pytest
+
+from cafe.render import quantities
+
+D, H, M, S = timedelta(days=1), timedelta(hours=1), timedelta(minutes=1), timedelta(seconds=1)
+
+
+@pytest.mark.parametrize(
+    ("span", "words"),
+    [
+        (2 * D + 23 * H + 59 * M + 30 * S, "2 days 23 hours left"),  # never rounded up
+        (36 * H, "1 day 12 hours left"),
+        (3 * D, "3 days left"),
+        (D + 5 * M, "1 day left"),
+        (D + H, "1 day 1 hour left"),
+        (5 * H + 10 * M, "5 hours 10 minutes left"),
+        (H + 59 * S, "1 hour left"),
+        (M, "1 minute left"),
+        (40 * M + 59 * S, "40 minutes left"),
+        (30 * S, "less than a minute left"),
+        (timedelta(0), "time is up"),
+        (-H, "time is up"),
+    ],
+)
+def test_time_left_is_rounded_down_in_two_units(span: timedelta, words: str) -> None:
+    assert quantities.time_left(span) == words
+
+
+def test_less_than_a_day_is_urgent() -> None:
+    assert quantities.urgent(D - S) and quantities.urgent(-H)
+    assert not quantities.urgent(D)
+
+
+@pytest.mark.parametrize(
+    ("hours", "words"),
+    [(321, "13 days 9 hours"), (14 * 24, "14 days"), (25, "1 day 1 hour"), (5, "5 hours"),
+     (1, "1 hour"), (0, "0 days")],
+)  # fmt: skip
+def test_the_bank_is_days_and_hours(hours: int, words: str) -> None:
+    assert quantities.bank(hours) == words
+
+
+def test_a_bank_in_days_is_read_to_the_hour() -> None:
+    assert quantities.bank_hours(13.375) == 321
+    assert quantities.bank_hours((14 * 24 + 1) / 24) == 14 * 24 + 1  # no float drift
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [(1, "+1 point"), (-1, "-1 point"), (17, "+17 points"), (-4, "-4 points"), (0, "0 points")],
+)
+def test_points_are_signed_and_counted(number: int, words: str) -> None:
+    assert quantities.points(number) == words
+
+
+def test_counts_take_the_singular_only_for_one() -> None:
+    assert [quantities.count(n, "turn") for n in (0, 1, 2)] == ["0 turns", "1 turn", "2 turns"]
+    assert quantities.count(2, "match", "matches") == "2 matches"
+    assert quantities.count(1, "rated game") == "1 rated game"
+
+
+def test_signed_numbers() -> None:
+    assert [quantities.signed(n) for n in (3, -10, 0)] == ["+3", "-10", "0"]
+    assert quantities.signed(-2, minus="−") == "−2"
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [(Fraction(3), "3"), (Fraction(3, 2), "1.5"), (Fraction(7, 3), "2.33"), (2.0, "2"),
+     (Fraction(0), "0")],
+)  # fmt: skip
+def test_league_points_drop_needless_decimals(value: Fraction | float, words: str) -> None:
+    assert quantities.league_points(value) == words
+
+
+def test_ratings_have_one_decimal_place() -> None:
+    assert [quantities.rating(v) for v in (25.0, 4.0666, -3.44, -0.04)] == [
+        "25.0",
+        "4.1",
+        "-3.4",
+        "0.0",
+    ]
+    assert [quantities.rating_change(v) for v in (1.26, -0.44, 0.01)] == ["+1.3", "-0.4", "0.0"]
+
+
+def test_a_league_game_is_placed_by_league_season_and_division() -> None:
+    assert quantities.season_place("Spring League", 2, 1) == "Spring League, season 2, division 1"
+    assert quantities.season_path("spring", 2) == "/leagues/spring/seasons/2"
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [("36h", 36 * H), ("3d", 3 * D), ("1d12h", 36 * H), ("90m", 90 * M), ("45s", 45 * S)],
+)
+def test_durations_are_read(text: str, span: timedelta) -> None:
+    assert quantities.parse_duration(text) == span
+
+
+@pytest.mark.parametrize("text", ["", "3", "h", "1.5h", "3 days", "-2h", "1234567d"])
+def test_a_duration_that_cannot_be_read_is_named(text: str) -> None:
+    with pytest.raises(ValueError, match=r"is not a duration: write e\.g\. 36h"):
+        quantities.parse_duration(text)
