@@ -45,7 +45,7 @@ from cafe.render.palette import (
     WOOD,
     WOOD_EDGE,
 )
-from cafe.render.quantities import signed
+from cafe.render.quantities import points, signed
 from cafe.tiles import GENDER_NAMES, gender_of, nation_of
 
 
@@ -327,8 +327,7 @@ def _stool(stool: int, value: int, game: Game, x: float, y: float) -> str:
 def _bar_note(game: Game) -> str:
     if game.next_stool_value is None:
         return "all 20 stools taken"
-    value = signed(game.next_stool_value, minus="−")
-    return f"next: stool {len(game.bar) + 1}, {value} points"
+    return f"next: stool {len(game.bar) + 1}, {points(game.next_stool_value, minus='−')}"
 
 
 # --- header and footer -----------------------------------------------------------------------

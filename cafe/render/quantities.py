@@ -40,9 +40,9 @@ def signed(number: int, minus: str = "-") -> str:
     return f"+{number}" if number > 0 else f"{minus}{-number}"
 
 
-def points(number: int) -> str:
+def points(number: int, minus: str = "-") -> str:
     """Points scored, signed and counted: `+1 point`, `+17 points`, `-4 points`, `0 points`."""
-    return count(abs(number), "point", shown=signed(number))
+    return count(abs(number), "point", shown=signed(number, minus))
 
 
 def league_points(value: Fraction | float) -> str:

@@ -80,7 +80,7 @@ def clock_text(clock: Mapping[str, Any]) -> str:
         else "when time runs out you are removed from the game"
     )
     pause = "vacations pause your clock" if clock["vacation"] else "vacations do not pause it"
-    return f"{days} day{'s' if days != 1 else ''} a turn; {out}; {pause}"
+    return f"{quantities.count(days, 'day')} a turn; {out}; {pause}"
 
 
 def _arrow(move: Move | None) -> str:

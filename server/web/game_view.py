@@ -58,6 +58,7 @@ class PlayerRow:
     you: bool
     away_until: str | None = None
     timeouts: int = 0
+    left: Departure | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,12 @@ class HistoryLine:
     points: int | None
     marks: tuple[str, ...] = ()
     left: Departure | None = None
+
+    @property
+    def leaving(self) -> bool:
+        """Whether the line is a player leaving, said in words (a bar turn that put its
+        player out is a turn, marked)."""
+        return self.left is not None and self.left is not Departure.ELIMINATED
 
 
 def history_line(entry: TurnRecord, player: str) -> HistoryLine:
@@ -86,7 +93,7 @@ def history_line(entry: TurnRecord, player: str) -> HistoryLine:
     marks = (TIMEOUT_MARK,) if entry.kind == TurnKind.TIMEOUT else ()
     if left is Departure.ELIMINATED:
         marks += (left.words,)
-    return HistoryLine(entry.number, player, entry.notation, entry.points, marks)
+    return HistoryLine(entry.number, player, entry.notation, entry.points, marks, left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,18 +183,20 @@ class Version:
     board: Markup
     in_words: tuple[str, ...]
     history: tuple[HistoryLine, ...]
+    departures: dict[str, Departure] = field(default_factory=dict)
     hints: tuple[dict[str, Any], ...] | None = None
 
 
 def _version(game: GameRecord, log: list[TurnRecord]) -> Version:
     assert game.state is not None
     engine = Game.from_position(game.state)
-    history = (history_line(entry, engine.players[entry.seat]) for entry in reversed(log))
+    history = tuple(history_line(entry, engine.players[entry.seat]) for entry in reversed(log))
     return Version(
         engine,
         Markup(svg(engine, frame=False, highlight=_last_chairs(log), targets=True)),
         tuple(_tables_in_words(engine)),
-        tuple(history),
+        history,
+        {line.player: line.left for line in history if line.left is not None},
     )
 
 
@@ -340,6 +349,7 @@ def build(
                     else times.local(clocks.vacation_until[seat], zone_name)
                 ),
                 timeouts=clocks.timeouts[seat],
+                left=version.departures.get(name),
             )
             for seat, name in enumerate(engine.players)
         ),

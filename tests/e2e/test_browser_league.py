@@ -1,6 +1,7 @@
 """The league and player pages in a real browser against a real gunicorn: reading a
-season's table at phone and desktop widths (no horizontal scroll, axe-core clean), joining
-a season with its button, and a player's page with the rating chart. Screenshots go to
+season's table at phone and desktop widths (no horizontal scroll, axe-core clean), a
+finished league game's page (its league, final standings and why it ended), joining a
+season with its button, and a player's page with the rating chart. Screenshots go to
 `test-artifacts/screenshots/` like those of tests/e2e/test_browser.py, whose browser,
 axe-core and page checks these tests share."""
 
@@ -74,6 +75,16 @@ def test_read_a_league_table_on_a_phone_and_a_desktop(browser, axe_source, clien
         assert rows[0][2] == f"{standings['standings'][0]['points']:g}"
     expect(page.get_by_role("link", name=f"Game {first}")).to_be_visible()
     expect(page.get_by_role("row", name=f"Game {first}")).to_contain_text(f"won by {winner}")
+
+    page.get_by_role("link", name=f"Game {first}").click()  # a finished league game
+    expect(page.get_by_role("link", name=f"{NAME}, season 1, division 1")).to_have_attribute(
+        "href", f"/leagues/{slug}/seasons/1"
+    )
+    final = page.get_by_role("table").first
+    expect(final).to_contain_text("resigned")
+    expect(page.get_by_text(f"The game ended because {min(players)} resigned")).to_be_visible()
+    shared.check_page(page, axe_source, "league-game-finished")
+    page.go_back()
 
     page.get_by_role("link", name=winner).first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text(winner)

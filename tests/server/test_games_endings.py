@@ -74,6 +74,8 @@ def test_time_out_turns_and_a_removal_are_marked_in_the_log_page_and_emails(api,
     assert f"{late}: <code>{first['turn']}</code>" in history
     assert "<em>played on time-out</em>" in history
     assert "(+0)" not in history and "eliminated" not in history
+    players = page.split('id="players-heading"', 1)[1].split("</table>", 1)[0]
+    assert f"{late}</a> · removed on time" in players
     others = [name for name in tokens if name != late]
     told = [m.body for n in others for m in api.outbox(f"{n}@example.com") if m.kind == "your_turn"]
     assert any(f". {late} was removed on time" in body for body in told)
