@@ -62,7 +62,8 @@ def timed_out_then_removed(api, clock):
     return game_id, tokens, late
 
 
-def test_time_out_turns_and_a_removal_are_marked_in_the_log_page_and_emails(api, clock):
+@pytest.mark.postgres
+def test_time_out_turns_and_a_removal_are_marked_in_the_log_page_and_emails(api, backend, clock):
     game_id, tokens, late = timed_out_then_removed(api, clock)
     log = api.call("GET", f"/api/games/{game_id}/turns", tokens["ann"]).json["turns"]
     first, removal = (entry for entry in log if entry["player"] == late)
@@ -82,7 +83,8 @@ def test_time_out_turns_and_a_removal_are_marked_in_the_log_page_and_emails(api,
     assert any("(played on time-out)" in body for body in told)
 
 
-def test_a_game_ended_by_a_resignation_says_who_left_how_and_the_final_standings(api):
+@pytest.mark.postgres
+def test_a_game_ended_by_a_resignation_says_who_left_how_and_the_final_standings(api, backend):
     game_id, tokens = api.started_game("ann", "bob")
     for _ in range(4):
         play_best(api, game_id, tokens)

@@ -5,6 +5,7 @@ resignations are marked as such in the log, the standings and the page."""
 
 from __future__ import annotations
 
+import pytest
 from league_support import NAMES, ok, opened, start
 
 from cafe.record import verify
@@ -20,7 +21,8 @@ def league_game(api):
     return season["divisions"][0]["games"][0], tokens
 
 
-def test_a_league_game_names_its_league_in_the_api_page_emails_and_record(api):
+@pytest.mark.postgres
+def test_a_league_game_names_its_league_in_the_api_page_emails_and_record(api, backend):
     game_id, tokens = league_game(api)
     state = ok(api.call("GET", f"/api/games/{game_id}", tokens["ann"]))
     expected = {"name": "Tuesday Club", "slug": "tuesday", "season": 1, "division": 1,
@@ -53,7 +55,8 @@ def test_a_game_outside_a_league_names_none(api):
     assert "[Event" not in record
 
 
-def test_a_withdrawal_is_marked_as_one_and_never_as_an_elimination(api):
+@pytest.mark.postgres
+def test_a_withdrawal_is_marked_as_one_and_never_as_an_elimination(api, backend):
     tokens = opened(api, NAMES[:4], game_size=2)
     season = start(api, tokens)
     ok(api.call("POST", "/api/leagues/tuesday/seasons/1/withdraw", tokens["dan"]))
