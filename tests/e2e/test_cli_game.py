@@ -112,7 +112,8 @@ def play_turn(cafe: Cafe, game_id: int, mirror: Game) -> Game:
     out = cafe(mover, "move", str(game_id), *turn.split(), "--yes").stdout.splitlines()
     points = f"{expected.points:+d}" if expected.points else "0"
     assert out[0].endswith(f": {expected.notation} scores {points}")
-    assert f"Played {expected.notation} in game {game_id} for {points} points." in out
+    counted = f"{points} point{'' if abs(expected.points) == 1 else 's'}"  # +1 point, +2 points
+    assert f"Played {expected.notation} in game {game_id} for {counted}." in out
     drew = next((line.split()[1:] for line in out if line.startswith("  drew ")), [])
     following = following_game(mirror, drew)
     result = following.play(turn)
