@@ -8,7 +8,7 @@ Resignations logged before this revision do not say whether they came of a withd
 a season, so they read as resignations.
 
 Revision ID: 0015
-Revises: 0011
+Revises: 0012
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from cafe.endings import Departure, Ending
 from server.models import departure_of
 
 revision: str = '0015'
-down_revision: str | None = '0011'
+down_revision: str | None = '0012'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
