@@ -32,8 +32,12 @@ def test_a_league_game_names_its_league_in_the_api_page_emails_and_record(api, b
     assert {game["id"]: game["league"] for game in listed}[game_id] == expected
     page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
     assert f'A league game: <a href="{SEASON_PAGE}">{PLACE}</a>.' in page
+    mover = state["to_move"]
+    hint = ok(api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[mover]))["hints"][0]
+    body = {"turn": hint["turn"], "version": state["version"]}
+    ok(api.call("POST", f"/api/games/{game_id}/turns", tokens[mover], json=body), 201)
     mails = [m for m in api.outbox() if m.game_id == game_id and m.body]
-    assert {m.kind for m in mails} >= {"game_started", "your_turn"}
+    assert "your_turn" in {m.kind for m in mails}  # the season's start is one email each
     for mail in mails:
         assert (
             f"A game of {PLACE}; the season's page:\n  http://cafe.test{SEASON_PAGE}" in mail.body
