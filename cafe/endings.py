@@ -1,6 +1,6 @@
 """Why a game ended and how a player left it before the end, as values and in words.
 
-A game ends at the end of the turn after which one of RULES.md §10's conditions holds;
+A game ends at the end of the turn after which one of rulebook §10's conditions holds;
 `end_condition` names the first that does, in the rules' order. A correspondence game can
 also end because everyone but one player left it (resigned, was removed on time, or
 withdrew from the league's season), or because a league's organiser adjudicated it (ended

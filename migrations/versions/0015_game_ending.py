@@ -1,14 +1,14 @@
 """Why a game ended and how its players left: `games.ending` (a `cafe.endings.Ending`), and
 `left` (a `cafe.endings.Departure`) on each line of a finished game's standings.
 
-Finished games get both from what is stored: the ending from the final position (RULES.md
+Finished games get both from what is stored: the ending from the final position (rulebook
 §10), or `others_left` when the game's last log entry took a player out; each player out
 of the game left as their own last log entry says (`server.models.departure_of`).
 Resignations logged before this revision do not say whether they came of a withdrawal from
 a season, so they read as resignations.
 
 Revision ID: 0015
-Revises: 0012
+Revises: 0013
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from cafe.endings import Departure, Ending
 from server.models import departure_of
 
 revision: str = '0015'
-down_revision: str | None = '0012'
+down_revision: str | None = '0013'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

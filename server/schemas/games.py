@@ -172,7 +172,7 @@ class GamePublic(SparseModel):
     ending: Ending | None = Field(
         default=None,
         description="why the finished game ended: bar_full, chairs_full, bag_low, hand_empty, "
-        "last_in_game (RULES.md §10), others_left (the last opponent left) or adjudicated "
+        "last_in_game (rulebook §10), others_left (the last opponent left) or adjudicated "
         "(by the league's organiser)",
     )
     seed: str | None = None

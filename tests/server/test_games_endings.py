@@ -138,7 +138,7 @@ def test_games_finished_before_their_ending_was_kept_get_it_from_the_migration(t
         get_engine(app).dispose()
     assert before["ending"] == "others_left"
     config = migrate.alembic_config(url)
-    command.downgrade(config, "0012")  # as a database of before: no ending, no `left`
+    command.downgrade(config, "0013")  # as a database of before: no ending, no `left`
     engine = make_engine(url)
     with engine.connect() as connection:
         assert "left" not in connection.execute(text("SELECT standings FROM games")).scalar()
