@@ -364,8 +364,8 @@ def resumed(
         recipient,
         season,
         links,
-        paused_for=times.left(paused_for),
+        paused_for=quantities.duration(paused_for),
         games=shown,
-        preheader=f"Deadlines moved back by {times.left(paused_for)}",
+        preheader=f"Deadlines moved back by {quantities.duration(paused_for)}",
     )
     return render_pair("league_resumed", context)
