@@ -85,8 +85,8 @@ def test_time_left_is_the_services_and_reads_the_same_in_mail_page_and_cafe(
         urgent = deadline - moment < D
         shown = mover.run("show", str(game_id)).stdout
         assert f"deadline {'! ' if urgent else ''}{words} (" in shown
-        listed = mover.run("games").stdout
-        assert f"{'! ' if urgent else ''}{words} (" in listed
+        listed = mover.run("games").stdout  # under the heading "time left"
+        assert f"{'! ' if urgent else ''}{words.removesuffix(' left')}  " in listed
         assert page_time_left(cafe.server, game_id) == (words.capitalize(), urgent)
     assert [quantities.time_left(deadline - m) for m in (T0 + 30 * S, T0 + 36 * H + 10 * S)] == [
         "2 days 23 hours left",  # never "3 days"
