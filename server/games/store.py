@@ -276,9 +276,16 @@ def create_game(
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
     (None: no clock), `rated` or not; invitees are mailed. A `private` game needs invitees:
-    nobody else may see or join it. An `auto_start` game starts when its last seat is taken."""
+    nobody else may see or join it; it is never rated (ratings are public). An
+    `auto_start` game starts when its last seat is taken."""
     if private and not invite:
         raise Refused("invalid_invite", "a private game needs invited players: only they may join")
+    if private and rated:
+        raise Refused(
+            "private_rated",
+            "a private game cannot be rated: ratings and their history are public, and a "
+            "rating's change would tell everyone the game's result",
+        )
     known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
     unknown = sorted(set(invite) - known)
     if unknown:
@@ -343,7 +350,7 @@ def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
 
 def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     """Deal: seat order and bag from a new secret seed; its commitment is published."""
-    game = load_game(session, game_id)
+    game = visible_game(session, load_game(session, game_id), player)
     if game.creator_id != player.id:
         raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
     if game.status != "open":

@@ -65,7 +65,9 @@ class GameCreate(RequestModel):
         "(autoplay or resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
     )
     rated: bool = Field(
-        default=False, description="true or false: whether the game updates the players' ratings"
+        default=False,
+        description="true or false: whether the game updates the players' ratings "
+        "(a private game cannot be rated: ratings are public)",
     )
     private: bool = Field(
         default=False,

@@ -4,7 +4,11 @@ only the open games the caller could join."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from league import league_support
+from server_support import Api
 from test_web_pages import csrf_of, web_sign_in
 
 
@@ -114,3 +118,133 @@ def test_a_private_game_is_created_from_the_home_page(api):
     assert refused.status_code == 303 and refused.headers["Location"] == "/"
     assert "no player is named nobody" in api.client.get("/").text
     assert api.client.post("/games", data={"seats": "2"}).status_code == 403
+
+
+#: An id no game has.
+MISSING = 987_654
+#: A body every game action can read (those without one ignore it).
+TURN = {"turn": "bar USm", "version": 1}
+
+
+def _answer(api, rule, method: str, game_id: int, token: str, csrf: str) -> tuple:
+    """What `method` on `rule` for `game_id` answers the holder of `token` (API) or of the
+    client's web session (pages), with the id written as ID."""
+    path = rule.rule.replace("<int:game_id>", str(game_id))
+    if path.startswith("/api/"):
+        response = api.call(method, path, token, json=TURN)
+    else:
+        response = api.client.open(path, method=method, data={"csrf": csrf, **TURN})
+    text = re.sub(rf"(game |games/){game_id}\b", r"\1ID", response.get_data(as_text=True))
+    return response.status_code, response.mimetype, text
+
+
+@pytest.mark.postgres
+def test_every_action_on_a_private_game_answers_a_stranger_as_a_missing_game(api):
+    running, tokens = api.started_game("ann", "bob", private=True, invite=["bob"], seats=2)
+    waiting = api.call(
+        "POST", "/api/games", tokens["ann"], json={"seats": 3, "private": True, "invite": ["bob"]}
+    ).json["id"]
+    cid = api.register("cid")
+    web_sign_in(api, "cid")
+    csrf = csrf_of(api.client.get("/").text)
+    rules = [rule for rule in api.app.url_map.iter_rules() if "game_id" in rule.arguments]
+    actions = [(rule, method) for rule in rules for method in rule.methods - {"HEAD", "OPTIONS"}]
+    assert len(actions) >= 14  # every route of a game: 9 of the API, 5 of the pages
+    for rule, method in actions:
+        missing = _answer(api, rule, method, MISSING, cid, csrf)
+        assert missing[0] in (303, 400, 403, 404), (method, rule.rule, missing)
+        for game_id in (running, waiting):
+            got = _answer(api, rule, method, game_id, cid, csrf)
+            assert got == missing, (method, rule.rule, game_id)
+
+
+def test_a_private_game_cannot_be_rated(api):
+    ann = api.register("ann")
+    api.register("bob")
+    body = {"seats": 2, "private": True, "invite": ["bob"], "rated": True}
+    refused = api.call("POST", "/api/games", ann, json=body)
+    assert refused.status_code == 422 and refused.json["error"] == "private_rated"
+    assert "ratings" in refused.json["message"]
+    assert api.call("GET", "/api/games?mine=true", ann).json["games"] == []
+
+
+def _mentions(response, game_id: int, finished_at: str) -> bool:
+    """Whether a response names the game: its id as a game's (JSON fields, links, "Game N")
+    or the moment it finished."""
+    text = response.get_data(as_text=True)
+    if finished_at in text or re.search(rf"(/games/|Game ){game_id}\b", text):
+        return True
+    if response.mimetype != "application/json":
+        return False
+    pending = [response.json]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if key in ("id", "game", "game_id") and value == game_id:
+                    return True
+                if key == "games" and isinstance(value, list) and game_id in value:
+                    return True
+                pending.append(value)
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+#: GET routes the scan below does not read, and why.
+NOT_SCANNED = {
+    "/unsubscribe/<token>": "a player's own signed link, about their mail only",
+}
+
+
+@pytest.mark.postgres
+def test_no_list_of_games_players_or_ratings_shows_a_private_game_to_others(api):
+    tokens = league_support.opened(api, ["ann", "bob", "cid", "dan"], game_size=2, division_size=4)
+    league_support.start(api, tokens, 1)
+    public = api.call("POST", "/api/games", tokens["ann"], json={"seats": 2, "rated": True}).json
+    private = api.call(
+        "POST", "/api/games", tokens["ann"], json={"seats": 2, "private": True, "invite": ["bob"]}
+    ).json
+    for game in (public, private):
+        assert api.call("POST", f"/api/games/{game['id']}/join", tokens["bob"]).status_code == 200
+        assert api.call("POST", f"/api/games/{game['id']}/start", tokens["ann"]).status_code == 200
+        assert api.call("POST", f"/api/games/{game['id']}/resign", tokens["bob"]).status_code == 200
+    pid = private["id"]
+    finished_at = api.call("GET", f"/api/games/{pid}", tokens["ann"]).json["finished_at"]
+    eve = api.register("eve")
+    viewers = {}
+    for name, token in (("signed out", None), ("stranger eve", eve), ("player ann", tokens["ann"])):
+        viewer = Api(api.app, api.app.test_client())
+        if token is not None:
+            web_sign_in(viewer, name.split()[-1])
+        viewers[name] = (viewer, token)
+    args = {"name": "ann", "slug": "tuesday", "number": "1", "division": "1"}
+    scanned = []
+    for rule in api.app.url_map.iter_rules():
+        if "GET" not in rule.methods or "game_id" in rule.arguments:
+            continue  # a game's own routes: the test above
+        if rule.rule in NOT_SCANNED:
+            continue
+        path = rule.rule
+        for argument in rule.arguments:
+            path = re.sub(rf"<(\w+:)?{argument}>", args[argument], path)
+        for query in ("", "?mine=true", "?status=finished", "?limit=200"):
+            for name, (viewer, token) in viewers.items():
+                response = viewer.call("GET", path + query, token)
+                assert response.status_code < 500, (path, name)
+                seen = _mentions(response, pid, finished_at)
+                scanned.append((path + query, name, response.status_code, seen))
+                if name != "player ann":
+                    assert not seen, (path + query, name, response.get_data(as_text=True))
+    paths = {path for path, *_ in scanned}
+    assert {"/api/ratings", "/api/players/ann", "/players/ann", "/ratings", "/"} <= {
+        path.split("?")[0] for path in paths
+    }
+    # the scan does find the game where its players may see it: their lists and home page
+    shown = {path for path, name, status, seen in scanned if seen and name == "player ann"}
+    assert {"/", "/api/games", "/api/games?mine=true"} <= shown
+    profile = api.call("GET", "/api/players/ann").json
+    assert profile["rating"]["games"] == 1 and [p["game"] for p in profile["history"]] == [
+        public["id"]
+    ]
+    assert public["id"] in [g["id"] for g in profile["recent_games"]]
