@@ -16,6 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from cafe.render.palette import PALETTE
 from server import api, apispec, bodies, config, db, errors, logs, web
 from server.clock import devclock
+from server.schemas.fields import StoredInt
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -33,6 +34,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=None,
         template_folder="templates",
     )
+    app.url_map.converters["int"] = StoredInt  # before any route: each one's ids checked
     app.config.update(config.load(app.instance_path, overrides=test_config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.jinja_env.globals["palette"] = PALETTE

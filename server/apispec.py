@@ -26,7 +26,7 @@ from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import BadRequest
 
 from server.domain import Unreadable
-from server.schemas.fields import UNSTORABLE, UNSTORABLE_RULE, ErrorBody
+from server.schemas.fields import MAX_INT, UNSTORABLE, UNSTORABLE_RULE, ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -248,6 +248,17 @@ def _describe_pages(document: dict[str, Any]) -> None:
                 operation.update(security=[], responses=_page_responses(*described))
 
 
+def _bound_path_integers(document: dict[str, Any]) -> None:
+    """Publish the range `StoredInt` checks for every integer in a path (spectree knows
+    only the converter's name)."""
+    for item in document["paths"].values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter["in"] == "path" and schema.get("type") == "integer":
+                    schema.update(minimum=0, maximum=MAX_INT)
+
+
 def document() -> dict[str, Any]:
     """The OpenAPI description of the current app, made once per app (apps differ in the
     routes they serve: the development mail pages exist only where they are on).
@@ -256,6 +267,7 @@ def document() -> dict[str, Any]:
     if cached is None:
         cached = spec._generate_spec()
         _describe_pages(cached)
+        _bound_path_integers(cached)
         current_app.extensions["openapi"] = cached
     return cached
 

@@ -15,17 +15,21 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from typing import Any, ParamSpec, TypeVar
 from weakref import WeakKeyDictionary
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -175,7 +179,17 @@ def transaction(session: Session, *, needed: bool) -> Iterator[Session]:
 
 
 def close_session(_exc: BaseException | None = None) -> None:
-    """Close the request's session, rolling back anything left uncommitted."""
+    """Close the request's session, rolling back anything left uncommitted.
+
+    The request has been answered by now (its JSON, or the 503 of a connection lost while
+    it ran): a connection that broke meanwhile fails the ROLLBACK, and is discarded
+    quietly rather than turning that answer into the server's bare 500."""
     session = g.pop("db_session", None)
-    if session is not None:
+    if session is None:
+        return
+    try:
         session.close()
+    except DBAPIError as error:
+        log.warning("a database connection broke as the request ended: %s", error.orig)
+        with suppress(DBAPIError):
+            session.invalidate()

@@ -40,7 +40,6 @@ from server.models import (
     departure_of,
     utcnow,
 )
-from server.schemas.fields import MAX_INT
 
 JOIN_RETRIES = 5
 
@@ -72,7 +71,7 @@ def _no_such_game(game_id: int) -> NotFound:
 
 def load_game(session: Session, game_id: int) -> GameRecord:
     """The game with this id, or a 404."""
-    game = session.exec(_GAME, params={"game_id": game_id}).first() if game_id <= MAX_INT else None
+    game = session.exec(_GAME, params={"game_id": game_id}).first()
     if game is None:
         raise _no_such_game(game_id)
     return game
@@ -102,11 +101,7 @@ def load_game_and_creator(
 ) -> tuple[GameRecord, str, LeagueLabel | None]:
     """The game with this id, its creator's name and its league (None: not a league
     game), or a 404."""
-    found = (
-        session.exec(_GAME_AND_CREATOR, params={"game_id": game_id}).first()
-        if game_id <= MAX_INT
-        else None
-    )
+    found = session.exec(_GAME_AND_CREATOR, params={"game_id": game_id}).first()
     if found is None:
         raise _no_such_game(game_id)
     game, creator, league, slug, season = found

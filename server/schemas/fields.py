@@ -21,12 +21,28 @@ from pydantic import (
     model_serializer,
 )
 from pydantic.functional_serializers import SerializerFunctionWrapHandler
+from werkzeug.exceptions import NotFound
+from werkzeug.routing import IntegerConverter
 
 from cafe.players import MAX_NAME_LENGTH
 from server.models import NAME_LENGTH, iso
 
 #: Largest id or version accepted (PostgreSQL `integer`).
 MAX_INT = 2**31 - 1
+
+
+class StoredInt(IntegerConverter):
+    """Every `<int:…>` of a route (`server.create_app` installs it as `int`): a whole
+    number a database `integer` holds, at most `MAX_INT`. A larger one is the 404 of a
+    thing nobody has, whatever the method, never a database error. (Werkzeug's own `max`
+    would let the route's other methods answer 405.)"""
+
+    def to_python(self, value: str) -> int:
+        number: int = super().to_python(value)
+        if number > MAX_INT:
+            raise NotFound(f"nothing here has the number {value}; numbers go up to {MAX_INT}")
+        return number
+
 
 #: Player names: a letter, then letters, digits, '_', '.' or '-'. A strict subset of the
 #: engine's rule (`cafe.players`: up to 32 printable characters without spaces, ':' or '"'),

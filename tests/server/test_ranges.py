@@ -1,0 +1,96 @@
+"""Numbers past what the database holds, and connections that break as a request ends:
+neither is ever a 500. Every integer of a path is checked once, by the route converter
+(`server.schemas.fields.StoredInt`), every integer of a body by its model's bounds; a
+connection lost at the end of a request is discarded and the answer stays the JSON one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask, Response
+from league import league_support
+from server_support import TEST_CONFIG
+from sqlalchemy import create_engine, text
+from test_web_pages import csrf_of, web_sign_in
+from werkzeug.routing import IntegerConverter
+
+from server import create_app
+from server.db import get_engine, get_session
+from server.schemas.fields import MAX_INT
+
+#: Past PostgreSQL's `integer`, past `bigint`, past any machine word.
+TOO_LARGE = (MAX_INT + 1, 2**63, 10**30)
+#: A body every route that reads one would take (a turn; the others ignore it).
+BODY = {"turn": "bar USm", "version": 1}
+
+
+@pytest.mark.postgres
+def test_a_path_number_past_the_database_range_is_a_missing_thing(api):
+    tokens = league_support.opened(api, ["ann", "bob", "cid", "dan"], game_size=2, division_size=4)
+    league_support.start(api, tokens, 1)
+    web_sign_in(api, "ann")
+    csrf = csrf_of(api.client.get("/").text)
+    rules = [
+        rule
+        for rule in api.app.url_map.iter_rules()
+        if any(isinstance(c, IntegerConverter) for c in rule._converters.values())
+    ]
+    assert len(rules) >= 20  # games, tokens, seasons, divisions: the API's and the pages'
+    for rule in rules:
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            for number in TOO_LARGE:
+                values = {"slug": "tuesday", "number": 1, "division": 1, "game_id": 1}
+                values |= {name: number for name in rule._converters if name != "slug"}
+                path = rule.build(values, append_unknown=False)[1]
+                if path.startswith("/api/"):
+                    response = api.call(method, path, tokens["ann"], json=BODY)
+                    assert response.is_json and "error" in response.json, (method, path)
+                else:
+                    response = api.client.open(path, method=method, data={"csrf": csrf, **BODY})
+                assert response.status_code < 500, (method, path)
+                assert response.status_code == 404, (method, path, response.status_code)
+
+
+@pytest.fixture
+def postgres_app(postgres_url: str) -> Iterator[Flask]:
+    """The app on the session's PostgreSQL database."""
+    app = create_app({**TEST_CONFIG, "DATABASE_URL": postgres_url})
+    yield app
+    get_engine(app).dispose()
+
+
+def _terminate(app: Flask) -> None:
+    """End the server process behind the request's database connection, as a restart or
+    a network fault would."""
+    connection = get_session().connection().connection.dbapi_connection
+    pid = connection.info.backend_pid  # type: ignore[union-attr]
+    killer = create_engine(app.config["DATABASE_URL"])
+    with killer.begin() as other:
+        other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    killer.dispose()
+
+
+def test_a_connection_killed_as_the_request_ends_keeps_the_json_answer(postgres_app, caplog):
+    @postgres_app.after_request
+    def _kill(response: Response) -> Response:
+        _terminate(postgres_app)
+        return response
+
+    client = postgres_app.test_client()
+    with caplog.at_level(logging.WARNING, logger="server.db"):
+        response = client.get("/api/ratings")
+    assert response.status_code == 200 and "ratings" in response.json
+    assert "broke as the request ended" in caplog.text
+    assert client.get("/api/ratings").status_code == 200  # the next request finds a new one
+
+
+def test_a_connection_killed_during_the_request_is_a_503(postgres_app, caplog):
+    @postgres_app.before_request
+    def _kill() -> None:
+        get_session().execute(text("SELECT 1"))
+        _terminate(postgres_app)
+
+    response = postgres_app.test_client().get("/api/ratings")
+    assert response.status_code == 503 and response.json["error"] == "unavailable"
