@@ -89,7 +89,9 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
     removal = LoggedTurn(11, me.name, "timeout", detail={"removed": True})
     away = [VacationGame(7, ["ann", "bob"], paused=True, deadline=DEADLINE + timedelta(days=3))]
     return {
-        "signin_code": lambda: messages.signin_code(me, code="123456", minutes=15, links=LINKS),
+        "signin_code": lambda: messages.signin_code(
+            me, code="1234567890", link="https://cafe.test/signin/link/x", minutes=15, links=LINKS
+        ),
         "invite": lambda: messages.invite(
             me, creator="ann", game_id=7, seats=3, options={}, links=LINKS
         ),

@@ -1,4 +1,4 @@
-"""Players, sign-in codes and tokens: the store functions behind `server.api.accounts`.
+"""Players, sign-in requests and tokens: the store functions behind `server.api.accounts`.
 
 Each function takes the session as its first argument and commits its own change, so a
 view is a thin layer: read input, call one function, shape the response.
@@ -6,21 +6,22 @@ view is a thin layer: read input, call one function, shape the response.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from datetime import timedelta
 
 from flask import current_app
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from server import auth, throttle
+from server import auth, signin, throttle
 from server.config import verifying_keys
+from server.db import insert_for
 from server.domain import Conflict, NotFound, Unauthenticated, Unreadable
-from server.mail import messages, outgoing
 from server.mail.addresses import AddressError, normalise_address, parse_new_address
-from server.mail.facts import Recipient
 from server.models import ApiToken, Player, SignInCode, utcnow
+from server.names import skeleton
 
 
 def find_player(session: Session, *, email: str) -> Player | None:
@@ -33,98 +34,95 @@ def find_player(session: Session, *, email: str) -> Player | None:
     return session.exec(select(Player).where(Player.email == address)).first()
 
 
-def create_player(session: Session, *, name: str, email: str) -> Player:
-    """A new player; names are unique ignoring case, emails once normalised. An address is
-    refused (400) unless it is one bare address the mail server can deliver to."""
+def name_refusal(session: Session, name: str) -> Conflict | None:
+    """Why `name` cannot be a new player's: a player's name is the same ignoring case, or
+    looks like it (the same confusable skeleton, `server.names`); or None. Names are
+    public, so the answer tells nothing about anyone's email."""
+    holder = session.exec(
+        select(Player.name).where(
+            (func.lower(Player.name) == name.lower()) | (Player.name_skeleton == skeleton(name))
+        )
+    ).first()
+    if holder is None:
+        return None
+    if holder.lower() == name.lower():
+        return Conflict("name_taken", f"the name {name!r} is taken; choose another")
+    return Conflict(
+        "name_taken",
+        f"the name {name!r} looks too much like {holder!r}, a player's name; choose another",
+    )
+
+
+def _address(email: str) -> str:
+    """A new player's address as stored, or a 400 naming what is wrong with it."""
     try:
-        email = parse_new_address(email, smtputf8=current_app.config["SMTP_UTF8"])
+        return parse_new_address(email, smtputf8=current_app.config["SMTP_UTF8"])
     except AddressError as error:
         raise Unreadable("invalid_request", f"`email` {error}") from None
-    taken = session.exec(
-        select(Player).where((func.lower(Player.name) == name.lower()) | (Player.email == email))
-    ).first()
-    if taken is None:
-        player = Player(name=name, email=email)
-        session.add(player)
-        try:
-            session.commit()
-        except IntegrityError:  # a concurrent registration won the race
-            session.rollback()
-            taken = session.exec(
-                select(Player).where(
-                    (func.lower(Player.name) == name.lower()) | (Player.email == email)
-                )
-            ).one()
-        else:
-            return player
-    if taken.email == email:
+
+
+def create_player(session: Session, *, name: str, email: str) -> Player:
+    """A new player (`cafe-server players add`: no email is sent); names are unique
+    ignoring case and look-alikes, emails once normalised. An address is refused (400)
+    unless it is one bare address the mail server can deliver to."""
+    email = _address(email)
+    if (refused := name_refusal(session, name)) is not None:
+        raise refused
+    if session.exec(select(Player.id).where(Player.email == email)).first() is not None:
         raise Conflict(
             "email_taken",
             f"{email} is already registered; ask for a sign-in code with POST /api/signin-codes",
         )
-    raise Conflict("name_taken", f"the name {name!r} is taken; choose another")
+    player = Player(name=name, email=email, name_skeleton=skeleton(name))
+    session.add(player)
+    try:
+        session.commit()
+    except IntegrityError:  # a concurrent registration won the race
+        session.rollback()
+        raise name_refusal(session, name) or Conflict(
+            "email_taken", f"{email} is already registered"
+        ) from None
+    return player
 
 
 def register(session: Session, *, name: str, email: str) -> None:
-    """Register a player and mail them a code, answering alike whether or not the email was
-    registered: a registered address is mailed a code and told it has an account. Only a
-    taken *name* is refused (names are public; the check comes first, so the answer never
-    depends on the email)."""
-    taken = session.exec(select(Player.id).where(func.lower(Player.name) == name.lower())).first()
-    if taken is not None:
-        raise Conflict("name_taken", f"the name {name!r} is taken; choose another")
-    existing = find_player(session, email=email)
-    if existing is not None:
-        send_signin_code(session, player=existing, again=True)
-        return
-    try:
-        player = create_player(session, name=name, email=email)
-    except Conflict as error:  # a registration at the same moment took the name or email
-        if error.code == "name_taken":
-            raise
-        existing = find_player(session, email=email)
-        assert existing is not None
-        send_signin_code(session, player=existing, again=True)
-        return
-    send_signin_code(session, player=player)
+    """Register a player and have a sign-in email sent, answering alike — in what it says
+    and in the work it does — whether or not the email was registered: a registered address
+    is mailed a code and told it has an account. Only a taken *name* is refused (names are
+    public; the check comes first, so the answer never depends on the email).
 
-
-def send_signin_code(session: Session, *, player: Player, again: bool = False) -> bool:
-    """Mail `player` a new code (`again`: saying they already have an account); False when
-    the player was sent `SIGNIN_CODES_PER_HOUR` already, so nothing is sent. Codes sent
-    earlier stay valid: asking for a code must not void the one in the player's mailbox."""
-    config = current_app.config
-    now = utcnow()
-    recent = session.exec(
-        select(func.count())
-        .select_from(SignInCode)
-        .where(SignInCode.player_id == player.id, SignInCode.created_at > now - timedelta(hours=1))
-    ).one()
-    if recent >= config["SIGNIN_CODES_PER_HOUR"]:
-        return False
-    assert player.id is not None
-    code = auth.new_signin_code()
-    ttl = config["SIGNIN_CODE_TTL"]
-    session.add(
-        SignInCode(
-            player_id=player.id,
-            code_hash=auth.hash_code(code, player.id),
-            expires_at=now + timedelta(seconds=ttl),
+    The same statements run either way: an INSERT that does nothing when the address (or,
+    raced, the name) is taken, the address's owner read back, one outbox row; the worker
+    does the rest (`server.signin`)."""
+    address = _address(email)
+    if (refused := name_refusal(session, name)) is not None:
+        raise refused
+    values = Player(name=name, email=address, name_skeleton=skeleton(name)).model_dump()
+    del values["id"]
+    added = session.execute(
+        insert_for(session)(Player.__table__).values(**values).on_conflict_do_nothing()  # type: ignore[attr-defined]
+    )
+    owner = session.exec(select(Player.id).where(Player.email == address)).first()
+    if owner is None:  # not added, and nobody has the address: the name was taken meanwhile
+        session.rollback()
+        raise name_refusal(session, name) or Conflict(
+            "name_taken", f"the name {name!r} is taken; choose another"
         )
-    )
-    links = outgoing.links(config)  # no unsubscribe link: codes come whatever one chose
-    rendered = messages.signin_code(
-        Recipient(player_id=player.id, name=player.name, email=player.email),
-        code=code,
-        minutes=ttl // 60,
-        links=links,
-        again=again,
-    )
-    outgoing.queue(
-        session, config, kind="signin_code", to=player.email, rendered=rendered, links=links
-    )
+    kind = "signin_code" if added.rowcount == 1 else "signin_again"  # type: ignore[attr-defined]
+    signin.queue(session, current_app.config, kind=kind, to=address)
     session.commit()
-    return True
+
+
+def request_code(session: Session, *, email: str) -> None:
+    """Have a sign-in email sent to `email` if a player has it: one outbox row either way
+    (`server.signin` drops it when nobody has the address), so the answer takes as long
+    for an address without an account. Codes sent earlier stay valid."""
+    try:
+        address = normalise_address(email)
+    except AddressError:
+        return  # no account can have it
+    signin.queue(session, current_app.config, kind="signin_code", to=address)
+    session.commit()
 
 
 #: The one answer to every failed exchange, so that it does not tell whether the email is
@@ -138,52 +136,96 @@ WRONG_CODE = (
 def redeem_signin_code(
     session: Session, *, email: str, code: str, label: str, client: str
 ) -> tuple[ApiToken, str]:
-    """Exchange a valid code for a new token (returned with its secret text).
+    """Exchange a valid code — the short one, or the sign-in link's — for a new token
+    (returned with its secret text).
 
-    Every try counts against `client` and the whole service (`server.throttle`), never
-    against the player: wrong guesses by others cannot lock the owner out. Any of the
-    player's live codes is accepted; a right one is forgiven.
+    A short code's every try counts against `client` and against the account the email
+    names (`server.throttle`; an address nobody has counts the same, so the limits tell
+    nothing); a right one is forgiven. A link's code needs no limit (162 bits no one
+    guesses), so the owner can always sign in with the link, whatever others tried.
     """
     config = current_app.config
-    guess = throttle.attempt(session, guesses_limit(), client)
-    player = find_player(session, email=email)
-    row = None
     now = utcnow()
-    if player is not None:
-        assert player.id is not None
-        offered = [auth.hash_code(code, player.id, key) for key in verifying_keys(config)]
-        live = session.exec(
-            select(SignInCode).where(
-                SignInCode.player_id == player.id,
-                col(SignInCode.used_at).is_(None),
-                SignInCode.expires_at > now,
-            )
-        ).all()
-        # compare every live code under every key (sum, not any: no early exit), so the time
-        # taken does not tell which matched
-        matches = [sum(hmac.compare_digest(r.code_hash, h) for h in offered) > 0 for r in live]
-        row = next((r for r, match in zip(live, matches, strict=True) if match), None)
-    if player is None or row is None:
-        raise Unauthenticated("invalid_code", WRONG_CODE)
-    used = session.execute(
-        update(SignInCode)
-        .where(col(SignInCode.id) == row.id, col(SignInCode.used_at).is_(None))
-        .values(used_at=now)
+    address = _normalised(email)
+    if signin.is_link_code(code):
+        request = signin.by_link(session, code, verifying_keys(config), now)
+        player = None if request is None else session.get(Player, request.player_id)
+        if player is None or player.email != address:
+            raise Unauthenticated("invalid_code", WRONG_CODE)
+        return _sign_in(session, request, player, label)  # type: ignore[arg-type]
+    tries = throttle.attempts(
+        session, [(guesses_limit(), client), (account_guesses_limit(), _account_key(address))]
     )
-    if used.rowcount == 0:  # type: ignore[attr-defined]
+    request = signin.matching(
+        signin.live_requests(session, address, now), code, verifying_keys(config)
+    )
+    if request is None:
+        raise Unauthenticated("invalid_code", WRONG_CODE)
+    player = session.get(Player, request.player_id)
+    assert player is not None
+    issued = _sign_in(session, request, player, label)
+    throttle.forgive(session, *tries)
+    return issued
+
+
+def redeem_signin_link(session: Session, *, code: str, label: str) -> tuple[Player, str]:
+    """Exchange a sign-in link's code for a new token (the web's link page): the player and
+    the token's secret text."""
+    request = signin.by_link(session, code, verifying_keys(current_app.config), utcnow())
+    player = None if request is None else session.get(Player, request.player_id)
+    if request is None or player is None:
+        raise Unauthenticated(
+            "invalid_link", "this sign-in link is used, expired or damaged; ask for a new email"
+        )
+    _, secret = _sign_in(session, request, player, label)
+    return player, secret
+
+
+def link_owner(session: Session, code: str) -> Player | None:
+    """The player a usable sign-in link's code would sign in (the link page names them)."""
+    request = signin.by_link(session, code, verifying_keys(current_app.config), utcnow())
+    return None if request is None else session.get(Player, request.player_id)
+
+
+def _sign_in(
+    session: Session, request: SignInCode, player: Player, label: str
+) -> tuple[ApiToken, str]:
+    """Use the request (once: a concurrent sign-in with it loses) for a new token."""
+    if not signin.use(session, request, utcnow()):
         session.rollback()
         raise Unauthenticated("invalid_code", WRONG_CODE)
     token, secret = auth.issue_token(session, player=player, label=label)
     session.commit()
-    throttle.forgive(session, guess)
     return token, secret
 
 
+def _normalised(email: str) -> str:
+    """An address as stored, or as typed (lowercased) when it is none."""
+    try:
+        return normalise_address(email)
+    except AddressError:
+        return email.strip().lower()
+
+
+def _account_key(address: str) -> str:
+    """Who a short-code guess counts against: the account its address names, keyed under
+    the secret key (the throttle table never shows an address)."""
+    key = current_app.config["SECRET_KEY"].encode()
+    return "account:" + hmac.new(key, address.encode(), hashlib.sha256).hexdigest()[:40]
+
+
 def guesses_limit() -> throttle.Limit:
-    """Sign-in tries: per client, overall, with backoff (README: Security)."""
-    config = current_app.config
+    """Short-code tries per client, with backoff (README: Security)."""
+    return throttle.Limit("guesses", current_app.config["SIGNIN_GUESSES_PER_CLIENT"], backoff=True)
+
+
+def account_guesses_limit() -> throttle.Limit:
+    """Short-code tries per account in a day (README: Security): what keeps the expected
+    takeovers below one a year; the owner's sign-in link is not limited."""
     return throttle.Limit(
-        "guesses", config["SIGNIN_GUESSES_PER_CLIENT"], config["SIGNIN_GUESSES_PER_HOUR"], True
+        "account_guesses",
+        current_app.config["SIGNIN_GUESSES_PER_ACCOUNT"],
+        window=timedelta(days=1),
     )
 
 
@@ -194,11 +236,9 @@ def signups_limit() -> throttle.Limit:
 
 
 def codes_limit() -> throttle.Limit:
-    """Sign-in code requests, per client and overall."""
-    config = current_app.config
-    return throttle.Limit(
-        "codes", config["CODE_REQUESTS_PER_CLIENT"], config["CODE_REQUESTS_PER_HOUR"]
-    )
+    """Sign-in email requests, per client (none overall: it would be a switch anyone could
+    throw to stop everyone's sign-in)."""
+    return throttle.Limit("codes", current_app.config["CODE_REQUESTS_PER_CLIENT"])
 
 
 def list_tokens(session: Session, *, player: Player) -> list[ApiToken]:

@@ -1,21 +1,18 @@
-"""Identity: bearer tokens and one-time sign-in codes, both kept only as hashes.
+"""Identity: bearer tokens, kept only as hashes.
 
-A token is 32 random bytes (so a plain SHA-256 is enough to store it); a sign-in code is
-`CODE_DIGITS` digits (so it is stored as an HMAC under the secret key, which a leaked
-database alone cannot brute-force) and dies on use or when it expires. Guessing is bounded
-per client and overall by `server.throttle` (the arithmetic is in the README's Security).
+A token is 32 random bytes (so a plain SHA-256 is enough to store it), shown once. The
+sign-in codes and links that get one are `server.signin`'s: never stored at all.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import hmac
 import secrets
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from flask import current_app, g, request
+from flask import g, request
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
@@ -49,23 +46,6 @@ def issue_token(session: Session, *, player: Player, label: str) -> tuple[ApiTok
     row = ApiToken(player_id=player.id, token_hash=hash_token(secret), label=label)
     session.add(row)
     return row, secret
-
-
-#: Digits of a sign-in code: 10¹⁰ codes, so that the overall guessing limit keeps the
-#: expected takeovers far below one a year (README: Security).
-CODE_DIGITS = 10
-
-
-def new_signin_code() -> str:
-    """`CODE_DIGITS` random digits."""
-    return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
-
-
-def hash_code(code: str, player_id: int, secret: str | None = None) -> str:
-    """The stored form of a sign-in code, bound to its player, under `secret` (the current
-    key unless given: an old one still checks a code mailed before a rotation)."""
-    key = (secret or current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, f"{player_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 
 def owner_of(session: Session, secret: str) -> tuple[Player, ApiToken] | None:

@@ -24,11 +24,10 @@ INT_KEYS = frozenset(
         "SIGNIN_CODE_TTL",
         "SIGNIN_CODES_PER_HOUR",
         "SIGNIN_GUESSES_PER_CLIENT",
-        "SIGNIN_GUESSES_PER_HOUR",
+        "SIGNIN_GUESSES_PER_ACCOUNT",
         "SIGNUPS_PER_CLIENT",
         "SIGNUPS_PER_HOUR",
         "CODE_REQUESTS_PER_CLIENT",
-        "CODE_REQUESTS_PER_HOUR",
         "TRUSTED_PROXIES",
         "MAX_CONTENT_LENGTH",
         "OUTBOX_MAX_ATTEMPTS",
@@ -109,11 +108,10 @@ def defaults(instance_path: str | Path) -> dict[str, Any]:
         "SIGNIN_CODE_TTL": 900,  # seconds a sign-in code stays valid
         "SIGNIN_CODES_PER_HOUR": 5,  # codes one player is sent per hour (more: none sent)
         "SIGNIN_GUESSES_PER_CLIENT": 20,  # sign-in tries per client address per hour
-        "SIGNIN_GUESSES_PER_HOUR": 1000,  # sign-in tries from everyone per hour
+        "SIGNIN_GUESSES_PER_ACCOUNT": 10,  # short-code tries for one address per day (link: free)
         "SIGNUPS_PER_CLIENT": 5,  # registrations per client address per hour
         "SIGNUPS_PER_HOUR": 200,  # registrations from everyone per hour
         "CODE_REQUESTS_PER_CLIENT": 10,  # sign-in code requests per client address per hour
-        "CODE_REQUESTS_PER_HOUR": 1000,  # sign-in code requests from everyone per hour
         "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-For is believed
         "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes; larger request bodies get 413
         "OUTBOX_MAX_ATTEMPTS": 8,  # delivery attempts before a message is marked failed

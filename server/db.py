@@ -25,6 +25,7 @@ from weakref import WeakKeyDictionary
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
@@ -176,6 +177,12 @@ def transaction(session: Session, *, needed: bool) -> Iterator[Session]:
         return
     with Session(get_engine(), expire_on_commit=False) as own:
         yield own
+
+
+def insert_for(session: Session) -> Callable[..., Any]:
+    """The `insert` of the session's database, which can say `ON CONFLICT`."""
+    dialect = session.get_bind().dialect.name
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
 
 
 def close_session(_exc: BaseException | None = None) -> None:

@@ -19,6 +19,7 @@ from sqlmodel import AutoString, Field, SQLModel
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in
 from server.clock import timesource
+from server.names import skeleton
 
 
 class TurnEmails(StrEnum):
@@ -139,9 +140,19 @@ def utcnow() -> datetime:
     return timesource.now()
 
 
+def aware(moment: datetime) -> datetime:
+    """A datetime from the database as aware UTC (SQLite's driver returns naive ones)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def iso(moment: datetime | None) -> str | None:
     """A time as ISO 8601 in UTC with `Z`, as the API shows times."""
     return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _skeleton_of_name(context: Any) -> str:
+    """The default of `players.name_skeleton`: the skeleton of the name inserted."""
+    return skeleton(context.get_current_parameters()["name"])
 
 
 class Player(SQLModel, table=True):
@@ -162,6 +173,17 @@ class Player(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=NAME_LENGTH, unique=True)
+    #: The name's confusable skeleton (`server.names`), unique: no two names look alike.
+    #: Every insert computes it from `name` (an operator renaming a player in SQL must set
+    #: it too; NULL only where SQL left it out, see migration 0017). A skeleton can be
+    #: longer than its name (`m` is `rn`).
+    name_skeleton: str | None = Field(
+        default=None,
+        max_length=4 * NAME_LENGTH,
+        unique=True,
+        index=True,
+        sa_column_kwargs={"default": _skeleton_of_name},
+    )
     email: str = Field(max_length=254, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
     turn_emails: TurnEmails = Field(
@@ -192,16 +214,22 @@ class ApiToken(SQLModel, table=True):
 
 
 class SignInCode(SQLModel, table=True):
-    """A one-time code mailed to a player, exchanged for a token; stored as an HMAC."""
+    """A sign-in request: one email with a short code and a sign-in link, each usable once
+    until `expires_at` (`server.signin`).
+
+    Neither is stored: both are derived from the secret key and the random `request_id`
+    when the email is rendered, and checked by deriving them again, so no database file
+    holds anything to sign in with. `outbox_id` is the email's outbox row (a message sent
+    again carries the same code)."""
 
     __tablename__ = "signin_codes"
 
     id: int | None = Field(default=None, primary_key=True)
     player_id: int = Field(foreign_key="players.id", index=True)
-    code_hash: str = Field(max_length=64)
+    request_id: str = Field(max_length=32, unique=True, index=True)
+    outbox_id: int | None = Field(default=None, unique=True, index=True)
     created_at: datetime = Field(default_factory=utcnow)
     expires_at: datetime
-    attempts: int = 0
     used_at: datetime | None = None
 
 

@@ -20,6 +20,7 @@ from sqlmodel import Session, col
 
 from server.clock import timesource
 from server.models import OutboxMessage, OutboxStatus, utcnow
+from server.signin import SIGNIN_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +130,9 @@ def mark_sent(engine: Engine, messages: Sequence[OutboxMessage], claimer: str) -
                     "sent_at": now,
                     "to_addr": message.to_addr,
                     "subject": message.subject,
-                    "body": message.body,
-                    "html": message.html,
+                    # a sign-in email's body holds its code and link: never written down
+                    "body": "" if message.kind in SIGNIN_KINDS else message.body,
+                    "html": None if message.kind in SIGNIN_KINDS else message.html,
                     "headers": message.headers,
                 }
                 for message in messages
@@ -139,7 +141,8 @@ def mark_sent(engine: Engine, messages: Sequence[OutboxMessage], claimer: str) -
 
 
 def drop(engine: Engine, dropped: Sequence[tuple[OutboxMessage, str, str]], claimer: str) -> None:
-    """Events not to send, each with its status (`superseded`, `skipped`) and reason."""
+    """Events not to send, each with its status (`superseded`, `skipped`) and reason, and
+    its address as rendering left it (a sign-in email nobody would receive forgets it)."""
     if not dropped:
         return
     with engine.begin() as connection:
@@ -153,6 +156,7 @@ def drop(engine: Engine, dropped: Sequence[tuple[OutboxMessage, str, str]], clai
                     "claimed_until": None,
                     "status": status,
                     "last_error": reason[:500],
+                    "to_addr": message.to_addr,
                 }
                 for message, status, reason in dropped
             ],

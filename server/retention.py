@@ -5,11 +5,10 @@ with their settings):
 
 - `idempotency_keys`: deleted `IDEMPOTENCY_HOURS` after use (a client retries within
   minutes);
-- `outbox`: a sign-in message's body (it holds the code) is cleared once the message is
-  sent, failed or past the code's validity; an unsent one past it is given up; any sent or
-  failed message's body, HTML and headers (signed reply and unsubscribe addresses) are
-  cleared after `MAIL_BODY_DAYS`, and the row (kind, address, subject, status) is deleted
-  `MAIL_KEEP_DAYS` later;
+- `outbox`: a sent or failed message's body, HTML and headers (signed reply and
+  unsubscribe addresses) are cleared after `MAIL_BODY_DAYS`, and the row (kind, address,
+  subject, status) is deleted `MAIL_KEEP_DAYS` later (a sign-in email's body, with its
+  code, is never stored: `server.signin`);
 - `inbound_mail`: rows of messages from no known player (anyone can send them) are deleted
   after `STRANGER_MAIL_HOURS`, the rest after `INBOUND_MAIL_DAYS` (longer than any mail
   server retries, so a late duplicate is still recognised);
@@ -18,8 +17,7 @@ with their settings):
 - `throttle_events`: deleted after a day (the limits count one hour);
 - open games nobody joined: deleted after `OPEN_GAME_DAYS`, their creator told by email.
 
-`purge` is what `cafe-server purge` and the worker's schedule run; `clear_signin_bodies`
-is the cheap part, for the worker to run after each delivery.
+`purge` is what `cafe-server purge` and the worker's schedule run.
 """
 
 from __future__ import annotations
@@ -56,32 +54,6 @@ THROTTLE_KEEP = timedelta(days=1)
 CODE_KEEP = timedelta(hours=1)
 
 
-def clear_signin_bodies(session: Session, config: Mapping[str, Any], now: datetime) -> int:
-    """Clear the code out of sign-in messages that are sent, failed or expired, giving up
-    the unsent expired ones (a late code is useless); the number of messages changed.
-    Not committed."""
-    expired = now - timedelta(seconds=config["SIGNIN_CODE_TTL"])
-    signin = (OutboxMessage.kind == "signin_code") & (OutboxMessage.body != "")
-    given_up = session.execute(
-        update(OutboxMessage)
-        # only mail still waiting: a message another worker is sending right now is its own
-        .where(
-            signin,
-            OutboxMessage.status == OutboxStatus.PENDING,
-            OutboxMessage.created_at < expired,
-        )
-        .values(
-            status=OutboxStatus.FAILED, last_error="the code expired before it could be delivered"
-        )
-    )
-    cleared = session.execute(
-        update(OutboxMessage)
-        .where(signin, col(OutboxMessage.status).in_(DONE))
-        .values(body="", html=null())
-    )
-    return _count(given_up) + _count(cleared)
-
-
 def purge(
     session: Session, config: Mapping[str, Any], now: datetime, *, dry_run: bool = False
 ) -> dict[str, int]:
@@ -89,7 +61,6 @@ def purge(
     nothing is kept (the counts say what would be done); otherwise it is committed."""
     body_until = now - _days(config["MAIL_BODY_DAYS"])
     counts = {
-        "signin bodies cleared": clear_signin_bodies(session, config, now),
         "idempotency keys deleted": _delete(
             session,
             IdempotencyKey,

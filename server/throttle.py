@@ -1,8 +1,10 @@
-"""Limits per client address and overall, for what an attacker would repeat: guessing
-sign-in codes, registering, asking for codes.
+"""Limits per client address, per account and overall, for what an attacker would repeat:
+guessing sign-in codes, registering, asking for codes.
 
-A limit per victim lets anyone lock a player out; these count by who is *asking* (the
-client address, `client_address()`) and across the whole service. Each attempt is a row of
+A limit that anyone can exhaust for someone else is a switch a stranger can throw: these
+count by who is *asking* (the client address, `client_address()`), by the account a guess
+names only where the owner keeps another way in (the sign-in link, `server.signin`), and
+overall only where nobody's sign-in depends on it. Each attempt is a row of
 `throttle_events`, written and committed *before* the count, so attempts made at the same
 moment cannot all slip under a limit. Wrong guesses also back off: after a few, a client
 must wait, doubling with each further one.
@@ -11,6 +13,7 @@ must wait, doubling with each further one.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -19,9 +22,9 @@ from sqlalchemy import delete, func
 from sqlmodel import Session, col, select
 
 from server.domain import RateLimited
-from server.models import ThrottleEvent, utcnow
+from server.models import ThrottleEvent, aware, utcnow
 
-#: The window every limit counts in.
+#: The window a limit counts in unless it says otherwise.
 WINDOW = timedelta(hours=1)
 
 #: Wrong guesses a client makes freely before the backoff starts, and the longest wait.
@@ -31,13 +34,15 @@ MAX_BACKOFF = timedelta(minutes=10)
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """At most `per_client` attempts of `kind` from one address and `overall` from all,
-    in any `WINDOW`; `backoff` adds the doubling wait after `FREE_GUESSES`."""
+    """At most `per_client` attempts of `kind` by one asker (an address, or an account's
+    key) and `overall` from all (None: no overall limit), in any `window`; `backoff` adds
+    the doubling wait after `FREE_GUESSES`."""
 
     kind: str
     per_client: int
-    overall: int
+    overall: int | None = None
     backoff: bool = False
+    window: timedelta = WINDOW
 
 
 def client_address() -> str:
@@ -59,57 +64,78 @@ def client_address() -> str:
 def attempt(session: Session, limit: Limit, client: str, *, now: datetime | None = None) -> int:
     """Count one attempt of `client`, or refuse it (429) if a limit is reached; the id of
     the attempt's row (`forgive` takes it back)."""
+    return attempts(session, [(limit, client)], now=now)[0]
+
+
+def attempts(
+    session: Session, checks: Sequence[tuple[Limit, str]], *, now: datetime | None = None
+) -> list[int]:
+    """Count one attempt against each (limit, asker) of `checks` in one commit, or refuse
+    them all (429, the first limit reached); the ids of the attempts' rows."""
     now = now or utcnow()
-    event = ThrottleEvent(kind=limit.kind, client=client, created_at=now)
-    session.add(event)
+    events = [
+        ThrottleEvent(kind=limit.kind, client=client, created_at=now) for limit, client in checks
+    ]
+    session.add_all(events)
     session.commit()
-    assert event.id is not None
-    since = now - WINDOW
-    mine = list(
+    ids = [event.id for event in events]
+    assert None not in ids
+    for (limit, client), event_id in zip(checks, ids, strict=True):
+        refusal = _refusal(limit, _earlier(session, limit, client, event_id, now), now, session)
+        if refusal is not None:
+            forgive(session, *ids)  # a refused attempt is not tried, so it does not count
+            raise refusal
+    return ids  # type: ignore[return-value]
+
+
+def _earlier(
+    session: Session, limit: Limit, client: str, event_id: int, now: datetime
+) -> list[datetime]:
+    """The asker's attempts of this kind in the window before `event_id`, newest first."""
+    return list(
         session.exec(
             select(ThrottleEvent.created_at)
             .where(
                 ThrottleEvent.kind == limit.kind,
                 ThrottleEvent.client == client,
-                ThrottleEvent.created_at > since,
-                col(ThrottleEvent.id) < event.id,
+                ThrottleEvent.created_at > now - limit.window,
+                col(ThrottleEvent.id) < event_id,
             )
             .order_by(col(ThrottleEvent.created_at).desc())
         )
     )
-    everyone = session.exec(
-        select(func.count())
-        .select_from(ThrottleEvent)
-        .where(ThrottleEvent.kind == limit.kind, ThrottleEvent.created_at > since)
-    ).one()
-    refusal = _refusal(limit, mine, everyone, now)
-    if refusal is not None:
-        forgive(session, event.id)  # a refused attempt is not tried, so it does not count
-        raise refusal
-    return event.id
 
 
-def forgive(session: Session, event_id: int) -> None:
-    """Take back an attempt that turned out right (a correct code is not a guess)."""
-    session.execute(delete(ThrottleEvent).where(col(ThrottleEvent.id) == event_id))
+def forgive(session: Session, *event_ids: int) -> None:
+    """Take back attempts that turned out right (a correct code is not a guess)."""
+    session.execute(delete(ThrottleEvent).where(col(ThrottleEvent.id).in_(event_ids)))
     session.commit()
 
 
 def _refusal(
-    limit: Limit, mine: list[datetime], everyone: int, now: datetime
+    limit: Limit, mine: list[datetime], now: datetime, session: Session
 ) -> RateLimited | None:
-    """Why the attempt after `mine` (the client's earlier ones, newest first) is refused."""
+    """Why the attempt after `mine` (the asker's earlier ones, newest first) is refused."""
     if len(mine) >= limit.per_client:
-        wait = WINDOW - (now - _aware(mine[-1]))
-        return _limited(limit, f"too many from your address; try again in {_span(wait)}", wait)
-    if everyone > limit.overall:
+        wait = limit.window - (now - aware(mine[-1]))
+        return _limited(limit, f"{_WHO[limit.kind]}; try again in {_span(wait)}", wait)
+    if limit.overall is not None and _everyone(session, limit, now) > limit.overall:
         return _limited(limit, "too many from everyone just now; try again in a few minutes")
     if limit.backoff and len(mine) >= FREE_GUESSES:
         wait = min(timedelta(seconds=2 ** (len(mine) - FREE_GUESSES)), MAX_BACKOFF)
-        left = wait - (now - _aware(mine[0]))
+        left = wait - (now - aware(mine[0]))
         if left > timedelta(0):
             return _limited(limit, f"wait {_span(left)} before the next try", left)
     return None
+
+
+def _everyone(session: Session, limit: Limit, now: datetime) -> int:
+    """Everyone's attempts of this kind in the window."""
+    return session.exec(
+        select(func.count())
+        .select_from(ThrottleEvent)
+        .where(ThrottleEvent.kind == limit.kind, ThrottleEvent.created_at > now - limit.window)
+    ).one()
 
 
 def _limited(limit: Limit, reason: str, wait: timedelta | None = None) -> RateLimited:
@@ -119,16 +145,20 @@ def _limited(limit: Limit, reason: str, wait: timedelta | None = None) -> RateLi
 
 _WHAT = {
     "guesses": "too many wrong sign-in codes",
+    "account_guesses": "too many wrong sign-in codes",
     "signups": "too many registrations",
     "codes": "too many sign-in code requests",
+}
+#: Who reached a limit of their own, by kind.
+_WHO = {
+    "guesses": "too many from your address",
+    "account_guesses": "too many for this email address today; use the sign-in link "
+    "in the email (no wrong guess blocks it)",
+    "signups": "too many from your address",
+    "codes": "too many from your address",
 }
 
 
 def _span(wait: timedelta) -> str:
     seconds = max(1, int(wait.total_seconds()) + 1)
     return f"{seconds} seconds" if seconds < 120 else f"{seconds // 60} minutes"
-
-
-def _aware(moment: datetime) -> datetime:
-    """A datetime from the database as aware UTC (to be safe with naive drivers)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=utcnow().tzinfo)

@@ -150,9 +150,6 @@ class Worker:
         except BaseException:
             self._mailer.close()
             raise
-        with Session(self.engine) as session:  # no sign-in code stays at rest once sent
-            retention.clear_signin_bodies(session, self.config, utcnow())
-            session.commit()
         return swept + handled
 
     def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:

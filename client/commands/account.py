@@ -52,16 +52,29 @@ def register(
     )
 
 
+#: Where a sign-in link points, before the code it carries (the service's `/signin/link/`).
+LINK_PATH = "/signin/link/"
+
+
+def code_of_link(typed: str) -> str:
+    """What was typed for a code, as the code to send: a pasted sign-in link becomes the
+    code at its end (the service takes it in place of the 10 digits)."""
+    typed = typed.strip()
+    return typed.rsplit(LINK_PATH, 1)[1].strip("/") if LINK_PATH in typed else typed
+
+
 def login(
     ctx: typer.Context,
     email: Annotated[str, typer.Argument(help="The email you registered with.")],
     code: Annotated[
         str | None,
-        typer.Option(help="The 10-digit code from the email; asked for when not given."),
+        typer.Option(
+            help="The 10-digit code from the email, or its sign-in link; asked for when not given."
+        ),
     ] = None,
     server: ServerOption = None,
 ) -> None:
-    """Sign in with the code mailed to you.
+    """Sign in with the code (or the sign-in link) mailed to you.
 
     The token is kept in your config dir, readable by you only (mode 0600). Without --code,
     a new code is mailed (unless `cafe register` just sent one) and you are asked for it.
@@ -81,7 +94,8 @@ def login(
     profile.server, profile.email = api.base_url, email
     session.save()
     if code is None:
-        code = typer.prompt("Code from the email").strip()
+        code = typer.prompt("Code (or sign-in link) from the email")
+    code = code_of_link(code)
     label = f"cafe on {socket.gethostname()}"[:64]
     try:
         token = api.create_token(email, code, label)

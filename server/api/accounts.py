@@ -50,9 +50,7 @@ def request_code(json: SignInCodeCreate) -> tuple[SignInCodeSent, int]:
     address is registered; codes sent earlier stay valid."""
     session = get_session()
     throttle.attempt(session, accounts.codes_limit(), throttle.client_address())
-    player = accounts.find_player(session, email=json.email)
-    if player is not None:
-        accounts.send_signin_code(session, player=player)
+    accounts.request_code(session, email=json.email)
     email = json.email.lower()
     message = (
         f"if {email} is registered, a sign-in code is on its way (codes sent before stay "
@@ -64,7 +62,8 @@ def request_code(json: SignInCodeCreate) -> tuple[SignInCodeSent, int]:
 @bp.post("/tokens")
 @validate(201, TokenIssued, 401, 429, json=TokenCreate, public=True)
 def create_token(json: TokenCreate) -> tuple[TokenIssued, int]:
-    """Exchange an email and its sign-in code for a new API token, shown only this once."""
+    """Exchange an email and its sign-in code (or the code of the email's sign-in link)
+    for a new API token, shown only this once."""
     token, secret = accounts.redeem_signin_code(
         get_session(),
         email=json.email,

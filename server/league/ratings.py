@@ -18,14 +18,16 @@ from typing import Any
 from openskill.models import PlackettLuce
 from sqlalchemy import (
     bindparam,
+    delete,
     func,
     insert,
     literal,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlmodel import Session, col, select
 
+from server.db import insert_for
 from server.models import GameRecord, GameStatus, Player, Rating, RatingPoint, utcnow
 
 MODEL = PlackettLuce()
@@ -59,11 +61,6 @@ def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
 def places_of(standings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     """Each player's place in a finished game's stored standings."""
     return {line["player"]: int(line["place"]) for line in standings}
-
-
-def _insert(session: Session) -> Any:
-    dialect = session.get_bind().dialect.name
-    return postgresql.insert if dialect == "postgresql" else sqlite.insert
 
 
 _RATINGS = Rating.__table__  # type: ignore[attr-defined]
@@ -263,11 +260,12 @@ def differences(session: Session, replayed: Replayed) -> list[str]:
 
 def store(session: Session, replayed: Replayed) -> None:
     """Write `replayed` as the stored ratings (the history points keep their ids, so the
-    order of application stays recorded)."""
+    order of application stays recorded); a player it has no rated game of is unrated."""
     now = utcnow()
+    session.execute(delete(Rating).where(col(Rating.player_id).not_in(list(replayed.skills))))
     for pid, (skill, games) in replayed.skills.items():
         session.execute(
-            _insert(session)(Rating.__table__)  # type: ignore[attr-defined]
+            insert_for(session)(Rating.__table__)  # type: ignore[attr-defined]
             .values(player_id=pid, mu=skill.mu, sigma=skill.sigma, games=games, updated_at=now)
             .on_conflict_do_update(
                 index_elements=["player_id"],

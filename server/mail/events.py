@@ -15,8 +15,9 @@ mail that still means something goes out:
 - "game started", "game over", the answer to an emailed turn and the notices of a
   time-out (`timed_out`, `removed`, `auto_vacation`) are always sent.
 
-Rows rendered when they were queued (sign-in codes, invitations, digests, refusals) pass
-through unchanged. An error while rendering one event is that event's failure only.
+Sign-in emails are rendered here too (`server.signin`: their code exists only from the
+moment they are rendered). Rows rendered when they were queued (invitations, digests,
+refusals) pass through unchanged. An error while rendering one event is that event's failure only.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from sqlalchemy import Engine, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
+from server import signin
 from server.games import notify
 from server.league import labels
 from server.mail import messages, outgoing
@@ -163,7 +165,11 @@ class _Batch:
         self.config = config
         game_ids = {row.game_id for row in events if row.game_id is not None}
         # the recipients of the events about a game (a lobby event's seat is the joiner's)
-        seats = {(row.game_id, row.seat) for row in events if row.kind not in notify.LOBBY_EMAILS}
+        seats = {
+            (row.game_id, row.seat)
+            for row in events
+            if row.game_id is not None and row.kind not in notify.LOBBY_EMAILS
+        }
         self.games = {
             game.id: game
             for game in session.exec(select(GameRecord).where(col(GameRecord.id).in_(game_ids)))
@@ -261,6 +267,8 @@ class _Batch:
 
     def render(self, row: OutboxMessage) -> tuple[str, str] | None:
         """Render `row` into its own fields; or why it is not to be sent."""
+        if row.kind in signin.SIGNIN_KINDS:
+            return signin.render(self.session, self.config, row)
         assert row.game_id is not None and row.seat is not None
         if row.kind in notify.LOBBY_EMAILS:
             return self._render_lobby(row)

@@ -127,12 +127,21 @@ def _hints(game_id: int, hints: Sequence[OfferedTurn]) -> list[dict[str, Any]]:
 
 
 def signin_code(
-    recipient: Recipient, *, code: str, minutes: int, links: Links, again: bool = False
+    recipient: Recipient,
+    *,
+    code: str,
+    link: str,
+    minutes: int,
+    links: Links,
+    again: bool = False,
 ) -> Rendered:
-    """The one-time sign-in code (sent whatever the player's preferences say); `again`: an
-    answer to a registration of an address that already has an account. The greeting names
-    no one: the name was typed by whoever registered, perhaps to look like a link."""
-    context = _base(None, links, email=recipient.email, code=code, minutes=minutes, again=again)
+    """The one-time sign-in code and sign-in link (sent whatever the player's preferences
+    say); `again`: an answer to a registration of an address that already has an account.
+    The greeting names no one: the name was typed by whoever registered, perhaps to look
+    like a link."""
+    context = _base(
+        None, links, email=recipient.email, code=code, link=link, minutes=minutes, again=again
+    )
     return render_pair("signin_code", context)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from server.models import TurnEmails
 from server.schemas.clock import TimeZoneName
@@ -15,13 +15,16 @@ from server.schemas.fields import (
     PublicModel,
     RequestModel,
     Timestamp,
-    _storable_line,
 )
+from server.signin import CODE_DIGITS, LINK_CODE_LENGTH, LINK_CODE_PATTERN
 
 SignInCode = Annotated[
     str,
-    Field(pattern=r"^[0-9]{10}$", description="the 10 digits mailed to you"),
-    AfterValidator(_storable_line),
+    Field(
+        pattern=rf"^([0-9]{{{CODE_DIGITS}}}|{LINK_CODE_PATTERN})$",
+        description=f"the {CODE_DIGITS} digits mailed to you, or the last part of the "
+        f"email's sign-in link ({LINK_CODE_LENGTH} letters, digits, '-' or '_')",
+    ),
 ]
 
 

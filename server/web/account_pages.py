@@ -23,7 +23,7 @@ from flask import (
 from pydantic import ValidationError
 
 from cafe.render import quantities
-from server import accounts, preferences, throttle
+from server import accounts, preferences, signin, throttle
 from server.apispec import page, refusal
 from server.clock import timesource, vacations
 from server.db import get_session
@@ -128,9 +128,7 @@ def send_code() -> tuple[str, int]:
         else:
             email = SignInCodeCreate.model_validate({"email": typed}).email
             throttle.attempt(session, accounts.codes_limit(), throttle.client_address())
-            player = accounts.find_player(session, email=email)
-            if player is not None:
-                accounts.send_signin_code(session, player=player)
+            accounts.request_code(session, email=email)
     except (ValidationError, DomainError) as error:
         session.rollback()
         problem = refusal(error).message if isinstance(error, ValidationError) else error.message
@@ -141,12 +139,12 @@ def send_code() -> tuple[str, int]:
 @bp.post("/signin/code")
 @page(303, 400, 403, 413)
 def redeem() -> Response | tuple[str, int]:
-    """Exchange the mailed code for a session."""
+    """Exchange the mailed code (or the email's sign-in link, pasted) for a session."""
     check_csrf()
     target = _safe_next(request.form.get("next"))
     email = request.form.get("email", "")
     session = get_session()
-    code = request.form.get("code", "")
+    code = signin.code_of_link(request.form.get("code", ""))
     try:
         data = TokenCreate.model_validate({"email": email, "code": code, "label": WEB_LABEL})
         _, secret = accounts.redeem_signin_code(
@@ -164,6 +162,31 @@ def redeem() -> Response | tuple[str, int]:
     sign_in(player, secret)
     flash(f"Signed in as {player.name}.")
     return redirect(target, code=303)
+
+
+@bp.get("/signin/link/<code>")
+@page(200)
+def link(code: str) -> str:
+    """The page a sign-in link opens: whom it signs in, and a button that does. Opening it
+    changes nothing (mail scanners follow links)."""
+    owner = accounts.link_owner(get_session(), code) if signin.is_link_code(code) else None
+    return render_template(
+        "web/signin.html", step="link", code=code, owner=None if owner is None else owner.name
+    )
+
+
+@bp.post("/signin/link/<code>")
+@page(303, 400, 403, 413)
+def redeem_link(code: str) -> Response | tuple[str, int]:
+    """Sign in with the link's button."""
+    check_csrf()
+    try:
+        player, secret = accounts.redeem_signin_link(get_session(), code=code, label=WEB_LABEL)
+    except DomainError as error:
+        return _signin_page("link", 400, code=code, owner=None, problem=error.message)
+    sign_in(player, secret)
+    flash(f"Signed in as {player.name}.")
+    return redirect(url_for("account_pages.home"), code=303)
 
 
 @bp.post("/signout")

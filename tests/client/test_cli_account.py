@@ -33,8 +33,18 @@ def test_login_asks_for_the_code_register_just_sent(cafe: Cafe) -> None:
     code = cafe.server.code_for(email)
     signed_in = cafe.run("login", email, input=f"{code}\n")
     assert signed_in.exit_code == ExitCode.OK, signed_in.output
-    assert "Code from the email" in signed_in.stdout
+    assert "Code (or sign-in link) from the email" in signed_in.stdout
     assert len(cafe.server.outbox(email)) == 1  # no second code was sent
+
+
+def test_login_takes_the_sign_in_link_pasted_from_the_email(cafe: Cafe) -> None:
+    name = f"xia{uuid.uuid4().hex[:6]}"
+    email = f"{name}@example.com"
+    cafe.run("register", name, email, "--server", cafe.server.url)
+    link = f"{cafe.server.url}/signin/link/{cafe.server.code_for(email, link=True)}"
+    signed_in = cafe.run("login", email, input=f"  {link}\n")
+    assert signed_in.exit_code == ExitCode.OK, signed_in.output
+    assert signed_in.stdout.endswith(f"Signed in as {name} on {cafe.server.url}.\n")
 
 
 def test_login_elsewhere_has_a_new_code_mailed_and_asks_for_it(cafe: Cafe, ann: Player) -> None:

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import os
-import re
 import socket
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import signin_support
 from sqlalchemy import Engine
-from sqlmodel import Session, col, select
 
-from server.models import OutboxMessage
+from server import config
 
 #: The secret key of the servers the end-to-end tests start.
 E2E_SECRET_KEY = "e2e-secret-of-at-least-thirty-two-bytes"
+#: The sign-in settings of the servers these tests start (the defaults, but the key).
+E2E_SIGNIN_CONFIG = {**config.defaults("instance"), "SECRET_KEY": E2E_SECRET_KEY}
 #: The checkout, whose code the operator's commands and workers run.
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds the workers get to act on what is due.
@@ -63,15 +64,8 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def mailed_code(engine: Engine, email: str) -> str:
-    """The sign-in code in the newest email to `email`, as its reader would find it (no
-    worker runs beside these servers, so it still waits in the outbox)."""
-    with Session(engine) as session:
-        body = session.exec(
-            select(OutboxMessage.body)
-            .where(OutboxMessage.to_addr == email)
-            .order_by(col(OutboxMessage.id).desc())
-        ).first()
-    found = re.search(r"^\s+(\d{10})$", body or "", re.MULTILINE)
-    assert found, body
-    return found.group(1)
+def mailed_code(engine: Engine, email: str, *, link: bool = False) -> str:
+    """The sign-in code (`link`: the link's code) in the newest email to `email`, as its
+    reader would find it (no worker runs beside these servers: `signin_support` takes the
+    step the worker would take to render it)."""
+    return signin_support.mailed_code(engine, E2E_SIGNIN_CONFIG, email, link=link)

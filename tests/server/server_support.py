@@ -11,6 +11,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from flask import Flask
 from flask.testing import FlaskClient
+from signin_support import mailed_code
 from sqlalchemy import event, func
 from sqlmodel import Session, col, select
 
@@ -117,21 +118,24 @@ class Api:
                 query = query.where(OutboxMessage.to_addr == to)
             return list(session.exec(query).all())
 
-    def last_code(self, email: str) -> str:
-        """The sign-in code in the newest email to `email`: in its outbox row while it waits,
-        in the mailbox once the worker sent it (and cleared the code from the row)."""
-        row = self.outbox(email)[-1]
-        body = row.body or next(
+    def delivered(self, to: str) -> list[tuple[str, str]]:
+        """The plain text and the HTML of each email delivered to `to`, oldest first (once
+        the pending mail is sent, `send_events`): what a reader sees, which the outbox does
+        not keep of a sign-in email."""
+        self.send_events()
+        return [
             (
-                str(mail.get_body(preferencelist=("plain",)).get_content())
-                for mail in reversed(self.sink.messages)
-                if mail["Message-ID"] == row.message_id
-            ),
-            "",
-        )
-        match = re.search(r"^\s+(\d{10})$", body.replace("\r\n", "\n"), re.MULTILINE)
-        assert match, body
-        return match.group(1)
+                str(mail.get_body(preferencelist=("plain",)).get_content()),  # type: ignore[union-attr]
+                str(mail.get_body(preferencelist=("html",)).get_content()),  # type: ignore[union-attr]
+            )
+            for mail in self.sink.messages
+            if mail["To"] == to
+        ]
+
+    def last_code(self, email: str, *, link: bool = False) -> str:
+        """The sign-in code (`link`: the sign-in link's code) of the newest sign-in email to
+        `email`, as the email shows it (`signin_support`)."""
+        return mailed_code(get_engine(self.app), self.app.config, email, link=link)
 
     def register(self, name: str) -> str:
         """Register `name` (email `name@example.com`) and sign in; the bearer token."""

@@ -115,7 +115,9 @@ def every_message() -> dict[str, messages.Rendered]:
     timeout = dataclasses.replace(log[-1], player=me.name, kind="timeout")
     removal = LoggedTurn(11, me.name, "timeout", detail={"removed": True})
     return {
-        "signin_code": messages.signin_code(me, code="123456", minutes=15, links=LINKS),
+        "signin_code": messages.signin_code(
+            me, code="1234567890", link="https://cafe.test/signin/link/x", minutes=15, links=LINKS
+        ),
         "invite": messages.invite(
             me, creator="ann", game_id=7, seats=3, options={"birthday": 30}, links=LINKS
         ),

@@ -10,13 +10,14 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel
 
 from server import migrate
 from server.db import get_engine, make_engine
 from server.models import Player
+from server.names import skeleton
 
 
 def head() -> str:
@@ -61,17 +62,27 @@ def name_indexes(url: str) -> list[str]:
 
 
 def add_players(url: str, *names: str) -> None:
+    """Players in SQL, as the schema of the database's revision has them (from 0017 on
+    with their names' skeletons)."""
     engine = make_engine(url)
     with engine.begin() as connection:
+        skeletons = "name_skeleton" in {
+            c["name"] for c in inspect(connection).get_columns("players")
+        }
         for name in names:
             connection.execute(
                 text(
                     "INSERT INTO players (name, email, created_at, turn_emails, reminders, "
-                    "timezone, vacation_hours, vacation_as_of, vacation_carry) VALUES "
-                    "(:name, :email, CURRENT_TIMESTAMP, 'each', 1, 'UTC', 336, "
-                    "CURRENT_TIMESTAMP, 0)"
+                    "timezone, vacation_hours, vacation_as_of, vacation_carry"
+                    + (", name_skeleton" if skeletons else "")
+                    + ") VALUES (:name, :email, CURRENT_TIMESTAMP, 'each', 1, 'UTC', 336, "
+                    "CURRENT_TIMESTAMP, 0" + (", :skeleton" if skeletons else "") + ")"
                 ),
-                {"name": name, "email": f"{uuid.uuid4().hex}@example.com"},
+                {
+                    "name": name,
+                    "email": f"{uuid.uuid4().hex}@example.com",
+                    "skeleton": skeleton(name),
+                },
             )
     engine.dispose()
 
@@ -129,3 +140,84 @@ def test_the_scripts_are_package_data_of_server(monkeypatch, tmp_path):
     assert Path(scripts.dir) == Path(str(shipped))
     versions = [e for e in shipped.joinpath("versions").iterdir() if e.name.endswith(".py")]
     assert len(list(scripts.walk_revisions())) == len(versions) > 0
+
+
+def test_look_alike_names_stop_the_upgrade_naming_them(tmp_path):
+    url = f"sqlite:///{tmp_path / 'alike.db'}"
+    migrate.upgrade(url, "0011")
+    add_players(url, "Iris", "lris", "bob", "O0", "OO", "mary")
+    with pytest.raises(migrate.MigrationRefused) as refused:
+        migrate.upgrade(url)
+    assert "names look alike (the same confusable skeleton): Iris, lris; O0, OO;" in str(
+        refused.value
+    )
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
+            "0011"
+        )
+        columns = {c["name"] for c in inspect(connection).get_columns("players")}
+    engine.dispose()
+    assert "name_skeleton" not in columns  # nothing changed
+
+
+@pytest.mark.postgres
+def test_the_database_refuses_a_name_that_looks_like_another(app, backend):
+    with Session(get_engine(app)) as session:
+        session.add(Player(name="mary", email="mary@example.com"))
+        session.commit()
+        session.add(Player(name="rnary", email="other@example.com"))
+        with pytest.raises(IntegrityError):
+            session.commit()
+
+
+def test_the_upgrade_unrates_private_games_and_recomputes_the_ratings(tmp_path):
+    """Before 0017 a private game could be rated; its history would show it to anyone."""
+    url = f"sqlite:///{tmp_path / 'rated.db'}"
+    migrate.upgrade(url, "0011")
+    add_players(url, "ann", "bob", "cid")
+    engine = make_engine(url)
+    standings = '[{"player": "%s", "place": 1}, {"player": "%s", "place": 2}]'
+    with engine.begin() as connection:
+        ids = dict(connection.execute(text("SELECT name, id FROM players")).all())
+        for game_id, private, first, second in ((1, 0, "ann", "bob"), (2, 1, "cid", "ann")):
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, creator_id, status, seats, options, invited, version, "
+                    "turn_count, standings, created_at, finished_at, clock_serial, player_clocks, "
+                    "reminded, private, auto_start, rated) VALUES (:id, :creator, 'finished', 2, "
+                    "'{}', '[]', 9, 9, :standings, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 0, '{}', "
+                    "'[]', :private, 0, 1)"
+                ),
+                {
+                    "id": game_id,
+                    "creator": ids[first],
+                    "standings": standings % (first, second),
+                    "private": private,
+                },
+            )
+            for name in (first, second):
+                connection.execute(
+                    text(
+                        "INSERT INTO rating_history (player_id, game_id, finished_at, mu, sigma) "
+                        "VALUES (:pid, :game, CURRENT_TIMESTAMP, 20, 8)"
+                    ),
+                    {"pid": ids[name], "game": game_id},
+                )
+        for name, games in (("ann", 2), ("bob", 1), ("cid", 1)):
+            connection.execute(
+                text(
+                    "INSERT INTO ratings (player_id, mu, sigma, games, updated_at) "
+                    "VALUES (:pid, 20, 8, :games, CURRENT_TIMESTAMP)"
+                ),
+                {"pid": ids[name], "games": games},
+            )
+    migrate.upgrade(url)
+    with engine.connect() as connection:
+        history = connection.execute(text("SELECT game_id FROM rating_history")).scalars().all()
+        rated = connection.execute(text("SELECT id, rated FROM games ORDER BY id")).all()
+        games = dict(connection.execute(text("SELECT player_id, games FROM ratings")).all())
+    engine.dispose()
+    assert sorted(history) == [1, 1]
+    assert [tuple(row) for row in rated] == [(1, 1), (2, 0)]
+    assert games == {ids["ann"]: 1, ids["bob"]: 1}  # cid's only rated game was private

@@ -194,6 +194,7 @@ def _mentions(response, game_id: int, finished_at: str) -> bool:
 #: GET routes the scan below does not read, and why.
 NOT_SCANNED = {
     "/unsubscribe/<token>": "a player's own signed link, about their mail only",
+    "/signin/link/<code>": "a player's own sign-in link, naming only them",
 }
 
 

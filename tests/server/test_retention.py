@@ -12,7 +12,7 @@ from server_support import TEST_CONFIG
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from server import create_app, outbox, retention
+from server import create_app, retention
 from server.cli import app as cli
 from server.db import get_engine
 from server.mail import replies
@@ -137,15 +137,3 @@ def test_purge_command_prints_counts_and_dry_run_changes_nothing(tmp_path):
     assert done.exit_code == 0 and "throttle events deleted: 1" in done.stdout
     assert rows(app, ThrottleEvent) == []
     get_engine(app).dispose()
-
-
-def test_a_sign_in_message_being_sent_is_not_given_up_under_the_sender(api):
-    api.client.post("/api/players", json={"name": "ann", "email": "ann@example.com"})
-    engine = get_engine(api.app)
-    [claimed] = outbox.claim(engine, claimer="worker-a", limit=1, lease_seconds=60)
-    later = utcnow() + timedelta(hours=2)  # the code has expired meanwhile
-    with Session(engine) as session:
-        retention.clear_signin_bodies(session, api.app.config, later)
-        session.commit()
-        row = session.get(OutboxMessage, claimed.id)
-        assert row is not None and row.status == "sending" and row.claimed_by == "worker-a"

@@ -3,6 +3,7 @@ counted per client address and overall (`server.throttle`), never per victim."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -65,14 +66,56 @@ def test_guesses_are_limited_per_client_with_backoff(api, code):
 
 
 @pytest.mark.postgres
-def test_guesses_are_limited_overall(api, code):
-    api.app.config["SIGNIN_GUESSES_PER_HOUR"] = 10
-    for number in range(10):
+def test_guesses_are_limited_per_account_and_the_link_stays_open(api, code):
+    api.app.config["SIGNIN_GUESSES_PER_ACCOUNT"] = 4
+    for number in range(4):  # strangers, each from an address of their own
         assert guess(api, wrong(code), remote=f"198.51.100.{number}").status_code == 401
-    refused = guess(api, code, remote="192.0.2.1")
-    assert refused.status_code == 429 and "from everyone" in refused.json["message"]
-    earlier(api, 3600)
-    assert guess(api, code, remote="192.0.2.1").status_code == 201
+    refused = guess(api, code, remote="192.0.2.1")  # the owner's short code: closed today
+    assert refused.status_code == 429 and refused.json["error"] == "too_many_account_guesses"
+    assert "sign-in link" in refused.json["message"]
+    assert guess(api, api.last_code(ANN, link=True), remote="192.0.2.1").status_code == 201
+    earlier(api, 24 * 3600)
+    api.client.post("/api/signin-codes", json={"email": ANN})
+    assert guess(api, api.last_code(ANN), remote="192.0.2.1").status_code == 201  # a day later
+
+
+def test_after_a_guessing_attack_everyone_signs_in_at_once():
+    """The attack of issue 21 through a proxy: 1,000 wrong guesses from 334 addresses
+    (X-Forwarded-For, CAFE_TRUSTED_PROXIES=1), some at the owner's account, most at
+    others'; the default limits. It stops nobody's sign-in: another player signs in with
+    the short code, and the owner, whose short code the attack closed, with the link."""
+    app = create_app(
+        {
+            "SECRET_KEY": TEST_CONFIG["SECRET_KEY"],
+            "BASE_URL": TEST_CONFIG["BASE_URL"],
+            "LOG_LEVEL": "WARNING",
+            "DATABASE_URL": "sqlite://",
+            "TRUSTED_PROXIES": 1,
+            "SIGNUPS_PER_CLIENT": 100,
+        }
+    )
+    SQLModel.metadata.create_all(get_engine(app))
+    api = Api(app, app.test_client())
+    for name in ("ann", "bob"):
+        api.client.post("/api/players", json={"name": name, "email": f"{name}@example.com"})
+    code = api.last_code(ANN)
+    answers: dict[int, int] = {}
+    for number in range(1000):
+        remote = f"10.{number % 334 // 250}.{number % 334 % 250}.1"
+        target = ANN if number % 10 == 0 else f"victim{number}@example.com"
+        response = guess(api, wrong(code), "127.0.0.1", target, **{"X-Forwarded-For": remote})
+        answers[response.status_code] = answers.get(response.status_code, 0) + 1
+    assert answers[401] >= 900 and set(answers) <= {401, 429}  # every guess was tried
+    started = time.monotonic()
+    bob = guess(api, api.last_code("bob@example.com"), "127.0.0.1", "bob@example.com")
+    assert bob.status_code == 201  # another player's short code works
+    closed = guess(api, code, "127.0.0.1", ANN, **{"X-Forwarded-For": "192.0.2.7"})
+    assert closed.status_code == 429  # the owner's was guessed at too often today ...
+    link = api.last_code(ANN, link=True)
+    owner = guess(api, link, "127.0.0.1", ANN, **{"X-Forwarded-For": "192.0.2.7"})
+    assert owner.status_code == 201  # ... the link lets her in all the same
+    assert time.monotonic() - started < 60
+    get_engine(app).dispose()
 
 
 def test_a_right_code_is_not_counted(api, code):
