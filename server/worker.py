@@ -112,8 +112,7 @@ class Worker:
     def run_once(self) -> int:
         """Sweep the clocks (at most every `WORKER_SWEEP` seconds), queue the digests that
         are due (at most once a minute), apply the retention rules (once an hour), then claim
-        and process one batch of messages and clear the codes out of the sign-in mail it
-        sent; the number of games and messages handled (0: nothing due, or the SMTP server
+        and process one batch of messages; the number of games and messages handled (0: nothing due, or the SMTP server
         cannot be reached)."""
         swept = 0
         if time.monotonic() >= self._next_sweep:

@@ -5,6 +5,7 @@ database file, the logs or the mail folder — nor in any row, on PostgreSQL too
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,33 @@ def test_no_file_holds_the_code_or_the_token(api, smtp_server, tmp_path):
         content = path.read_bytes()
         assert code.encode() not in content, path
         assert token.encode() not in content, path
+
+
+def _database_files(tmp_path: Path) -> dict[str, bytes]:
+    """The SQLite database's files as they are now: the database, its write-ahead log and
+    the log's index (a copy of the folder, as a backup would take)."""
+    found = {p.name: p.read_bytes() for p in Path(tmp_path).glob("cafe.db*") if p.is_file()}
+    assert {"cafe.db", "cafe.db-wal"} <= set(found)  # the scan does see the log
+    return found
+
+
+def test_no_database_file_ever_holds_a_usable_code(api, smtp_server, tmp_path):
+    """Without the retention pass: the write-ahead log keeps every page the service wrote,
+    so a code written anywhere, even for a moment, would be there."""
+    api.client.post("/api/players", json={"name": "ann", "email": "ann@example.com"})
+    waiting = _database_files(tmp_path)  # the email asked for, not yet rendered
+    deliver(api.app, smtp_server[1])
+    [mail] = smtp_server[0].messages
+    text = str(mail.get_body(preferencelist=("plain",)).get_content()).replace("\r\n", "\n")
+    code = re.search(r"^\s+(\d{10})$", text, re.MULTILINE).group(1)  # type: ignore[union-attr]
+    link = re.search(r"/signin/link/([\w-]+)", text).group(1)  # type: ignore[union-attr]
+    sent = _database_files(tmp_path)
+    used = api.client.post("/api/tokens", json={"email": "ann@example.com", "code": code})
+    assert used.status_code == 201
+    for files in (waiting, sent, _database_files(tmp_path)):
+        for name, content in files.items():
+            assert code.encode() not in content, name
+            assert link.encode() not in content and link[22:].encode() not in content, name
 
 
 def test_the_request_log_shows_no_unsubscribe_token(api, caplog):
