@@ -304,3 +304,18 @@ def test_one_mailbox_is_one_player_however_it_is_typed(api):
     code = api.client.post("/api/signin-codes", json={"email": " Ann@EXAMPLE.com "})
     assert code.status_code == 202
     assert len(api.outbox("ann@example.com")) == before + 1
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    ("first", "second"), [("Iris", "lris"), ("OO", "O0"), ("mary", "rnary"), ("Bill", "BiII")]
+)
+def test_a_name_that_looks_like_a_players_is_taken(api, first, second):
+    assert register(api, first, "one@example.com").status_code == 202
+    refused = register(api, second, "two@example.com")
+    assert refused.status_code == 409 and refused.json["error"] == "name_taken"
+    assert refused.json["message"] == (
+        f"the name {second!r} looks too much like {first!r}, a player's name; choose another"
+    )
+    assert [mail.to_addr for mail in api.outbox()] == ["one@example.com"]
+    assert register(api, "Iriss", "three@example.com").status_code == 202  # not alike

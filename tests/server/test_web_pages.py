@@ -304,3 +304,34 @@ def test_a_preview_answered_after_the_turn_keeps_its_message(api):
     played = api.client.post(f"/games/{game_id}/play", data={**form, "hint": best})
     assert played.status_code == 303 and "Set-Cookie" in played.headers  # the flash
     assert "You played" in api.client.get(f"/games/{game_id}").text
+
+
+def test_the_sign_in_link_opens_a_page_whose_button_signs_in(api):
+    api.register("ann")
+    api.client.post("/api/signin-codes", json={"email": "ann@example.com"})
+    link = api.last_code("ann@example.com", link=True)
+    for _ in range(2):  # a mail scanner opening the link signs nobody in, nor uses it
+        page = api.client.get(f"/signin/link/{link}")
+        assert page.status_code == 200 and "Sign in as ann" in page.text
+    assert "Sign out" not in api.client.get("/").text
+    done = api.client.post(f"/signin/link/{link}", data={"csrf": csrf_of(page.text)})
+    assert done.status_code == 303 and done.headers["Location"] == "/"
+    assert "Signed in as ann." in api.client.get("/").text
+    used = api.client.get(f"/signin/link/{link}")
+    assert "used, expired or damaged" in used.text and "Sign in as" not in used.text
+    again = api.client.post(f"/signin/link/{link}", data={"csrf": csrf_of(used.text)})
+    assert again.status_code == 400 and "used, expired or damaged" in again.text
+    assert api.client.post(f"/signin/link/{link}", data={}).status_code == 403  # no CSRF
+
+
+def test_the_sign_in_page_takes_the_link_in_place_of_the_code(api):
+    api.register("ann")
+    form = api.client.get("/signin").text
+    sent = api.client.post("/signin", data={"csrf": csrf_of(form), "email": "ann@example.com"})
+    link = f"http://cafe.test/signin/link/{api.last_code('ann@example.com', link=True)}"
+    done = api.client.post(
+        "/signin/code",
+        data={"csrf": csrf_of(sent.text), "email": "ann@example.com", "code": f" {link} "},
+    )
+    assert done.status_code == 303
+    assert "Signed in as ann." in api.client.get("/").text
