@@ -36,6 +36,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.url_map.converters["int"] = StoredInt  # before any route: each one's ids checked
     app.config.update(config.load(app.instance_path, overrides=test_config))
+    app.json = apispec.JsonProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.jinja_env.globals["palette"] = PALETTE
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)  # the default SQLite file's home

@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 from server import auth, signin, throttle
 from server.config import verifying_keys
 from server.db import insert_for
-from server.domain import Conflict, NotFound, Unauthenticated, Unreadable
+from server.domain import Conflict, NotFound, Refused, Unauthenticated
 from server.mail.addresses import AddressError, normalise_address, parse_new_address
 from server.models import ApiToken, Player, SignInCode, utcnow
 from server.names import skeleton
@@ -54,11 +54,12 @@ def name_refusal(session: Session, name: str) -> Conflict | None:
 
 
 def _address(email: str) -> str:
-    """A new player's address as stored, or a 400 naming what is wrong with it."""
+    """A new player's address as stored, or a 422 naming what is wrong with it (the
+    request was well formed: the address is not one the mail server can deliver to)."""
     try:
         return parse_new_address(email, smtputf8=current_app.config["SMTP_UTF8"])
     except AddressError as error:
-        raise Unreadable("invalid_request", f"`email` {error}") from None
+        raise Refused("invalid_email", f"`email` {error}") from None
 
 
 def create_player(session: Session, *, name: str, email: str) -> Player:

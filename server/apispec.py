@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any, TypeVar, get_args
 
 from flask import Flask, Request, current_app, request
+from flask.json.provider import DefaultJSONProvider
 from pydantic import BaseModel, ValidationError
 from spectree import Response, SecurityScheme, SpecTree
 from spectree.models import SecuritySchemeData
@@ -38,6 +40,24 @@ UNREADABLE_JSON = (
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: Statuses that answer with no body, described without a schema.
 _EMPTY = frozenset({204, 304})
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction: the integer it is when the fraction is zero (`2.0`,
+    `1e2`), as JSON Schema's `integer` says, else a float. Past 10²⁰ it stays a float,
+    which no integer field takes anyway (and `1e999999` never becomes a huge integer)."""
+    exact = Decimal(text)
+    if exact.is_finite() and exact == exact.to_integral_value() and exact.adjusted() < 20:
+        return int(exact)
+    return float(text)
+
+
+class JsonProvider(DefaultJSONProvider):
+    """The app's JSON (`server.create_app`): Flask's, reading a number as `_number` does,
+    so that a body's `{"seats": 2.0}` is the integer JSON Schema says it is."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return super().loads(s, parse_float=_number, **kwargs)
 
 
 class JsonRequest(Request):
@@ -119,13 +139,10 @@ def refusal(error: ValidationError) -> Unreadable:
     location = tuple(problem["loc"])
     field = ".".join(str(part) for part in location if isinstance(part, str))
     rule = _rule(_MODELS.get(error.title), location)
-    cause = problem.get("ctx", {}).get("error")
     if problem["type"] == "missing":
         message = f"`{field}` is required" + (f": {rule}" if rule else "")
     elif problem["type"] == "extra_forbidden":
         message = f"`{field}` is not a field of this request; see /api/openapi.json"
-    elif cause is not None and str(cause) == UNSTORABLE_RULE:
-        message = f"`{field}` {UNSTORABLE_RULE}"
     elif rule:
         message = f"`{field}` must be {rule}"
     else:
@@ -137,11 +154,17 @@ def _refuse_invalid(
     req: Request, response: Any, error: ValidationError | None, instance: Any, *_: Any
 ) -> None:
     """spectree's hook before a view: turn a validation error into our refusal."""
-    if error is None:
-        return
-    if req.method in _BODY_METHODS:
+    if error is not None:
+        raise refusal(error) from None
+
+
+def _check_json_bodies() -> None:
+    """Before a route that reads a JSON body: refuse a missing one, one that is not an
+    object, or one with text no database stores (spectree would validate a missing or
+    falsy body as `{}`, which a model of optional fields accepts)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    if request.method in _BODY_METHODS and getattr(view, "reads_json", False):
         _check_body()
-    raise refusal(error) from None
 
 
 class JsonBodies(FlaskPlugin):
@@ -199,13 +222,20 @@ def validate(
     models: dict[str, Any] = {f"HTTP_{status}": ErrorBody for status in sorted(statuses)}
     if answer is not None and ok not in _EMPTY:
         models[f"HTTP_{ok}"] = answer
-    return spec.validate(
+    described = spec.validate(
         json=json,
         query=query,
         headers=headers,
         resp=Response(*empty, **models),
         security={} if public else None,
     )
+
+    def decorate(view: F) -> F:
+        checked = described(view)
+        checked.reads_json = json is not None  # type: ignore[attr-defined]
+        return checked
+
+    return decorate
 
 
 def as_json(data: Any) -> RawResponsePayload:
@@ -273,5 +303,7 @@ def document() -> dict[str, Any]:
 
 
 def init_app(app: Flask) -> None:
-    """Read every request body as JSON through `JsonRequest`."""
+    """Read every request body as JSON through `JsonRequest`, checked before its route
+    validates it (`_check_json_bodies`)."""
     app.request_class = JsonRequest
+    app.before_request(_check_json_bodies)

@@ -112,8 +112,8 @@ class Worker:
     def run_once(self) -> int:
         """Sweep the clocks (at most every `WORKER_SWEEP` seconds), queue the digests that
         are due (at most once a minute), apply the retention rules (once an hour), then claim
-        and process one batch of messages; the number of games and messages handled (0: nothing due, or the SMTP server
-        cannot be reached)."""
+        and process one batch of messages; the number of games and messages handled (0:
+        nothing due, or the SMTP server cannot be reached)."""
         swept = 0
         if time.monotonic() >= self._next_sweep:
             self._next_sweep = time.monotonic() + self.config["WORKER_SWEEP"]

@@ -27,7 +27,7 @@ bp = Blueprint("accounts", __name__, url_prefix="/api")
 
 
 @bp.post("/players")
-@validate(202, Registration, 409, 429, json=PlayerCreate, public=True)
+@validate(202, Registration, 409, 422, 429, json=PlayerCreate, public=True)
 def register(json: PlayerCreate) -> tuple[Registration, int]:
     """Register a player and mail them a sign-in code. The answer is the same whether or
     not the email was registered (its owner is mailed a code and told so); only a taken

@@ -9,7 +9,7 @@ from zoneinfo import available_timezones
 
 from pydantic import AfterValidator, AwareDatetime, Field
 
-from server.schemas.fields import PublicModel, RequestModel, Timestamp, _storable_line
+from server.schemas.fields import PublicModel, RequestModel, Timestamp
 
 #: A game's time control when its creator does not choose one.
 DEFAULT_CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
@@ -58,8 +58,8 @@ TimeZoneName = Annotated[
         min_length=1,
         max_length=64,
         description="an IANA time zone name such as Europe/Prague, America/New_York or UTC",
+        json_schema_extra={"enum": sorted(_zone_names())},
     ),
-    AfterValidator(_storable_line),
     AfterValidator(_known_zone),
 ]
 

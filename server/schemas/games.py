@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from cafe.endings import Departure, Ending
 from server.models import GameStatus, TurnKind
 from server.schemas.clock import ClockSettings
 from server.schemas.fields import (
+    LINE_PATTERN,
     MAX_INT,
     PlayerName,
     PublicModel,
@@ -22,7 +23,6 @@ from server.schemas.fields import (
     RequestModel,
     SparseModel,
     Timestamp,
-    _storable_line,
 )
 
 TurnText = Annotated[
@@ -30,9 +30,10 @@ TurnText = Annotated[
     Field(
         min_length=1,
         max_length=200,
-        description='a turn in notation (e.g. "USm@US1-US2 USf@DE2-US1"), 1 to 200 characters',
+        pattern=LINE_PATTERN,
+        description='a turn in notation (e.g. "USm@US1-US2 USf@DE2-US1"), 1 to 200 '
+        "characters, none of them a control character",
     ),
-    AfterValidator(_storable_line),
 ]
 
 

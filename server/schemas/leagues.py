@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from server.league.counts import DIVISION_SIZE_RULE, LEFT_COUNTED, PLAYERS_COUNTED
 from server.models import REASON_LENGTH, MemberLeft, Placement, SeasonLogAction, SeasonStatus
 from server.schemas.clock import ClockSettings
 from server.schemas.fields import (
+    LINE_PATTERN,
     PlayerName,
     PublicModel,
     QueryInt,
     QueryModel,
     RequestModel,
     Timestamp,
-    _storable_line,
 )
 from server.schemas.games import GameOptions
 
@@ -28,8 +28,12 @@ LeagueSlug = Annotated[
 ]
 LeagueName = Annotated[
     str,
-    Field(min_length=1, max_length=64, description="a name of 1 to 64 characters"),
-    AfterValidator(_storable_line),
+    Field(
+        min_length=1,
+        max_length=64,
+        pattern=LINE_PATTERN,
+        description="a name of 1 to 64 characters, none of them a control character",
+    ),
 ]
 
 

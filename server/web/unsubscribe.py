@@ -4,8 +4,8 @@ The token in every game email's unsubscribe link is signed (`server.mail.address
 it is the only credential needed. `GET` shows a confirmation page with a button (link
 checkers and mail scanners only ever GET); `POST` unsubscribes — it is also what mail
 programs send for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). A token
-that was not signed by this service, or has expired, is refused with 400 and changes
-nothing.
+that was not signed by this service, or has expired, names no link of ours: a 404 that
+changes nothing.
 """
 
 from __future__ import annotations
@@ -31,21 +31,21 @@ def _player(token: str) -> Player | None:
 
 
 @bp.get("/unsubscribe/<token>")
-@page(200, 400)
+@page(200, 404)
 def confirm(token: str) -> tuple[str, int]:
     """Ask to confirm (a GET must not change anything)."""
     player = _player(token)
     if player is None:
-        return render_template("web/unsubscribe.html", state="invalid"), 400
+        return render_template("web/unsubscribe.html", state="invalid"), 404
     return render_template("web/unsubscribe.html", state="confirm", player=player), 200
 
 
 @bp.post("/unsubscribe/<token>")
-@page(200, 400, 413)
+@page(200, 404, 413)
 def unsubscribe(token: str) -> tuple[str, int]:
     """Unsubscribe the player the token names."""
     player = _player(token)
     if player is None:
-        return render_template("web/unsubscribe.html", state="invalid"), 400
+        return render_template("web/unsubscribe.html", state="invalid"), 404
     preferences.unsubscribe(get_session(), player)
     return render_template("web/unsubscribe.html", state="done", player=player), 200

@@ -288,8 +288,8 @@ def test_identity_is_required(api, header):
 )
 def test_only_one_bare_deliverable_address_registers(api, email):
     response = api.client.post("/api/players", json={"name": "ann", "email": email})
-    assert response.status_code == 400, response.json
-    assert response.json["error"] == "invalid_request"
+    assert response.status_code == 422, response.json  # well formed, not deliverable
+    assert response.json["error"] == "invalid_email"
     assert response.json["message"].startswith("`email`")
     assert api.outbox() == []
 

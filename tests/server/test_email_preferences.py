@@ -154,6 +154,6 @@ def test_a_tampered_unsubscribe_link_is_refused(api, tamper):
     good = unsubscribe_token(api.app.config["SECRET_KEY"], 1)
     path = f"/unsubscribe/{tamper(good)}"
     for response in (api.client.get(path), api.client.post(path)):
-        assert response.status_code == 400
+        assert response.status_code == 404
         assert "not valid" in response.text and response.mimetype == "text/html"
     assert prefs(api, token).json == DEFAULTS

@@ -275,3 +275,16 @@ def test_a_refusal_names_the_field_and_its_rule(api, ann, body, words):
     assert response.status_code == 400
     assert response.json["error"] == "invalid_request"
     assert response.json["message"].startswith(words), response.json["message"]
+
+
+@pytest.mark.parametrize(("raw", "seats"), [(b'{"seats": 2.0}', 2), (b'{"seats": 3e0}', 3)])
+def test_a_whole_number_with_a_fraction_is_the_integer_json_schema_says(api, ann, raw, seats):
+    created = api.call(
+        "POST", "/api/games", ann, data=raw, headers={"Content-Type": "application/json"}
+    )
+    assert created.status_code == 201 and created.json["seats"] == seats
+    for bad in (b'{"seats": 2.5}', b'{"seats": 1e400}', b'{"seats": 2e99999}'):
+        refused = api.call(
+            "POST", "/api/games", ann, data=bad, headers={"Content-Type": "application/json"}
+        )
+        assert refused.status_code == 400 and refused.json["error"] == "invalid_request"

@@ -4,7 +4,11 @@ was wrong, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+
+from server import apispec
 
 JSON = {"Content-Type": "application/json"}
 
@@ -43,3 +47,37 @@ def test_query_numbers_are_plain_ascii_digits(api, value):
     response = api.call("GET", "/api/games", token, query_string={"limit": value})
     assert response.status_code == 400
     assert "`limit` must be a whole number from 1 to 200" in response.json["message"]
+
+
+@pytest.mark.parametrize("raw", [b"", b"null", b"[]", b"0", b'""', b"false"])
+def test_a_route_that_reads_a_body_refuses_none_or_one_that_is_no_object(api, raw):
+    token = api.register("ann")
+    response = api.call("PATCH", "/api/me/preferences", token, data=raw, headers=JSON)
+    assert response.status_code == 400, response.json
+    assert response.json["error"] in ("invalid_json", "invalid_request")
+    assert api.call("GET", "/api/me/preferences", token).json["turn_emails"] == "each"
+
+
+@pytest.mark.parametrize(
+    ("path", "model", "body", "field"),
+    [
+        (
+            "/api/tokens",
+            "TokenCreate",
+            {"email": "ann@example.com", "code": "1234567890", "label": "a\x1bb"},
+            "label",
+        ),
+        ("/api/leagues", "LeagueCreate", {"name": "Tues\x07day", "slug": "tuesday"}, "name"),
+        ("/api/players", "PlayerCreate", {"name": "ann", "email": "a\x01n@example.com"}, "email"),
+    ],
+)
+def test_control_characters_are_refused_as_the_published_pattern_says(
+    api, path, model, body, field
+):
+    with api.app.test_request_context():
+        published = apispec.document()["components"]["schemas"][model]["properties"][field]
+    assert re.fullmatch(published["pattern"], body[field]) is None  # the schema refuses it
+    token = api.register("bob")
+    response = api.call("POST", path, token, json=body)
+    assert response.status_code == 400, response.json  # and so does the service
+    assert response.json["message"].startswith(f"`{field}` must be")

@@ -126,7 +126,7 @@ def test_unsubscribe_links_expire(api, monkeypatch):
     monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: now + (days - 1) * 86400)
     assert api.client.get(link).status_code == 200
     monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: now + (days + 1) * 86400)
-    assert api.client.post(link).status_code == 400
+    assert api.client.post(link).status_code == 404
     preferences = api.call("GET", "/api/me/preferences", token).json
     assert preferences["turn_emails"] == "each"
 

@@ -107,7 +107,7 @@ def test_illegal_turn_is_422_with_the_rule_and_changes_nothing(api, game):
         {"turn": "bar USf", "version": True},
         {"turn": "bar USf", "version": -1},
         {"turn": "bar USf", "version": 2**31},
-        {"turn": "bar USf", "version": 2.0},
+        {"turn": "bar USf", "version": 2.5},
         ["bar USf", 2],
     ],
 )
