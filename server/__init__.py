@@ -43,10 +43,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     logs.configure(app.config["LOG_LEVEL"])
     db.init_app(app)
     devclock.init_app(app)
+    bodies.init_app(app)  # an oversized body is a 413 before anything reads it as JSON
     apispec.init_app(app)
     errors.init_app(app)
     logs.init_app(app)
-    bodies.init_app(app)
     api.init_app(app)
     web.init_app(app)
     proxies = app.config["TRUSTED_PROXIES"]

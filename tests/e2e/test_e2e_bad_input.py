@@ -35,11 +35,15 @@ def test_bad_inputs_get_their_4xx_and_change_nothing(client, game):
         (path, mover, {"json": {"turn": turn, "version": 10**20}}, 400, "invalid_request"),
         (path, mover, {"json": {**ok_body, "pad": "x" * 1_000_000}}, 413, "too_large"),
         (other_game, mover, {"json": ok_body}, 404, "game_not_found"),
-        (f"/api/games/{2**63}/turns", mover, {"json": ok_body}, 404, "game_not_found"),
+        (f"/api/games/{2**63}/turns", mover, {"json": ok_body}, 404, "not_found"),
         (path, waiting, {"json": ok_body}, 409, "not_your_turn"),
         (path, mover, {"json": {**ok_body, "turn": "USm@@US1 ???"}}, 400, "unreadable_turn"),
         (path, mover, {"json": {**ok_body, "turn": "\u2603" * 50}}, 400, "unreadable_turn"),
         (path, mover, {"json": {**ok_body, "version": 0}}, 409, "stale_version"),
+        (path, mover, {"json": {**ok_body, "version": 2.5}}, 400, "invalid_request"),
+        (path, mover, {"json": {**ok_body, "turn": "bar\x1bUSf"}}, 400, "invalid_request"),
+        (f"/api/leagues/x/seasons/{2**31}/start", mover, {}, 404, "not_found"),
+        (f"/api/tokens/{2**31}", mover, {}, 405, "method_not_allowed"),
         (
             path,
             None,
@@ -56,6 +60,12 @@ def test_bad_inputs_get_their_4xx_and_change_nothing(client, game):
             response.text,
         )
     assert unchanged(client, game_id, state)
+    for raw in (b"", b"[]", b"null"):  # a route that reads a body needs one: an object
+        response = client.call("PATCH", "/api/me/preferences", mover, data=raw, headers=json_header)
+        assert response.status_code == 400, (raw, response.text)
+    # a whole number written with a fraction is the integer (JSON Schema's `integer`)
+    played = client.call("POST", path, mover, json={**ok_body, "version": state["version"] * 1.0})
+    assert played.status_code == 201, played.text
 
 
 def test_revoked_token_and_finished_game(client, game):
