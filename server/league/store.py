@@ -26,7 +26,6 @@ from server.models import (
     SeasonMember,
     SeasonStatus,
 )
-from server.schemas.fields import MAX_INT
 
 
 def load_league(session: Session, slug: str) -> League:
@@ -44,10 +43,7 @@ def _no_season(league: League, number: int) -> NotFound:
 
 
 def load_season(session: Session, league: League, number: int, *, lock: bool = False) -> Season:
-    """The league's season `number`, or a 404 (a number no column holds too); `lock`: its
-    row locked for an update."""
-    if number > MAX_INT:
-        raise _no_season(league, number)
+    """The league's season `number`, or a 404; `lock`: its row locked for an update."""
     query = select(Season).where(Season.league_id == league.id, Season.number == number)
     season = session.exec(
         (query.with_for_update() if lock else query).execution_options(populate_existing=True)
@@ -60,8 +56,6 @@ def load_season(session: Session, league: League, number: int, *, lock: bool = F
 def load_league_season(session: Session, slug: str, number: int) -> tuple[League, Season]:
     """The league with this slug and its season `number` in one query (the pages read
     often: a division's table), or the same 404s as `load_league` and `load_season`."""
-    if number > MAX_INT:
-        raise _no_season(load_league(session, slug), number)
     found = session.exec(
         select(League, Season)
         .outerjoin(Season, (col(Season.league_id) == League.id) & (col(Season.number) == number))

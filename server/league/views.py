@@ -29,7 +29,6 @@ from server.models import (
     TurnRecord,
 )
 from server.schemas.clock import DEFAULT_CLOCK
-from server.schemas.fields import MAX_INT
 from server.schemas.leagues import (
     Division,
     LeaguePublic,
@@ -165,8 +164,7 @@ def season_public(
     members as `registered` and `withdrawn` — a division's page reads its own rows and
     games, not the whole season's (issue 12 §4: ≤ 2 × a game's state)."""
     assert season.id is not None
-    storable = division is None or division <= MAX_INT  # else a division no column holds
-    tables = division_tables(session, season, division) if storable else {}
+    tables = division_tables(session, season, division)
     if division is not None and not tables:
         raise NotFound(
             "division_not_found",

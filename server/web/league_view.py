@@ -121,7 +121,6 @@ def _running(session: Session, season: SeasonPublic, season_id: int, viewer: Pla
         1
         for game in games
         if game.state is not None
-        and viewer.name in game.state["players"]  # a division's games are not all theirs
         and not game.state["eliminated"][game.state["players"].index(viewer.name)]
     )
 
