@@ -64,7 +64,7 @@ def _address(email: str) -> str:
 
 def create_player(session: Session, *, name: str, email: str) -> Player:
     """A new player (`cafe-server players add`: no email is sent); names are unique
-    ignoring case and look-alikes, emails once normalised. An address is refused (400)
+    ignoring case and look-alikes, emails once normalised. An address is refused (422)
     unless it is one bare address the mail server can deliver to."""
     email = _address(email)
     if (refused := name_refusal(session, name)) is not None:
@@ -74,7 +74,7 @@ def create_player(session: Session, *, name: str, email: str) -> Player:
             "email_taken",
             f"{email} is already registered; ask for a sign-in code with POST /api/signin-codes",
         )
-    player = Player(name=name, email=email, name_skeleton=skeleton(name))
+    player = Player(name=name, email=email)  # its skeleton: the column's default
     session.add(player)
     try:
         session.commit()
@@ -98,18 +98,21 @@ def register(session: Session, *, name: str, email: str) -> None:
     address = _address(email)
     if (refused := name_refusal(session, name)) is not None:
         raise refused
-    values = Player(name=name, email=address, name_skeleton=skeleton(name)).model_dump()
-    del values["id"]
+    # the model's defaults; the name's skeleton is the column's default, made by the INSERT
+    values = Player(name=name, email=address).model_dump(exclude={"id", "name_skeleton"})
     added = session.execute(
-        insert_for(session)(Player.__table__).values(**values).on_conflict_do_nothing()  # type: ignore[attr-defined]
-    )
+        insert_for(session)(Player.__table__)  # type: ignore[attr-defined]
+        .values(**values)
+        .on_conflict_do_nothing()
+        .returning(Player.__table__.c.id)  # type: ignore[attr-defined]
+    ).first()
     owner = session.exec(select(Player.id).where(Player.email == address)).first()
     if owner is None:  # not added, and nobody has the address: the name was taken meanwhile
         session.rollback()
         raise name_refusal(session, name) or Conflict(
             "name_taken", f"the name {name!r} is taken; choose another"
         )
-    kind = "signin_code" if added.rowcount == 1 else "signin_again"  # type: ignore[attr-defined]
+    kind = "signin_code" if added is not None else "signin_again"
     signin.queue(session, current_app.config, kind=kind, to=address)
     session.commit()
 

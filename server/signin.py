@@ -49,6 +49,8 @@ LINK_CODE_LENGTH = REQUEST_ID_LENGTH + LINK_MAC_LENGTH
 LINK_CODE_PATTERN = rf"[A-Za-z0-9_-]{{{LINK_CODE_LENGTH}}}"
 #: Where a sign-in link points, before its code.
 LINK_PATH = "/signin/link/"
+#: Why a sign-in email is not sent to an address nobody has (its row forgets the address).
+NOBODY = "no player has this address"
 
 
 def _mac(secret: str, purpose: str, request_id: str) -> bytes:
@@ -105,7 +107,7 @@ def issue(session: Session, config: Mapping[str, Any], row: OutboxMessage) -> Si
     requests in the last hour."""
     player = session.exec(select(Player).where(Player.email == row.to_addr)).first()
     if player is None:
-        return "no player has this address"
+        return NOBODY
     now = utcnow()
     made = session.exec(select(SignInCode).where(SignInCode.outbox_id == row.id)).first()
     if made is not None and made.used_at is None and aware(made.expires_at) > now:
@@ -140,7 +142,7 @@ def render(
     link; or why it is not sent (the address of an email nobody receives is forgotten)."""
     request = issue(session, config, row)
     if isinstance(request, str):
-        if request == "no player has this address":
+        if request == NOBODY:
             row.to_addr = None
         return OutboxStatus.SKIPPED, request
     player = session.get(Player, request.player_id)

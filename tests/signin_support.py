@@ -2,8 +2,9 @@
 that sign in without reading a mailbox.
 
 The email's code exists only once the email is rendered (`server.signin`): this takes the
-rendering step the worker takes — the request made for the email — and derives the code
-the email shows from it and the secret key, exactly as the worker does.
+rendering step the worker takes — the request made for the email, at the time the servers
+keep (the development clock's, if they run on it) — and derives the code the email shows
+from it and the secret key, exactly as the worker does.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from server import signin
+from server.clock import devclock, timesource
 from server.models import OutboxMessage, OutboxStatus
 
 #: The states of an email that is, or will be, in its reader's mailbox.
@@ -37,7 +39,12 @@ def mailed_code(
             .order_by(col(OutboxMessage.id).desc())
         ).first()
         assert row is not None, f"no sign-in email was asked for {email}"
-        request = signin.issue(session, config, row)
+        offset = devclock.read_offset(engine)  # servers on the development clock
+        if offset:
+            with timesource.use(lambda: timesource.system_now() + offset):
+                request = signin.issue(session, config, row)
+        else:
+            request = signin.issue(session, config, row)
     assert not isinstance(request, str), request
     derive = signin.link_code if link else signin.short_code
     return derive(config["SECRET_KEY"], request.request_id)

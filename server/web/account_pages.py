@@ -1,5 +1,6 @@
 """The pages around a player: `/` (the front door, or your games), `/signin` (email → code by
-mail → signed in), `/signout`, and `/settings` (email preferences and API tokens).
+mail → signed in), `/signin/link/<code>` (the page an emailed sign-in link opens: a button
+that signs in), `/signout`, and `/settings` (email preferences and API tokens).
 
 Sign-in uses the API's own accounts, codes and limits (`server.accounts`). The page says the
 same thing whether or not an address has an account, so it cannot be used to find out who

@@ -1,6 +1,9 @@
 """Schemathesis against `/api/openapi.json`: generated requests for every operation, on
-SQLite and on PostgreSQL, must never get a 5xx and every response must match the status
-codes and schemas the description promises.
+SQLite and on PostgreSQL, must never get a 5xx, every response must match the status
+codes and schemas the description promises, and the description must decide validation:
+data it calls valid is never refused as malformed (400; a 422 for what no schema can say is
+allowed) and data it rules out always is (`positive_data_acceptance`,
+`negative_data_rejection`).
 
 The app runs in-process (schemathesis calls it as a WSGI app: far faster than HTTP and the
 same code path as under gunicorn) over the e2e fixtures' migrated database. Two players sign
