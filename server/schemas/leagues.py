@@ -274,9 +274,10 @@ Reason = Annotated[
     Field(
         min_length=1,
         max_length=REASON_LENGTH,
-        description=f"the reason, 1 to {REASON_LENGTH} characters on one line",
+        pattern=LINE_PATTERN,
+        description=f"the reason, 1 to {REASON_LENGTH} characters on one line (no control "
+        "character)",
     ),
-    AfterValidator(_storable_line),
 ]
 
 
@@ -301,9 +302,10 @@ class ResumeCreate(RequestModel):
         str,
         Field(
             max_length=REASON_LENGTH,
-            description=f"an optional note, up to {REASON_LENGTH} characters on one line",
+            pattern=LINE_PATTERN,
+            description=f"an optional note, up to {REASON_LENGTH} characters on one line (no "
+            "control character)",
         ),
-        AfterValidator(_storable_line),
     ] = ""
 
 
