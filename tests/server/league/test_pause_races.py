@@ -93,7 +93,7 @@ def test_a_pause_during_a_sweep_leaves_every_game_consistent(api, backend, clock
 
     clock.advance(timedelta(days=5))
     assert sweep(get_engine(api.app), api.app.config).total == 0  # nothing while paused
-    resumed = api.call("POST", f"{SEASON}/resume", tokens["ann"])
+    resumed = api.call("POST", f"{SEASON}/resume", tokens["ann"], json={})
     assert resumed.status_code == 200, resumed.json
     late = []
     for game in running_games(api.app):
