@@ -19,7 +19,7 @@ players table on SQLite, which the foreign keys of every other table forbid whil
 enforced. Every insert fills it in (`server.models.Player`).
 
 Revision ID: 0017
-Revises: 0013
+Revises: 0015
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from server.migrate import MigrationRefused
 from server.names import skeleton
 
 revision: str = '0017'
-down_revision: str | None = '0013'
+down_revision: str | None = '0015'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
