@@ -10,8 +10,8 @@ same code path as under gunicorn) over the e2e fixtures' migrated database. Two 
 in and three of their games are seeded — active, open and finished, ids 1 to 3 — so the
 small ids the generator favours hit real games, not only 404s. Every request carries the
 first player's valid token (identity errors have their own tests in tests/server).
-Generation is derandomized and bounded, so each run sends the same cases and takes about
-20 seconds per database.
+Generation is derandomized and bounded (30 examples an operation), so each run sends the
+same cases: about a minute per database on a loaded 2-core machine.
 """
 
 from __future__ import annotations
