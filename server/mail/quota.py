@@ -8,6 +8,11 @@ frees up; the slots of messages that were then not sent are given back (`give_ba
 only what is sent counts. After each attempt `record_delivery` / `record_failure` keep the
 address's state (`ok`, `retrying`, `failing`), which a player sees in `GET /api/me`; the
 worker calls `record_delivery` only for an address that was not `ok`.
+
+Where a transaction changes several rows it changes them in the order of their addresses,
+so that two workers reserving for the same addresses wait for each other and never
+deadlock; each function is one transaction, run again if the database aborted it anyway
+(`server.transactions.retried`).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server.models import MailRecipient, iso, utcnow
+from server.transactions import retried
 
 WINDOW = timedelta(minutes=1)
 _TABLE = MailRecipient.__table__  # type: ignore[attr-defined]
@@ -35,6 +41,7 @@ _CAS = (
 RETRIES = 5
 
 
+@retried
 def reserve(
     engine: Engine, addresses: Sequence[str], per_minute: int
 ) -> tuple[list[datetime | None], dict[str, str]]:
@@ -88,17 +95,18 @@ def _slots(
 
 
 def _take(session: Session, rows: dict[str, MailRecipient], recent: dict[str, list[str]]) -> bool:
-    """Write the new sends with a compare-and-set per address; False if a rival came first
-    (nothing is then kept, and the caller tries again)."""
+    """Write the new sends with a compare-and-set per address, in address order; False if
+    a rival came first (nothing is then kept, and the caller tries again)."""
+    ordered = sorted(recent)
     changes = [
-        {"held": address, "seen": rows[address].version, "recent": sends,
+        {"held": address, "seen": rows[address].version, "recent": recent[address],
          "version": rows[address].version + 1}
-        for address, sends in recent.items()
+        for address in ordered
         if address in rows
     ]  # fmt: skip
-    session.add_all(
-        MailRecipient(address=address, recent=sends)
-        for address, sends in recent.items()
+    session.add_all(  # flushed in this order, after the updates
+        MailRecipient(address=address, recent=recent[address])
+        for address in ordered
         if address not in rows
     )
     if changes:
@@ -114,6 +122,7 @@ def _take(session: Session, rows: dict[str, MailRecipient], recent: dict[str, li
     return True
 
 
+@retried
 def give_back(engine: Engine, addresses: Sequence[str]) -> None:
     """Free the newest slot of each entry of `addresses`: taken by `reserve` for a message
     that was then not sent (it failed, or the SMTP server could not be reached)."""
@@ -130,6 +139,7 @@ def give_back(engine: Engine, addresses: Sequence[str]) -> None:
                 return
 
 
+@retried
 def _set_state(engine: Engine, address: str, **values: Any) -> None:
     """Change an address's state (creating its row if the limit never did)."""
     with Session(engine) as session:
@@ -147,6 +157,7 @@ def _set_state(engine: Engine, address: str, **values: Any) -> None:
             _set_state(engine, address, **values)
 
 
+@retried
 def record_delivery(engine: Engine, address: str) -> None:
     """A message reached `address`: whatever failed before, it works now."""
     with Session(engine) as session:
@@ -158,6 +169,7 @@ def record_delivery(engine: Engine, address: str) -> None:
         session.commit()
 
 
+@retried
 def record_failure(engine: Engine, address: str, *, error: str, final: bool) -> None:
     """An attempt to reach `address` failed; `final` when the message was given up on."""
     with Session(engine) as session:
