@@ -110,6 +110,15 @@ class TurnKind(StrEnum):
     END = "end"
 
 
+class TurnSource(StrEnum):
+    """How a player's turn came in: through the API (the `cafe` client, or a program), the
+    game's web page, or a reply to an email."""
+
+    API = "api"
+    WEB = "web"
+    EMAIL = "email"
+
+
 def departure_of(kind: str, detail: Mapping[str, Any]) -> Departure | None:
     """How a log entry took its player out of the game (None: it did not): a resignation
     (`detail` `{"withdrew": true}` when it came of withdrawing from the league's season), a
@@ -376,7 +385,9 @@ class TurnRecord(SQLModel, table=True):
 
     `notation` is the engine's text of the turn as played (`TurnResult.notation`): canonical,
     and it replays to the very same chairs. `submitted` keeps the text as the player sent
-    it, as evidence of what was asked for.
+    it, as evidence of what was asked for, and `source` how it came in (a `TurnSource`; None
+    for the entries the service writes — resignations, time-outs — and turns logged before
+    it was kept).
     """
 
     __tablename__ = "turns"
@@ -389,6 +400,7 @@ class TurnRecord(SQLModel, table=True):
     kind: TurnKind = Field(default=TurnKind.TURN, sa_type=AutoString(length=8))
     notation: str = Field(default="", max_length=200)
     submitted: str = Field(default="", max_length=200)
+    source: TurnSource | None = Field(default=None, sa_type=AutoString(length=8))
     points: int = 0
     detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
@@ -419,6 +431,10 @@ class OutboxMessage(SQLModel, table=True):
     it sends (`server.mail.events`). The worker fills in the rendered fields of an event
     when it sends it.
 
+    `to_addr` is the recipient's address: an event gets its player's address when a worker
+    first claims (`server.outbox.claim`), and their address of that moment when it is
+    rendered. Mail to one address leaves in the order of the rows' ids.
+
     `status` is `pending`, `sending` (claimed by `claimed_by` until `claimed_until`), `sent`,
     `failed`, or for events `superseded` (out of date when its turn came: the game moved on)
     or `skipped` (the recipient's preferences do not want it). `message_id` is fixed when
@@ -426,11 +442,16 @@ class OutboxMessage(SQLModel, table=True):
     Message-ID and mail clients show it once. `body` is the plain-text part, `html` the HTML
     alternative (if any), `headers` the further header fields (threading, Reply-To,
     List-Unsubscribe, …). `answering` is the Message-ID of the player's email an event
-    answers, `turn` the log entry it confirms.
+    answers, `turn` the log entry it confirms. `more_games` lists the further games
+    (`[game id, version]` pairs) a reminder is about: reminders due within the hour for one
+    player come as one email.
     """
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_due", "status", "available_at"),)
+    __table_args__ = (
+        Index("ix_outbox_due", "status", "available_at"),
+        Index("ix_outbox_address", "to_addr", "status"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(max_length=32)
@@ -453,6 +474,9 @@ class OutboxMessage(SQLModel, table=True):
     seat: int | None = None
     turn: int | None = None
     answering: str | None = Field(default=None, max_length=200)
+    more_games: list[list[int]] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True))
+    )
 
 
 class MailRecipient(SQLModel, table=True):

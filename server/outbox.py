@@ -2,11 +2,23 @@
 dropped, or hand them back; and re-queue failed ones (`cafe-server mail retry`).
 
 A claim is one `UPDATE … WHERE id IN (SELECT … LIMIT n)` that stamps the rows with the
-claimer's unique id and a lease. On PostgreSQL the inner select is `FOR UPDATE SKIP LOCKED`,
-so concurrent workers take disjoint rows without waiting; on SQLite the single UPDATE runs
-under the database's one write lock, which makes it atomic all the same. A worker that dies
-holding a claim loses it when the lease runs out, and another worker retries the message.
-What a worker sent is marked in one statement per batch (`mark_sent`).
+claimer's unique id and a lease. A worker that dies holding a claim loses it when the lease
+runs out, and another worker retries the message. What a worker sent is marked in one
+statement per batch (`mark_sent`).
+
+**Mail to one address leaves in the order it was queued** (the order of the events it
+tells of). A message is claimed only when no earlier message to its address is still
+unsettled: being sent under a live lease, or waiting — held back by the per-recipient limit,
+or for a retry after a failed attempt. So the limit delays later mail behind earlier and
+never reorders it, and a failing message holds back what follows it until it is sent or
+given up on (at most the retry schedule, `RetryPolicy.patience`). An event has no address
+until it is rendered, so each claim first writes the address of the player it is for into
+the new events (`to_addr`; rendering writes the player's address of that moment). Claims
+take turns (a transaction-level advisory lock on PostgreSQL, the writer lock on SQLite), so
+that a claim sees every earlier message another worker has just claimed.
+
+Every function here is one transaction, run again if the database aborted it for a rival
+(`server.transactions.retried`).
 """
 
 from __future__ import annotations
@@ -14,13 +26,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Engine, bindparam, case, func, or_, select, update
+from sqlalchemy import (
+    Engine,
+    ScalarSelect,
+    and_,
+    bindparam,
+    case,
+    exists,
+    func,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
 from server.clock import timesource
-from server.models import OutboxMessage, OutboxStatus, utcnow
+from server.games.notify import LOBBY_EMAILS
+from server.models import GameRecord, GameSeat, OutboxMessage, OutboxStatus, Player, utcnow
 from server.signin import SIGNIN_KINDS
+from server.transactions import retried
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +62,64 @@ class RetryPolicy:
         """The wait after the `attempts`-th failed attempt."""
         return timedelta(seconds=self.backoff_seconds * 2 ** (attempts - 1))
 
+    @property
+    def patience(self) -> timedelta:
+        """The longest a failing message is retried before it is given up on: the waits
+        between its attempts (what it may hold back the mail to its address for)."""
+        return sum((self.delay(n) for n in range(1, self.max_attempts)), timedelta())
 
-def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> list[OutboxMessage]:
-    """Claim up to `limit` due messages for `claimer` (a fresh id per claim) and return them.
 
-    Leases run on the system's clock, not the development clock (`server.clock`): they time
-    processes, and a clock moved on by days must not hand a batch being sent to another
-    worker."""
-    now, lease_now = utcnow(), timesource.system_now()
-    due = (
+_OUTBOX = OutboxMessage.__table__  # type: ignore[attr-defined]
+#: The key of the advisory lock claims take turns with on PostgreSQL ("cafe" "mail").
+CLAIM_LOCK = 0x_CAFE_3A11
+
+#: The address of the player an event is for: the creator of the game for a lobby event,
+#: else the player in the event's seat.
+_RECIPIENT = case(
+    (
+        col(OutboxMessage.kind).in_(sorted(LOBBY_EMAILS)),
+        select(Player.email)
+        .join(GameRecord, col(GameRecord.creator_id) == Player.id)
+        .where(col(GameRecord.id) == OutboxMessage.game_id)
+        .scalar_subquery(),
+    ),
+    else_=select(Player.email)
+    .join(GameSeat, col(GameSeat.player_id) == Player.id)
+    .where(col(GameSeat.game_id) == OutboxMessage.game_id, col(GameSeat.seat) == OutboxMessage.seat)
+    .scalar_subquery(),
+)
+#: New events get the address of the player they are for.
+_ADDRESS_EVENTS = (
+    update(OutboxMessage)
+    .where(
+        col(OutboxMessage.status) == OutboxStatus.PENDING,
+        col(OutboxMessage.to_addr).is_(None),
+        col(OutboxMessage.game_id).is_not(None),
+    )
+    .values(to_addr=_RECIPIENT)
+    .execution_options(synchronize_session=False)
+)
+
+
+def _claimable(now: datetime, lease_now: datetime, limit: int) -> ScalarSelect[Any]:
+    """The ids of the due messages no earlier message to the same address holds back, in
+    order, locked for the claim."""
+    earlier = aliased(OutboxMessage)
+    held_back = exists().where(
+        col(earlier.to_addr) == OutboxMessage.to_addr,
+        col(earlier.id) < OutboxMessage.id,
+        or_(
+            and_(
+                col(earlier.status) == OutboxStatus.PENDING,
+                col(earlier.available_at) > now,
+            ),
+            and_(
+                col(earlier.status) == OutboxStatus.SENDING,
+                col(earlier.claimed_until) >= lease_now,
+            ),
+        ),
+    )
+    return (
         select(OutboxMessage.id)
         .where(
             or_(
@@ -51,16 +127,32 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
                 & (col(OutboxMessage.available_at) <= now),
                 (col(OutboxMessage.status) == OutboxStatus.SENDING)
                 & (col(OutboxMessage.claimed_until) < lease_now),
-            )
+            ),
+            ~held_back,
         )
         .order_by(col(OutboxMessage.id))
         .limit(limit)
-        .with_for_update(skip_locked=True)
+        .with_for_update(of=OutboxMessage)  # type: ignore[arg-type]
+        .scalar_subquery()
     )
+
+
+@retried
+def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> list[OutboxMessage]:
+    """Claim up to `limit` due messages for `claimer` (a fresh id per claim) and return them
+    in order; none that an earlier message to its address holds back.
+
+    Leases run on the system's clock, not the development clock (`server.clock`): they time
+    processes, and a clock moved on by days must not hand a batch being sent to another
+    worker."""
+    now, lease_now = utcnow(), timesource.system_now()
     with Session(engine, expire_on_commit=False) as session:
+        if session.get_bind().dialect.name == "postgresql":
+            session.execute(select(func.pg_advisory_xact_lock(CLAIM_LOCK)))
+        session.execute(_ADDRESS_EVENTS)
         session.execute(
             update(OutboxMessage)
-            .where(col(OutboxMessage.id).in_(due.scalar_subquery()))
+            .where(col(OutboxMessage.id).in_(_claimable(now, lease_now, limit)))
             .values(
                 status=OutboxStatus.SENDING,
                 claimed_by=claimer,
@@ -81,7 +173,6 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease_seconds: int) -> li
         )
 
 
-_OUTBOX = OutboxMessage.__table__  # type: ignore[attr-defined]
 #: The update of a message its claimer still holds; the SET clause is made from the
 #: parameters. Built once: the worker runs it after every message.
 _FINISH = update(_OUTBOX).where(
@@ -91,6 +182,7 @@ _FINISH = update(_OUTBOX).where(
 )
 
 
+@retried
 def _finish(engine: Engine, message: OutboxMessage, claimer: str, **values: object) -> None:
     """Update a message this claimer still holds (a lapsed claim is left to its new owner)."""
     with engine.begin() as connection:
@@ -115,6 +207,7 @@ _SENT = _FINISH.values(
 )
 
 
+@retried
 def mark_sent(engine: Engine, messages: Sequence[OutboxMessage], claimer: str) -> None:
     """These messages were accepted by the SMTP server: one statement for all of them."""
     if not messages:
@@ -140,6 +233,7 @@ def mark_sent(engine: Engine, messages: Sequence[OutboxMessage], claimer: str) -
         )
 
 
+@retried
 def drop(engine: Engine, dropped: Sequence[tuple[OutboxMessage, str, str]], claimer: str) -> None:
     """Events not to send, each with its status (`superseded`, `skipped`) and reason, and
     its address as rendering left it (a sign-in email nobody would receive forgets it)."""
@@ -163,6 +257,7 @@ def drop(engine: Engine, dropped: Sequence[tuple[OutboxMessage, str, str]], clai
         )
 
 
+@retried
 def release(
     engine: Engine, messages: Sequence[OutboxMessage], claimer: str, *, reason: str
 ) -> None:
@@ -216,6 +311,7 @@ def postpone(engine: Engine, message: OutboxMessage, claimer: str, *, until: dat
     _finish(engine, message, claimer, status=OutboxStatus.PENDING, available_at=until)
 
 
+@retried
 def requeue(engine: Engine, *, failed: bool, since: datetime | None) -> int:
     """Make messages due now: those waiting for a retry, and with `failed` also those that
     were given up on (their attempts start again). `since`: only messages queued since then.

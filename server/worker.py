@@ -20,9 +20,21 @@ not offer it, is final; a 4xx or an error while rendering is retried with doubli
 until `OUTBOX_MAX_ATTEMPTS`. A server that cannot be reached (down, refusing, timing out)
 is no message's fault: the unsent messages go back to the queue without an attempt, and the
 worker as a whole waits — 1 s, doubling, at most `WORKER_OUTAGE_MAX` s — before it tries
-again, however long the outage lasts. A message to an address that had `MAIL_PER_MINUTE`
-messages in the last minute waits (`server.mail.quota`, which also keeps each address's
-delivery state for `GET /api/me`); only mail that is sent counts. Daily digests are queued
+again, however long the outage lasts. So is a database that cannot be reached, or a
+connection to it that breaks, also while events are rendered (`server.transactions`): no
+attempts are counted, and the worker backs off — 1 s, doubling, at most
+`DATABASE_WAIT_MAX` s. A message to an address that had `MAIL_PER_MINUTE` messages in the
+last minute waits (`server.mail.quota`, which also keeps each address's delivery state for
+`GET /api/me`); only mail that is sent counts.
+
+Mail to one address leaves in order (`server.outbox`): within a batch, once a message to an
+address failed, broke or was held back by the limit, the batch's later mail to it goes back
+unsent, to follow it.
+
+Whatever ends a round early — an outage or a bug — the batch is concluded all the same: what
+the SMTP server accepted is marked sent and the rest handed back, due at once and without
+an attempt, so nothing waits for its lease to run out and nothing accepted is sent again. If
+the database itself is gone, the next round writes what was left. Daily digests are queued
 here too. Any number of workers may run at once: claims never overlap. Log lines name
 messages by id and kind, never their bodies (a sign-in code is in the body).
 """
@@ -36,18 +48,19 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from server import outbox, retention
 from server.clock import sweep
 from server.db import make_engine
 from server.mail import digest, events, quota
-from server.mail.sending import Mailer, Sending, describe, is_permanent, send_all
+from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow
+from server.transactions import outage
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +71,41 @@ DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PURGE_EVERY = 3600  # seconds between two applications of the retention rules
 DATABASE_WAIT_MAX = 60  # longest wait, in seconds, between two tries of a database that is down
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
+
+
+#: Why a message went back unsent behind an earlier one to its address.
+HELD_BACK = "held back: an earlier message to this address is not sent yet"
+#: Why a message went back unsent when its batch was cut short by an error.
+CUT_SHORT = "not sent: the worker's round was cut short by an error"
+
+
+@dataclass
+class Batch:
+    """One claimed batch as the worker goes through it: what became of its messages so far
+    (sent, failed, handed back with the reason, or already written: dropped, broken,
+    postponed), the sending slots taken, the addresses nothing more is tried for, and the
+    addresses' delivery states. `Worker._conclude` writes it."""
+
+    claimer: str
+    claimed: Sequence[OutboxMessage]
+    sent: list[OutboxMessage] = field(default_factory=list)
+    failed: list[tuple[OutboxMessage, Exception]] = field(default_factory=list)
+    back: list[tuple[OutboxMessage, str]] = field(default_factory=list)
+    settled: set[int | None] = field(default_factory=set)
+    slots: list[OutboxMessage] = field(default_factory=list)
+    stopped: dict[str, int] = field(default_factory=dict)
+    states: dict[str, str] = field(default_factory=dict)
+    cut_off: int = 0  # messages not sent because the SMTP server could not be reached
+
+    def unsettled(self) -> list[OutboxMessage]:
+        """The messages nothing has become of yet."""
+        known = (
+            self.settled
+            | {message.id for message in self.sent}
+            | {message.id for message, _ in self.failed}
+            | {message.id for message, _ in self.back}
+        )
+        return [message for message in self.claimed if message.id not in known]
 
 
 def smtp_offers_utf8(config: Mapping[str, Any]) -> bool:
@@ -101,6 +149,7 @@ class Worker:
         self._next_purge = 0.0
         self._outage_wait = 0.0  # the current wait while the SMTP server is unreachable
         self._resume_at = 0.0  # monotonic time before which no batch is claimed
+        self._unconcluded: Batch | None = None  # a batch an error left partly unwritten
         # one connection for as long as there is mail to send (TLS and login are costly)
         self._mailer = Mailer(config)
 
@@ -113,7 +162,10 @@ class Worker:
         """Sweep the clocks (at most every `WORKER_SWEEP` seconds), queue the digests that
         are due (at most once a minute), apply the retention rules (once an hour), then claim
         and process one batch of messages; the number of games and messages handled (0:
-        nothing due, or the SMTP server cannot be reached)."""
+        nothing due, or the SMTP server cannot be reached). What an error left unwritten of
+        the last batch is written first."""
+        if self._unconcluded is not None:
+            self._conclude(self._unconcluded)
         swept = 0
         if time.monotonic() >= self._next_sweep:
             self._next_sweep = time.monotonic() + self.config["WORKER_SWEEP"]
@@ -144,29 +196,28 @@ class Worker:
         if not claimed:
             self._mailer.close()  # idle: do not hold a connection the server would drop
             return swept
+        batch = self._unconcluded = Batch(claimer, claimed)
         try:
-            handled = self._process(claimed, claimer)
+            self._process(batch)
         except BaseException:
             self._mailer.close()
             raise
-        return swept + handled
+        finally:  # whatever happened: mark what was sent, hand back what was not
+            self._conclude(batch)
+        return swept + len(claimed) - batch.cut_off
 
-    def _process(self, claimed: Sequence[OutboxMessage], claimer: str) -> int:
-        """Render, drop, hold back, send and mark one claimed batch, `CHUNK` messages at a
-        time: while the SMTP server reads each message of a chunk, the worker renders its
-        share of the events of the next chunk (`send_all`, `events.Preparation`); only the
-        first chunk, `FIRST_CHUNK` messages, is rendered with nothing sent meanwhile."""
-        sent: list[OutboxMessage] = []
-        failed: list[tuple[OutboxMessage, Exception]] = []
-        unsent: list[OutboxMessage] = []  # handed back: their sending slots too
-        not_tried: list[OutboxMessage] = []  # chunks after an outage (no slots taken)
-        outage: str | None = None
-        states: dict[str, str] = {}
+    def _process(self, batch: Batch) -> None:
+        """Render, drop, hold back and send one claimed batch, `CHUNK` messages at a time:
+        while the SMTP server reads each message of a chunk, the worker renders its share of
+        the events of the next chunk (`send_all`, `events.Preparation`); only the first
+        chunk, `FIRST_CHUNK` messages, is rendered with nothing sent meanwhile. What becomes
+        of each message is kept in `batch`, written by `_conclude`."""
+        claimed = batch.claimed
         bounds = [0, *range(FIRST_CHUNK, len(claimed), CHUNK), len(claimed)]
         chunks = [claimed[start:end] for start, end in itertools.pairwise(bounds)]
         preparation = events.Preparation(self.engine, self.config, chunks[0])
-        for index in range(len(chunks)):
-            due = self._prepare(preparation, claimer, states)
+        for index, chunk in enumerate(chunks):
+            due = self._prepare(preparation, chunk, batch)
             following = chunks[index + 1] if index + 1 < len(chunks) else []
             preparation = events.Preparation(self.engine, self.config, following)
             # its events rendered while the server reads this chunk's messages, evenly
@@ -177,94 +228,127 @@ class Worker:
                     due,
                     self.config["MAIL_FROM"],
                     meanwhile=functools.partial(preparation.render, share),
+                    stopped=batch.stopped,
                 )
             except BaseException:
                 preparation.discard()
                 raise
-            outage = self._collect(done, sent, failed, unsent)
-            if outage is not None:  # the rest is not tried (perhaps rendered: again next time)
+            if done.sent:
+                self._outage_wait = 0.0  # the server is reachable again
+            batch.sent += done.sent
+            batch.failed += done.failed
+            batch.back += [(message, HELD_BACK) for message in done.held]
+            if done.outage is not None:  # the rest is not tried (perhaps rendered: again next time)
                 preparation.discard()
-                not_tried = [message for chunk in chunks[index + 1 :] for message in chunk]
-                break
-        self._settle(claimer, sent, failed, states)
-        if self.config["MAIL_PER_MINUTE"] > 0:  # only what was sent counts
-            quota.give_back(
-                self.engine,
-                [m.to_addr or "" for m, _ in failed] + [m.to_addr or "" for m in unsent],
-            )
-        if outage is not None:
-            unsent += not_tried
-            outbox.release(self.engine, unsent, claimer, reason=outage)
-            self._outage_wait = min(
-                max(2 * self._outage_wait, OUTAGE_FIRST), self.config["WORKER_OUTAGE_MAX"]
-            )
-            self._resume_at = time.monotonic() + self._outage_wait
-            log.warning(
-                "%s; %d messages wait, next try in %.0f s", outage, len(unsent), self._outage_wait
-            )
-        return len(claimed) - len(unsent)
+                self._smtp_outage(batch, done.outage)
+                return
+
+    def _smtp_outage(self, batch: Batch, reason: str) -> None:
+        """The SMTP server cannot be reached: hand back what was not sent, and wait."""
+        batch.cut_off = len(batch.unsettled())
+        batch.back += [(message, reason) for message in batch.unsettled()]
+        self._outage_wait = min(
+            max(2 * self._outage_wait, OUTAGE_FIRST), self.config["WORKER_OUTAGE_MAX"]
+        )
+        self._resume_at = time.monotonic() + self._outage_wait
+        log.warning(
+            "%s; %d messages wait, next try in %.0f s", reason, batch.cut_off, self._outage_wait
+        )
 
     def _prepare(
-        self, preparation: events.Preparation, claimer: str, states: dict[str, str]
+        self, preparation: events.Preparation, chunk: Sequence[OutboxMessage], batch: Batch
     ) -> list[OutboxMessage]:
         """Render the rest of a chunk's events, mark what is dropped or broken, take the
-        recipients' sending slots (holding back the rest); the messages to send now."""
+        recipients' sending slots; the messages to send now, in order. A message to an
+        address whose earlier mail in the batch failed, broke or was held back by the limit
+        is handed back unsent: it must not overtake that mail."""
         prepared = preparation.finish()
-        outbox.drop(self.engine, prepared.dropped, claimer)
-        for message, error in prepared.broken:
-            self._failed(message, claimer, error, permanent=False)
-        ready = prepared.ready
+        outbox.drop(self.engine, prepared.dropped, batch.claimer)
+        batch.settled.update(message.id for message, _, _ in prepared.dropped)
+        broken = {message.id: error for message, error in prepared.broken}
+        ready = {message.id for message in prepared.ready}
+        candidates = []
+        for message in chunk:  # in order: what failed stops the later mail to its address
+            if message.id in broken:  # the template's fault, not the address's
+                self._failed(
+                    message, batch.claimer, broken[message.id], permanent=False, address=False
+                )
+                batch.settled.add(message.id)
+                stop(batch.stopped, message)
+            elif message.id in ready:
+                if held_back(batch.stopped, message):
+                    batch.back.append((message, HELD_BACK))
+                else:
+                    candidates.append(message)
         waits, found = quota.reserve(
-            self.engine, [m.to_addr or "" for m in ready], self.config["MAIL_PER_MINUTE"]
+            self.engine, [m.to_addr or "" for m in candidates], self.config["MAIL_PER_MINUTE"]
         )
-        states.update(found)
+        batch.states.update(found)
         due = []
-        for message, wait in zip(ready, waits, strict=True):
+        for message, wait in zip(candidates, waits, strict=True):
             if wait is None:
                 due.append(message)
-            else:
-                outbox.postpone(self.engine, message, claimer, until=wait)
-                log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
+                continue
+            outbox.postpone(self.engine, message, batch.claimer, until=wait)
+            batch.settled.add(message.id)
+            stop(batch.stopped, message)
+            log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
+        if self.config["MAIL_PER_MINUTE"] > 0:
+            batch.slots += due
         return due
 
-    def _collect(
-        self,
-        done: Sending,
-        sent: list[OutboxMessage],
-        failed: list[tuple[OutboxMessage, Exception]],
-        unsent: list[OutboxMessage],
-    ) -> str | None:
-        """Add one chunk's outcome to the batch's; the outage it met, if any."""
-        if done.sent:
-            self._outage_wait = 0.0  # the server is reachable again
-        sent += done.sent
-        failed += done.failed
-        unsent += done.unsent
-        return done.outage
+    def _conclude(self, batch: Batch) -> None:
+        """Write what became of a batch: give back the sending slots of what was not sent,
+        mark the sent messages (one statement) and the failures, and hand back unsent,
+        without an attempt, whatever is left — held back, cut off by an outage, or not
+        reached because of an error. Each step, once written, is not written again: after
+        an error here (the database went away), the next round concludes the rest."""
+        if batch.slots:
+            sent = {message.id for message in batch.sent}
+            quota.give_back(self.engine, [m.to_addr or "" for m in batch.slots if m.id not in sent])
+            batch.slots = []
+        if batch.sent:
+            outbox.mark_sent(self.engine, batch.sent, batch.claimer)
+            for message in batch.sent:
+                log.info("message %s (%s) sent", message.id, message.kind)
+            batch.settled.update(message.id for message in batch.sent)
+            delivered, batch.sent = batch.sent, []
+            for message in delivered:
+                address = message.to_addr or ""
+                if batch.states.get(address, "ok") != "ok":
+                    quota.record_delivery(self.engine, address)
+                    batch.states[address] = "ok"
+        while batch.failed:
+            message, error = batch.failed[0]
+            self._failed(message, batch.claimer, describe(error), permanent=is_permanent(error))
+            batch.settled.add(message.id)
+            batch.failed.pop(0)
+        left = [(message, CUT_SHORT) for message in batch.unsettled()]
+        by_reason: dict[str, list[OutboxMessage]] = {}
+        for message, reason in [*batch.back, *left]:
+            if message.id not in batch.settled:
+                by_reason.setdefault(reason, []).append(message)
+        for reason, messages in by_reason.items():
+            outbox.release(self.engine, messages, batch.claimer, reason=reason)
+            batch.settled.update(message.id for message in messages)
+        batch.back = []
+        self._unconcluded = None
 
-    def _settle(
+    def _failed(
         self,
+        message: OutboxMessage,
         claimer: str,
-        sent: list[OutboxMessage],
-        failed: list[tuple[OutboxMessage, Exception]],
-        states: dict[str, str],
+        error: str,
+        *,
+        permanent: bool,
+        address: bool = True,
     ) -> None:
-        """Mark the batch's sent messages (one statement) and its failures."""
-        outbox.mark_sent(self.engine, sent, claimer)
-        for message in sent:
-            if states.get(message.to_addr or "", "ok") != "ok":
-                quota.record_delivery(self.engine, message.to_addr or "")
-                states[message.to_addr or ""] = "ok"
-            log.info("message %s (%s) sent", message.id, message.kind)
-        for message, error in failed:
-            self._failed(message, claimer, describe(error), permanent=is_permanent(error))
-
-    def _failed(self, message: OutboxMessage, claimer: str, error: str, *, permanent: bool) -> None:
-        """Record a failed attempt at `message` and its address's delivery state."""
+        """Record a failed attempt at `message` and (if `address`: the address was tried)
+        its address's delivery state."""
         retry = outbox.mark_failed(
             self.engine, message, claimer, error=error, permanent=permanent, policy=self.policy
         )
-        if message.to_addr:
+        if address and message.to_addr:
             quota.record_failure(self.engine, message.to_addr, error=error, final=not retry)
         log.warning(
             "message %s (%s) not delivered, %s: %s",
@@ -287,14 +371,15 @@ class Worker:
         while not stop.is_set():
             try:
                 handled = self.run_once()
-            except OperationalError as error:  # the database is down or busy: back off
-                if not database_wait:
-                    log.error("the database cannot be reached (%s); retrying", error.orig)
-                database_wait = min(max(2 * database_wait, 1.0), DATABASE_WAIT_MAX)
-                stop.wait(database_wait)
-                continue
-            except Exception:  # a bug in one round must not end the worker
-                log.exception("worker round failed")
+            except Exception as error:
+                if outage(error):  # the database is down or busy: back off
+                    if not database_wait:
+                        reason = getattr(error, "orig", None) or error
+                        log.error("the database cannot be reached (%s); retrying", reason)
+                    database_wait = min(max(2 * database_wait, 1.0), DATABASE_WAIT_MAX)
+                    stop.wait(database_wait)
+                    continue
+                log.exception("worker round failed")  # a bug in one round must not end it
                 handled = 0
             if database_wait:
                 log.warning("the database answers again")

@@ -336,9 +336,11 @@ def change_events(
     when it sends it, and applies the recipient's preferences then (`server.mail.events`).
     """
     seats = range(len(state["players"]))
-    events: list[tuple[str, int]] = []
+    events: list[tuple[str, int]] = []  # in the order each recipient is to read them
     if by_email is not None and mover is not None:
         events.append(("turn_confirmed", mover))
+    if timed_out is not None and mover is not None:  # before "game over": what ended it
+        events.append((timed_out, mover))
     if finished:
         events += [("game_over", seat) for seat in seats]
     else:
@@ -348,8 +350,6 @@ def change_events(
         events.append(("your_turn", to_move))
         if mover is not None:
             events += [("turn_played", s) for s in seats if s not in (mover, to_move)]
-    if timed_out is not None and mover is not None:
-        events.append((timed_out, mover))
     answering = by_email.message_id if by_email is not None else None
     noticed = ("turn_confirmed", "timed_out", "removed")
     return [

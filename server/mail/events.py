@@ -17,7 +17,10 @@ mail that still means something goes out:
 
 Sign-in emails are rendered here too (`server.signin`: their code exists only from the
 moment they are rendered). Rows rendered when they were queued (invitations, digests,
-refusals) pass through unchanged. An error while rendering one event is that event's failure only.
+refusals) pass through unchanged, and the batch keeps the order it was claimed in (the order
+each recipient's mail leaves in). An error while rendering one event is that event's failure
+only — except a database outage (`server.transactions.outage`): it is no event's fault, so
+rendering stops there, and the events not rendered go back unsent without an attempt.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import Engine, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from server import signin
@@ -48,6 +52,7 @@ from server.models import (
     TurnRecord,
     utcnow,
 )
+from server.transactions import outage
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +104,8 @@ class Preparation:
     Made, it has loaded what the events need (one session, a few queries); `render` renders
     the next few events, `finish` renders the rest, remembers the hints offered and
     closes the session; `discard` closes it without rendering more or remembering
-    anything (the messages are not sent)."""
+    anything (the messages are not sent). After a database outage `render` renders nothing
+    more and `finish` raises it: the events not rendered are not in `prepared`."""
 
     def __init__(
         self, engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]
@@ -108,6 +114,7 @@ class Preparation:
         self._events = deque(row for row in rows if row.body is None)
         self._session: Session | None = None
         self._batch: _Batch | None = None
+        self._outage: Exception | None = None  # the database went away while rendering
         if self._events:
             self._session = Session(engine, expire_on_commit=False)
             try:
@@ -122,13 +129,23 @@ class Preparation:
         return len(self._events)
 
     def render(self, count: int = 1) -> None:
-        """Render (or drop) the next `count` events, or as many as are left."""
+        """Render (or drop) the next `count` events, or as many as are left (none after an
+        outage)."""
         for _ in range(min(count, len(self._events))):
-            assert self._batch is not None
+            assert self._batch is not None and self._session is not None
+            if self._outage is not None:
+                return
             row = self._events.popleft()
             try:
                 reason = self._batch.render(row)
             except Exception as error:  # a bug in one email must not stop the others
+                if isinstance(error, SQLAlchemyError):
+                    self._session.rollback()  # the next event gets a working transaction
+                if outage(error):
+                    self._events.appendleft(row)  # not rendered: it goes back unsent
+                    self._outage = error
+                    log.warning("rendering stopped: the database went away (%s)", error)
+                    return
                 log.exception("message %s (%s) could not be rendered", row.id, row.kind)
                 failure = f"rendering failed: {type(error).__name__}: {error}"
                 self.prepared.broken.append((row, failure))
@@ -139,13 +156,18 @@ class Preparation:
                 self.prepared.dropped.append((row, *reason))
 
     def finish(self) -> Prepared:
-        """Render the events left, remember the new offers of hints: the batch sorted out."""
+        """Render the events left, remember the new offers of hints: the batch sorted out,
+        its messages to send in the order they were claimed. Raises the database outage
+        met while rendering, if any."""
         try:
             self.render(len(self._events))
+            if self._outage is not None:
+                raise self._outage
             if self._batch is not None:
                 self._batch.store_offers()
         finally:
             self.discard()
+        self.prepared.ready.sort(key=lambda row: row.id or 0)
         return self.prepared
 
     def discard(self) -> None:
@@ -262,7 +284,9 @@ class _Batch:
         dialect = self.session.get_bind().dialect.name
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         table = OfferedHints.__table__  # type: ignore[attr-defined]
-        self.session.execute(insert(table).on_conflict_do_nothing(), self.new_offers)
+        # in key order: a rival worker inserting some of the same offers waits, never deadlocks
+        offers = sorted(self.new_offers, key=lambda o: (o["game_id"], o["version"], o["player_id"]))
+        self.session.execute(insert(table).on_conflict_do_nothing(), offers)
         self.session.commit()
 
     def render(self, row: OutboxMessage) -> tuple[str, str] | None:

@@ -7,10 +7,12 @@ ready: meanwhile the worker renders an event of its next chunk (`meanwhile`) and
 the next message. One thread does it all, so rendering and sending never wait for each
 other's turn at the interpreter lock, as they did with a sender thread.
 
-Whatever goes wrong with one message is that message's failure, never the chunk's. A
-connection that breaks under a message (not an answer about it) is replaced, and the
-message sent once more over the new one; a server that cannot be reached (`Unavailable`)
-ends the chunk, and the messages not tried are handed back to the caller.
+Whatever goes wrong with one message is that message's failure, never the chunk's; but
+once a message to an address failed, no later message to that address is tried in the
+batch (`Sending.stopped`): it must not overtake the failed one. A connection that breaks under a
+message (not an answer about it) is replaced, and the message sent once more over the new
+one; a server that cannot be reached (`Unavailable`) ends the chunk, and the messages not
+tried are handed back to the caller.
 """
 
 from __future__ import annotations
@@ -135,15 +137,39 @@ def is_connection_lost(error: Exception) -> bool:
     return isinstance(error, OSError) and not isinstance(error, smtplib.SMTPException)
 
 
+def stop(stopped: dict[str, int], message: OutboxMessage) -> None:
+    """Nothing later than `message` is to be tried for its address in this batch."""
+    address, number = message.to_addr or "", message.id or 0
+    stopped[address] = min(stopped.get(address, number), number)
+
+
+def held_back(stopped: dict[str, int], message: OutboxMessage) -> bool:
+    """Whether an earlier message to `message`'s address stopped it (`stop`)."""
+    return stopped.get(message.to_addr or "", message.id or 0) < (message.id or 0)
+
+
 @dataclass
 class Sending:
-    """What sending a chunk came to: sent, failed (with the error), and if the SMTP server
-    became unreachable, the messages not tried and why."""
+    """What sending a chunk came to: sent, failed (with the error), held back (not tried:
+    an earlier message to the address failed), and if the SMTP server became unreachable,
+    the messages not tried and why. `stopped`: by address, the message (id) from which on
+    nothing is tried for it (the batch's, shared by its chunks)."""
 
+    stopped: dict[str, int] = field(default_factory=dict)
     sent: list[OutboxMessage] = field(default_factory=list)
     failed: list[tuple[OutboxMessage, Exception]] = field(default_factory=list)
+    held: list[OutboxMessage] = field(default_factory=list)
     unsent: list[OutboxMessage] = field(default_factory=list)
     outage: str | None = None
+
+    def fail(self, message: OutboxMessage, error: Exception) -> None:
+        """Record `message`'s failure, and try nothing later for its address."""
+        self.failed.append((message, error))
+        stop(self.stopped, message)
+
+    def holds_back(self, message: OutboxMessage) -> bool:
+        """Whether an earlier message to `message`'s address stopped it."""
+        return held_back(self.stopped, message)
 
     def conclude(self, mailer: Mailer, message: OutboxMessage, data: bytes) -> bool:
         """Read the verdict on `message`, handed over, into the record; False when the
@@ -154,7 +180,7 @@ class Sending:
             self.outage = str(error)
             return False
         except Exception as error:  # this message's failure only
-            self.failed.append((message, error))
+            self.fail(message, error)
         else:
             self.sent.append(message)
         return True
@@ -165,11 +191,13 @@ def send_all(
     due: Sequence[OutboxMessage],
     mail_from: str,
     meanwhile: Callable[[], object] = lambda: None,
+    stopped: dict[str, int] | None = None,
 ) -> Sending:
     """Send `due` in order over `mailer`, each message from `mail_from`: composed, handed
     over, then `meanwhile` is called and the next message composed before the verdict on
-    it is read."""
-    done = Sending()
+    it is read. Nothing is tried that an earlier message to its address stopped (`stopped`,
+    the caller's, to which the messages that fail here are added)."""
+    done = Sending(stopped={} if stopped is None else stopped)
     handed: tuple[OutboxMessage, bytes] | None = None  # handed over, the verdict to come
     for index, message in enumerate(due):
         try:
@@ -180,8 +208,11 @@ def send_all(
             done.unsent += [handed[0], *due[index:]]
             return done
         handed = None
+        if done.holds_back(message):
+            done.held.append(message)
+            continue
         if isinstance(data, Exception):
-            done.failed.append((message, data))
+            done.fail(message, data)
             continue
         try:
             if _handed_over(mailer, message, data):
@@ -193,7 +224,7 @@ def send_all(
             done.outage = str(error)
             return done
         except Exception as error:
-            done.failed.append((message, error))
+            done.fail(message, error)
             continue
         meanwhile()
     if handed is not None and not done.conclude(mailer, *handed):

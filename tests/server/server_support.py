@@ -109,13 +109,16 @@ class Api:
             pass
 
     def outbox(self, to: str | None = None) -> list[OutboxMessage]:
-        """The emails, oldest first (optionally only those to `to`), once the pending events
-        are sent (`send_events`)."""
+        """The emails, oldest first (optionally only those to `to`: not the events dropped
+        unsent), once the pending events are sent (`send_events`)."""
         self.send_events()
         with Session(get_engine(self.app)) as session:
             query = select(OutboxMessage).order_by(col(OutboxMessage.id))
             if to is not None:
-                query = query.where(OutboxMessage.to_addr == to)
+                query = query.where(
+                    OutboxMessage.to_addr == to,
+                    col(OutboxMessage.status).not_in(("superseded", "skipped")),
+                )
             return list(session.exec(query).all())
 
     def delivered(self, to: str) -> list[tuple[str, str]]:

@@ -58,16 +58,17 @@ def queue(app, *addresses):
 
 @pytest.mark.postgres
 def test_bad_messages_fail_alone_and_the_rest_of_the_batch_goes_out(api, dead_port, monkeypatch):
-    game_id, _ = api.started_game("ann", "bob")  # events: game started ×2, your turn
+    game_id, tokens = api.started_game("ann", "bob")  # events: game started ×2, your turn
+    first = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
     queue(api.app, "müller@example.com", "bounce@example.com", "cid@example.com")
     real = notify.GAME_EMAILS["game_started"]
 
-    def broken_for_bob(game, recipient, **kwargs):
-        if recipient.name == "bob":
+    def broken_for_the_first(game, recipient, **kwargs):
+        if recipient.name == first:
             raise RuntimeError("template bug")
         return real(game, recipient, **kwargs)
 
-    monkeypatch.setitem(notify.GAME_EMAILS, "game_started", broken_for_bob)
+    monkeypatch.setitem(notify.GAME_EMAILS, "game_started", broken_for_the_first)
     handler, controller = sink(dead_port, smtputf8=False)
     try:
         config = {**api.app.config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 0}
@@ -77,15 +78,19 @@ def test_bad_messages_fail_alone_and_the_rest_of_the_batch_goes_out(api, dead_po
     got = sorted((m["To"], m["Subject"]) for m in handler.messages)
     to = [address for address, _ in got]
     assert "cid@example.com" in to and "ann@example.com" in to  # one round: the rest went out
-    assert len(got) == len(outbox_rows(api.app)) - 3
+    assert len(got) == len(outbox_rows(api.app)) - 4  # and the first's turn waits behind it
     rows = {row.to_addr or f"seat {row.seat}": row for row in outbox_rows(api.app)}
     unicode, bounce = rows["müller@example.com"], rows["bounce@example.com"]
     assert (unicode.status, unicode.attempts) == ("failed", 1)
     assert "does not offer SMTPUTF8" in unicode.last_error
     assert (bounce.status, bounce.attempts) == ("failed", 1) and "550" in bounce.last_error
-    [bobs] = [r for r in outbox_rows(api.app, "game_started") if r.status == "pending"]
-    assert bobs.attempts == 1 and "rendering failed: RuntimeError: template bug" in bobs.last_error
-    assert bobs.game_id == game_id
+    [broken] = [r for r in outbox_rows(api.app, "game_started") if r.status == "pending"]
+    assert (
+        broken.attempts == 1 and "rendering failed: RuntimeError: template bug" in broken.last_error
+    )
+    assert broken.game_id == game_id
+    [turn] = outbox_rows(api.app, "your_turn")  # it must not overtake "game started"
+    assert (turn.to_addr, turn.status, turn.attempts) == (f"{first}@example.com", "pending", 0)
 
 
 def test_an_international_address_goes_out_where_the_server_offers_smtputf8(app, dead_port):
