@@ -125,6 +125,16 @@ def app(request: pytest.FixtureRequest, backend: str) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def postgres_app(postgres_url: str) -> Iterator[Flask]:
+    """The app on the session's PostgreSQL database, emptied: for tests of what happens on
+    PostgreSQL only (row locks between processes, connections the server ends)."""
+    _empty(postgres_url)
+    flask_app = create_app({**TEST_CONFIG, "DATABASE_URL": postgres_url})
+    yield flask_app
+    get_engine(flask_app).dispose()
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
 

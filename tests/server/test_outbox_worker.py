@@ -8,12 +8,17 @@ from datetime import timedelta
 
 import pytest
 from mail_support import make_due
+from server_support import Api
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from server import outbox
 from server.db import get_engine, make_engine
 from server.devmail import start_catcher
+from server.mail import events
 from server.models import OutboxMessage, utcnow
+from server.transactions import outage
 from server.worker import Worker
 
 
@@ -225,3 +230,35 @@ def test_a_database_that_is_down_is_logged_once_and_retried_with_backoff(app, ca
     assert len(errors) == 1 and errors[0].exc_info is None
     assert "the database cannot be reached" in errors[0].getMessage()
     assert 2 <= len(rounds) <= 3  # at 0 s, 1 s and 3 s: waits of 1 s, then 2 s
+
+
+def test_a_connection_lost_while_events_are_rendered_costs_no_attempt(
+    postgres_app, smtp_server, monkeypatch
+):
+    """The worker's connection ends while it renders (PostgreSQL ends it, as a restart or a
+    failover would): that is the database's outage, no email's fault — every message goes
+    back unsent without an attempt, and the next round delivers them all."""
+    handler, port = smtp_server
+    api = Api(postgres_app, postgres_app.test_client())
+    api.started_game("ann", "bob", "cid")  # sign-in codes, "joined" to ann, the start
+    loaded = events._Batch.__init__
+
+    def then_the_connection_ends(self, session, config, rows):
+        loaded(self, session, config, rows)
+        monkeypatch.setattr(events._Batch, "__init__", loaded)  # once
+        backend = session.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        with get_engine(postgres_app).connect() as other:
+            other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
+
+    monkeypatch.setattr(events._Batch, "__init__", then_the_connection_ends)
+    worker = worker_for(postgres_app, port)
+    with pytest.raises(OperationalError) as lost:
+        worker.run_once()
+    assert outage(lost.value)
+    waiting = rows(postgres_app)
+    assert {(row.status, row.attempts) for row in waiting} == {("pending", 0)}
+    assert handler.messages == []
+    while worker.run_once():
+        pass
+    assert {(row.status, row.attempts) for row in rows(postgres_app)} == {("sent", 1)}
+    assert len(handler.messages) == len(waiting)

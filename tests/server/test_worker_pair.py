@@ -16,19 +16,16 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from itertools import cycle
 from pathlib import Path
 from typing import Any
 
-import pytest
 from aiosmtpd.controller import Controller
-from conftest import _empty
 from flask import Flask
 from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import Session, select
 
-from server import create_app, outbox
+from server import outbox
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.models import OutboxMessage
@@ -36,7 +33,7 @@ from server.models import OutboxMessage
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("ann", "bob", "cid", "dan")
 #: How long the players play while both workers deliver (the issue's test: a minute).
-PLAYING = float(os.environ.get("CAFE_TEST_WORKER_PAIR_SECONDS", "60"))
+PLAYING = 60
 #: The recipient limit: on, and high enough that this game mail stays under it.
 PER_MINUTE = 100_000
 #: Games played side by side: each moves on slowly enough that its mail is still current
@@ -48,14 +45,6 @@ SMTP_DELAY = 0.01
 #: A lease shorter than the default (300 s), so that a batch left behind is claimed and
 #: sent again within the test; long enough for any batch a live worker is sending.
 LEASE = 20
-
-
-@pytest.fixture
-def pg_app(postgres_url: str) -> Iterator[Flask]:
-    _empty(postgres_url)
-    flask_app = create_app({**TEST_CONFIG, "DATABASE_URL": postgres_url})
-    yield flask_app
-    get_engine(flask_app).dispose()
 
 
 class SlowHandler(CatchingHandler):
@@ -120,8 +109,8 @@ def unsettled(app: Flask) -> int:
         )
 
 
-def test_two_live_workers_send_every_message_once(pg_app, tmp_path):
-    api = Api(pg_app, pg_app.test_client())
+def test_two_live_workers_send_every_message_once(postgres_app, tmp_path):
+    api = Api(postgres_app, postgres_app.test_client())
     tokens = {name: api.register(name) for name in PLAYERS}
     for token in tokens.values():  # everybody hears of every turn: mail to all four
         api.call("PATCH", "/api/me/preferences", token, json={"others_turns": True})
@@ -131,7 +120,7 @@ def test_two_live_workers_send_every_message_once(pg_app, tmp_path):
     port = free_port()
     controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
-    url = pg_app.config["DATABASE_URL"]
+    url = postgres_app.config["DATABASE_URL"]
     logs = [tmp_path / "first.log", tmp_path / "second.log"]
     workers = [start_worker(url, port, log) for log in logs]
     turns = 0
@@ -144,8 +133,8 @@ def test_two_live_workers_send_every_message_once(pg_app, tmp_path):
                 else:
                     games[index] = new_game(api, tokens, next(tables))
         drained = time.monotonic() + 60 + 2 * LEASE  # a batch left behind is sent again
-        while unsettled(pg_app):
-            assert time.monotonic() < drained, outbox.counts(get_engine(pg_app))
+        while unsettled(postgres_app):
+            assert time.monotonic() < drained, outbox.counts(get_engine(postgres_app))
             time.sleep(0.2)
     finally:
         for worker in workers:
@@ -155,7 +144,7 @@ def test_two_live_workers_send_every_message_once(pg_app, tmp_path):
         controller.stop()
     received = Counter(message["Message-ID"] for message in handler.messages)
     twice = {mid: count for mid, count in received.items() if count > 1}
-    with Session(get_engine(pg_app)) as session:
+    with Session(get_engine(postgres_app)) as session:
         marked = set(
             session.exec(select(OutboxMessage.message_id).where(OutboxMessage.status == "sent"))
         )
@@ -163,7 +152,7 @@ def test_two_live_workers_send_every_message_once(pg_app, tmp_path):
     print(
         f"{turns} turns; {sum(received.values())} messages received, {len(received)} distinct, "
         f"{len(twice)} more than once, {len(set(received) - marked)} not marked sent; "
-        f"outbox {outbox.counts(get_engine(pg_app))}; "
+        f"outbox {outbox.counts(get_engine(postgres_app))}; "
         f"{text.count('cannot be reached')} deadlocks logged as outages"
     )
     assert len(received) > 500  # the workers had plenty to share
