@@ -34,7 +34,7 @@ from server.games.store import (
 from server.idempotency import Idempotency
 from server.league import labels, results
 from server.mail import outgoing
-from server.models import GameRecord, Player, TurnKind, TurnRecord, utcnow
+from server.models import GameRecord, Player, TurnKind, TurnRecord, TurnSource, utcnow
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
 #: would, without its deep copy of every value (they are all plain already).
@@ -204,11 +204,12 @@ def play_turn(
     notation: str,
     version: int,
     idem: Idempotency | None,
+    source: TurnSource = TurnSource.API,
     by_email: notify.EmailTurn | None = None,
 ) -> dict[str, Any]:
     """Apply the caller's turn made against `version`; the response describes it.
-    `by_email`: the emailed reply the turn came in, confirmed and recorded as handled in the
-    turn's own transaction.
+    `source`: how the turn came in, kept in the log. `by_email`: the emailed reply the turn
+    came in, confirmed and recorded as handled in the turn's own transaction.
 
     With an idempotency key, a request whose twin (same key and body) already succeeded
     gets the twin's response — also when the twin won a race a moment ago, which this
@@ -224,6 +225,7 @@ def play_turn(
             notation=notation,
             version=version,
             idem=idem,
+            source=source,
             by_email=by_email,
         )
     except Conflict:
@@ -260,6 +262,7 @@ def _apply_turn(
     notation: str,
     version: int,
     idem: Idempotency | None,
+    source: TurnSource,
     by_email: notify.EmailTurn | None,
 ) -> dict[str, Any]:
     """The checks, the engine and the transaction of `play_turn`."""
@@ -273,6 +276,7 @@ def _apply_turn(
         seat=seat,
         notation=result.notation,
         submitted=notation,
+        source=source,
         points=result.points,
         detail=result_detail(result),
         created_at=utcnow(),  # given, as pydantic inspects a default factory's signature per call

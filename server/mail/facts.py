@@ -70,6 +70,17 @@ class LoggedTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class EarlierTurn:
+    """The recipient's turn that a reply to an email came too late for: the log entry, how
+    it came in (`server.models.TurnSource`: `api`, `web`, `email`; None for a time-out or
+    an entry from before sources were kept) and when."""
+
+    turn: LoggedTurn
+    source: str | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class OfferedTurn:
     """A hinted turn an email offers, to be chosen by its number."""
 

@@ -39,7 +39,17 @@ from server.games import notify, store, turns
 from server.league import joining
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
-from server.models import GameRecord, InboundMail, OutboxMessage, Player, TurnRecord, utcnow
+from server.mail.facts import EarlierTurn, LoggedTurn
+from server.models import (
+    GameRecord,
+    InboundMail,
+    OutboxMessage,
+    Player,
+    TurnKind,
+    TurnRecord,
+    TurnSource,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +128,10 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
         limit = config["MAIL_IN_MAX_BYTES"]
         return _refuse(session, reply, player, game.id, "too_large", f"over {limit} bytes")
     if game.version != signed.version:
-        played = _played_from(session, game, player, signed.version)
-        if played is not None:
-            return _refuse(session, reply, player, game.id, "already_played", played)
+        earlier = _played_from(session, game, player, signed.version)
+        if earlier is not None:
+            note = f"turn {earlier.turn.number} was played ({earlier.source or earlier.turn.kind})"
+            return _refuse(session, reply, player, game.id, "already_played", note, earlier=earlier)
         note = f"version {signed.version}, the game is at {game.version}"
         return _refuse(session, reply, player, game.id, "moved_on", note)
     choice = reading.choose(reply.lines)
@@ -200,11 +211,14 @@ def _answer_join(
     return Outcome(outcome, refusal or f"took a seat in game {game_id}")
 
 
-def _played_from(session: Session, game: GameRecord, player: Player, version: int) -> str | None:
-    """The player's own turn made at `version` (an email answered twice, or answered after
-    playing with `cafe`), told as `you played X in turn N for P points`; None if the
-    turn at that version was not theirs. A started game's version rises by one per log
-    entry, so the entry made at `version` is `version - (game.version - turn_count) + 1`."""
+def _played_from(
+    session: Session, game: GameRecord, player: Player, version: int
+) -> EarlierTurn | None:
+    """The player's own turn made at `version` — an email answered twice, or answered after
+    the turn was played with `cafe`, on the web page or on time-out — with how and when it
+    came in; None if the entry at that version was not theirs, or a resignation. A started
+    game's version rises by one per log entry, so the entry made at `version` is
+    `version - (game.version - game.turn_count) + 1`."""
     assert game.state is not None
     number = version - (game.version - game.turn_count) + 1
     names = game.state["players"]
@@ -213,9 +227,10 @@ def _played_from(session: Session, game: GameRecord, player: Player, version: in
     entry = session.exec(
         select(TurnRecord).where(TurnRecord.game_id == game.id, TurnRecord.number == number)
     ).first()
-    if entry is None or entry.seat != names.index(player.name) or entry.kind == "resign":
+    if entry is None or entry.seat != names.index(player.name) or entry.kind == TurnKind.RESIGN:
         return None
-    return f"you played {entry.notation} in turn {number} for {entry.points} points"
+    turn = LoggedTurn(number, player.name, entry.kind, entry.notation, entry.points, entry.detail)
+    return EarlierTurn(turn=turn, source=entry.source, at=entry.created_at)
 
 
 def _offered(session: Session, signed: ReplyAddress, number: int) -> str | None:
@@ -247,6 +262,7 @@ def _play(
             notation=notation,
             version=version,
             idem=None,
+            source=TurnSource.EMAIL,
             by_email=by_email,
         )
     except (DomainError, CafeError) as error:
@@ -266,8 +282,10 @@ def _refuse(
     reason: str,
     *,
     read: str | None = None,
+    earlier: EarlierTurn | None = None,
 ) -> Outcome:
-    """Answer with the reason and the game now, and record the message as handled."""
+    """Answer with the reason and the game now (for `already_played`, the `earlier` turn),
+    and record the message as handled."""
     for _ in range(2):  # a second try only if a rival wrote the offered hints meanwhile
         game = notify.game_facts(session, game_id)
         state = game.state
@@ -283,6 +301,7 @@ def _refuse(
             reason=reason,
             read=read,
             hints=hints,
+            earlier=earlier,
         )
         if _record(session, reply, player, problem, game_id=game_id):
             return Outcome("refused", f"{problem}: {reason}")

@@ -23,7 +23,7 @@ from server.domain import DomainError, Forbidden, NotFound, from_engine
 from server.errors import domain_status
 from server.games import store, turns
 from server.games.preview import preview_turn
-from server.models import GameStatus
+from server.models import GameStatus, TurnSource
 from server.schemas.games import GameCreate
 from server.web import game_view
 from server.web.sessions import check_csrf, signed_in
@@ -163,7 +163,13 @@ def play(game_id: int) -> Response | tuple[str, int]:
     session = get_session()
     try:
         result = turns.play_turn(
-            session, game_id=game_id, player=player, notation=notation, version=int(seen), idem=None
+            session,
+            game_id=game_id,
+            player=player,
+            notation=notation,
+            version=int(seen),
+            idem=None,
+            source=TurnSource.WEB,
         )
     except (DomainError, CafeError) as error:
         session.rollback()

@@ -12,20 +12,25 @@ import smtplib
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
 import pytest
-from mail_support import game_row, outbox_rows, reply_message
+from mail_support import game_row, outbox_rows, read_html, reply_message
 from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import Session, select
+from test_web_pages import csrf_of, web_sign_in
 from typer.testing import CliRunner
 
 from server import create_app
 from server.cli import app as cli
+from server.clock.sweep import sweep
+from server.clock.timesource import FakeClock, use
 from server.db import get_engine
+from server.mail import times
 from server.mail.addresses import ReplyAddress, reply_address, thread_root
 from server.models import OfferedHints, TurnRecord
 
@@ -232,6 +237,21 @@ def test_a_reply_for_an_old_version_applies_nothing_and_shows_the_game_now(api, 
     assert game_row(api.app, game_id).version == START + 2  # and replying to the answer plays
 
 
+def flowed(text):
+    """The text with its line breaks and indents as single spaces: where lines break
+    depends on the lengths of names and numbers."""
+    return " ".join(text.split())
+
+
+def flowed_html(html):
+    """What an HTML part says, flowed."""
+    return flowed("".join(read_html(html).text))
+
+
+def points(entry):
+    return f"{entry.points} point" + ("" if entry.points == 1 else "s")
+
+
 def test_answering_the_same_email_twice_says_already_played(api, game, receiver):
     game_id, _, first = game
     your_turn = latest(api, "your_turn", first)
@@ -244,8 +264,64 @@ def test_answering_the_same_email_twice_says_already_played(api, game, receiver)
     assert confirmed.kind == "turn_confirmed" and refused.kind == "turn_refused"
     assert refused.subject.endswith(": already played")
     [entry] = turns_in(api, game_id)
-    assert f"already played: you played {turn} in turn 1 for {entry.points} points" in refused.body
+    assert entry.source == "email"
+    said = f"already played: you played {turn} in turn 1 for {points(entry)}."
+    assert f"{said} You had answered that email before." in flowed(refused.body)
+    assert said in flowed_html(refused.html)
     assert "Nothing more was played." in refused.body and "moved on" not in refused.body
+
+
+def play_on_the_web(api, game_id, name, turn, version):
+    web_sign_in(api, name)
+    page = api.client.get(f"/games/{game_id}").text
+    form = {"csrf": csrf_of(page), "version": version, "turn": turn}
+    assert api.client.post(f"/games/{game_id}/play", data=form).status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("how", "said"), [("api", "with `cafe` (or the API)"), ("web", "on the game's page")]
+)
+def test_a_reply_after_the_turn_was_played_another_way_says_how_and_when(
+    api, game, receiver, how, said
+):
+    game_id, tokens, first = game
+    your_turn = latest(api, "your_turn", first)
+    turn = offered(api, game_id, first)[0]
+    if how == "api":
+        body = {"turn": turn, "version": START}
+        assert api.call("POST", f"/api/games/{game_id}/turns", tokens[first], json=body).json
+    else:
+        play_on_the_web(api, game_id, first, turn, START)
+    send(receiver, reply_message(your_turn.headers["Reply-To"], "1"))
+    assert len(turns_in(api, game_id)) == 1
+    [refused] = answers(api)
+    [entry] = turns_in(api, game_id)
+    assert entry.source == how
+    when = times.local(entry.created_at, "UTC")
+    told = f"already played: you played {turn} in turn 1 for {points(entry)} {said} on {when}."
+    assert told in flowed(refused.body) and told in flowed_html(refused.html)
+    assert "answered that email before" not in refused.body + refused.html
+    assert "Nothing more was played." in refused.body
+
+
+def test_a_reply_after_a_time_out_says_the_service_played_and_when(api, receiver):
+    with use(FakeClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))) as clock:
+        clocked = {"days_per_turn": 3, "vacation": False}
+        game_id, tokens = api.started_game("ann", "bob", clock=clocked)
+        first = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
+        your_turn = latest(api, "your_turn", first)
+        clock.advance(timedelta(days=3))
+        assert sweep(get_engine(api.app), api.app.config).timeouts == {"timed_out": 1}
+        send(receiver, reply_message(your_turn.headers["Reply-To"], "1"))
+    [refused] = [row for row in answers(api) if row.kind == "turn_refused"]
+    [entry] = [e for e in turns_in(api, game_id) if e.number == 1]
+    assert entry.kind == "timeout" and entry.source is None
+    when = times.local(entry.created_at, "UTC")
+    told = (
+        f"already played: your time ran out, and on {when} the service played "
+        f"{entry.notation} for you in turn 1 ({points(entry)})."
+    )
+    assert told in flowed(refused.body) and told in flowed_html(refused.html)
 
 
 def test_a_reply_when_it_is_not_your_turn(api, game, receiver):
