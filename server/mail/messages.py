@@ -3,12 +3,14 @@
 A builder turns the facts (`server.mail.facts`) into the template context and renders the
 pair `templates/email/<kind>.txt|html`; it reads no database, clock or configuration, so
 the same facts always give the same message (which the tests and the benchmark rely on).
-The text part carries the engine's text picture (`cafe.render.text`), the HTML part the
-email-safe table board (`server.mail.board`).
+The text part carries the engine's text picture (`cafe.render.text`, the 80-column compact
+board without its blank left margin: `PICTURE`, 78 columns like every text line), the HTML
+part the email-safe table board (`server.mail.board`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -16,9 +18,11 @@ from typing import Any
 from cafe import Options, render
 from cafe.endings import Departure
 from cafe.render import quantities
+from cafe.render.board_text import COMPACT
 from server.mail import board, times
 from server.mail.facts import (
     DigestGame,
+    EarlierTurn,
     GameFacts,
     Links,
     LoggedTurn,
@@ -30,6 +34,8 @@ from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
 
+#: The board of a text part: the compact one, without the left margin a terminal keeps.
+PICTURE = dataclasses.replace(COMPACT, margin=0)
 #: Why an emailed turn was not played; the templates word each one.
 REFUSALS = frozenset(
     {
@@ -39,7 +45,7 @@ REFUSALS = frozenset(
         "no_such_hint",  # a number the email being answered did not offer
         "not_your_turn",
         "moved_on",  # the reply is about an older version of the game
-        "already_played",  # the reply's turn was played already (an email answered twice)
+        "already_played",  # a turn was played at the reply's version: by email, cafe, the web…
         "finished",
         "too_large",
         "refused",  # any other refusal of the service (its message says why)
@@ -107,7 +113,7 @@ def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -
             for name, until in game.away.items()
             if name != recipient.name
         ],
-        picture=render.text(engine).rstrip("\n"),
+        picture=render.text(engine, layout=PICTURE).rstrip("\n"),
         board=board.board(engine),
         players=players,
         to_move=None if engine.is_over else engine.player_to_move,
@@ -329,13 +335,15 @@ def timed_out(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: 
 
 
 def removed(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links) -> Rendered:
-    """The recipient was removed from the game on time-out."""
+    """The recipient was removed from the game on time-out: the game goes on without them,
+    or their removal ended it (and why)."""
     context = _game(
         game,
         recipient,
         links,
         played=played,
         count=game.timeouts.get(recipient.name, 0),
+        why=why_over(game) if game.engine.is_over else None,
         preheader=f"You were removed from game {game.id}: your time ran out",
     )
     return render_pair("removed", context)
@@ -446,14 +454,18 @@ def turn_refused(
     read: str | None,
     hints: Sequence[OfferedTurn],
     links: Links,
+    earlier: EarlierTurn | None = None,
 ) -> Rendered:
     """The answer to an emailed turn that was not played: why, the game now, the hints again.
 
     `read` is what was taken from the reply (None when nothing was); `hints` are offered
-    only when it is the recipient's turn now.
+    only when it is the recipient's turn now. `earlier` (for `already_played`) is the turn
+    that was played at that version, said with how and when it came in.
     """
     if problem not in REFUSALS:
         raise ValueError(f"unknown refusal {problem!r}")
+    if (problem == "already_played") != (earlier is not None):
+        raise ValueError("an already played turn, and only that, comes with the earlier turn")
     context = _game(
         game,
         recipient,
@@ -462,8 +474,32 @@ def turn_refused(
         reason=reason,
         read=read,
         hints=_hints(game.id, hints),
+        earlier=None if earlier is None else earlier_turn(earlier, recipient.timezone),
     )
     return render_pair("turn_refused", context)
+
+
+#: How a turn came in, as the answer to a late reply says it (`server.models.TurnSource`).
+_SOURCES = {"api": "with `cafe` (or the API)", "web": "on the game's page"}
+
+
+def earlier_turn(earlier: EarlierTurn, zone: str) -> str:
+    """How and when the turn a reply came too late for was played, after "already played:";
+    a reply that came twice (the turn was played by email) is told so."""
+    turn, at = earlier.turn, times.local(earlier.at, zone)
+    points = quantities.count(turn.points, "point")
+    if turn.kind == "timeout":
+        done = (
+            "you were removed from the game"
+            if turn.removed
+            else f"the service played {turn.notation} for you in turn {turn.number} ({points})"
+        )
+        return f"your time ran out, and on {at} {done}."
+    played = f"you played {turn.notation} in turn {turn.number} for {points}"
+    if earlier.source == "email":
+        return f"{played}. You had answered that email before."
+    how = _SOURCES.get(earlier.source or "")
+    return f"{played} {how} on {at}." if how else f"{played} on {at}."
 
 
 def why_over(game: GameFacts) -> str:

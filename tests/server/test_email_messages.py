@@ -223,7 +223,7 @@ def test_vacation_emails_say_until_when_which_games_and_the_bank(rendered):
 def test_your_turn_holds_everything_a_player_needs(rendered):
     game, log = played_game(10)
     message = rendered["your_turn"]
-    picture = render.text(game).rstrip("\n")
+    picture = render.text(game, layout=messages.PICTURE).rstrip("\n")
     assert picture in message.text
     me = game.player_to_move
     hand = " ".join(game.hands[game.to_move])
@@ -253,7 +253,7 @@ def test_the_pictures_show_the_position_at_every_stage(turns):
         message = messages.game_over(facts(game, log), me, LINKS)
     else:
         message = messages.your_turn(facts(game, log), me, hints_of(game), LINKS)
-    assert render.text(game).rstrip("\n") in message.text
+    assert render.text(game, layout=messages.PICTURE).rstrip("\n") in message.text
     assert_text_fits(message.text)
     chairs, bar = board_in_html(message.html)
     assert chairs == {str(k): v for k, v in game.chair_tiles.items()}
@@ -373,7 +373,7 @@ def test_game_over_says_why_the_game_ended_and_links_its_page(rendered):
     message = rendered["game_over"]
     assert f"game 7 has ended: {why}. Final standings:" in message.text
     assert f"<b>{why}</b>" in message.html
-    assert "on its page: http://cafe.test/games/7" in message.text
+    assert "one-click turns):\n  http://cafe.test/games/7\n" in message.text
     assert '/record"' not in message.html and "/api/" not in message.html
     assert why != "the game is over"
 
@@ -449,3 +449,30 @@ def test_a_joker_chip_is_silver_not_a_nations_colour():
     )
     assert JOKER not in NATION_COLOURS.values()
     assert f"background:{JOKER}" in str(board.chip("Jf"))
+
+
+def removal_of(names: list[str]) -> tuple[GameFacts, Recipient]:
+    """A game right after the player to move was removed on time-out, and that player."""
+    game = Game.new(names, seed="mail")
+    removed = game.player_to_move
+    game.resign(removed, timeout=True)
+    log = [LoggedTurn(1, removed, "timeout", detail={"removed": True})]
+    return facts(game, log), Recipient(1, removed, f"{removed}@example.com")
+
+
+@pytest.mark.parametrize("names", [["ann", "bob", "cid"], ["ann", "bob"]])
+def test_a_removal_email_says_one_thing_the_game_goes_on_or_it_ended(names):
+    game, me = removal_of(names)
+    message = messages.removed(game, me, game.recent[-1], LINKS)
+    text = " ".join(message.text.split())
+    html = " ".join("".join(read_html(message.html).text).split())
+    goes_on = f"The game goes on without you: {game.engine.player_to_move} is to move now."
+    ended = "Your removal ended the game: only "
+    for said in (text, html):
+        assert "you were removed from the game" in said
+        if len(names) == 3:
+            assert goes_on in said and "ended" not in said and "game is over" not in said
+        else:
+            left = next(name for name in names if name != me.name)
+            assert f"{ended}{left} was left in the game." in said
+            assert "goes on" not in said and "to move" not in said
