@@ -4,6 +4,10 @@ with a fresh virtual environment's Python, outside the checkout).
 Every template pair the package ships must be rendered here, with a subject, a text part
 and an HTML part; the script exits 1 naming what is missing, empty or failing, and 0 after
 printing one line per kind.
+
+`builders()` is also the tests' list of sample emails (`tests/server/mail_support.py`):
+each kind is built with the longest names, league name, slug and links the service allows,
+so that the tests of the text parts' width cover every kind, also one added later.
 """
 
 from __future__ import annotations
@@ -24,35 +28,52 @@ from server.games.turns import result_detail
 from server.league import messages as league
 from server.league.ratings import DEFAULT, Skill
 from server.league.table import Move, TableRow
-from server.mail import messages
+from server.mail import messages, outgoing
+from server.mail.addresses import ReplyAddress
 from server.mail.facts import (
     DigestGame,
     GameFacts,
-    Links,
     LoggedTurn,
     OfferedTurn,
     Recipient,
     VacationGame,
 )
 
-LINKS = Links("https://cafe.example", "play+g7@cafe.example", "https://cafe.example/u/x")
+#: Players with names as long as they may be (`server.models.NAME_LENGTH`, 24).
+ANN, BOB, CID, DAN = (f"{name}_has_a_very_long_name" for name in ("ann", "bob", "cid", "dan"))
+#: The links of a real installation, as long as its ids get (a player, a game, a version).
+CONFIG = {
+    "BASE_URL": "https://cafe.example.org",
+    "SECRET_KEY": "k" * 64,
+    "MAIL_DOMAIN": "cafe.example.org",
+}
+LINKS = outgoing.links(CONFIG, player_id=123456, reply=ReplyAddress(123456, 12345, 123456))
+GAME = 123456
+EMAIL = "someone.with.a.long.address@mail.example.org"
 DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
 CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
-SEASON = league.SeasonFacts("Tuesday Club", "tuesday", 2, 4, CLOCK)
+#: A league with the longest name (64) and slug (32), in its 12th season.
+SEASON = league.SeasonFacts(
+    "The Tuesday Evening Correspondence Club of Café International Lt",
+    "tuesday-evening-correspondence-c",
+    12,
+    4,
+    CLOCK,
+)
 TABLE = [
-    TableRow("ann", Fraction(7, 2), 81, 2, 3),
-    TableRow("bob", Fraction(3), 70, 1, 3),
-    TableRow("cid", Fraction(1), 52, 0, 2, left="withdrew"),
+    TableRow(ANN, Fraction(7, 2), 81, 2, 3),
+    TableRow(BOB, Fraction(3), 70, 1, 3),
+    TableRow(CID, Fraction(1), 52, 0, 2, left="withdrew"),
 ]
 LEAGUE_GAMES = [
-    league.LeagueGame(11, ["ann", "bob", "cid"], "ann", DEADLINE),
-    league.LeagueGame(12, ["ann", "bob", "dan"], "bob"),
+    league.LeagueGame(123456, [ANN, BOB, CID], ANN, DEADLINE),
+    league.LeagueGame(123457, [ANN, BOB, DAN], BOB),
 ]
 
 
 def play(turns: int | None) -> tuple[Game, list[LoggedTurn]]:
     """A greedy three-player game after `turns` turns (None: to its end), with its log."""
-    game, bot, log = Game.new(["ann", "bob", "cid"], seed="ci"), GreedyBot(), []
+    game, bot, log = Game.new([ANN, BOB, CID], seed="ci"), GreedyBot(), []
     while not game.is_over and (turns is None or len(log) < turns):
         result = game.play(bot.choose(game))
         detail = result_detail(result)
@@ -66,7 +87,7 @@ def facts(game: Game, log: list[LoggedTurn]) -> GameFacts:
     """What the service gathers for a game's emails; seed and standings once it is over."""
     over = game.is_over
     return GameFacts(
-        id=7,
+        id=GAME,
         version=len(log) + 2,
         state=game.to_position(),
         commitment="ab" * 32,
@@ -83,27 +104,30 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
         facts(game, log), deadline=DEADLINE, clock=CLOCK, timeouts={game.player_to_move: 1}
     )
     running, finished = facts(game, log), facts(*play(None))
-    me = Recipient(1, game.player_to_move, "me@example.com", timezone="Europe/Prague")
+    me = Recipient(1, game.player_to_move, EMAIL, timezone="America/Argentina/ComodRivadavia")
     hints = [OfferedTurn(str(hint.turn), hint.points) for hint in game.hints(3)]
     timed_out = dataclasses.replace(log[-1], player=me.name, kind="timeout")
     removal = LoggedTurn(11, me.name, "timeout", detail={"removed": True})
-    away = [VacationGame(7, ["ann", "bob"], paused=True, deadline=DEADLINE + timedelta(days=3))]
+    away = [
+        VacationGame(GAME, [ANN, BOB], paused=True, deadline=DEADLINE + timedelta(days=3)),
+        VacationGame(GAME + 1, [CID, DAN], paused=False),
+    ]
     return {
         "signin_code": lambda: messages.signin_code(
             me, code="1234567890", link="https://cafe.test/signin/link/x", minutes=15, links=LINKS
         ),
         "invite": lambda: messages.invite(
-            me, creator="ann", game_id=7, seats=3, options={}, links=LINKS
+            me, creator=ANN, game_id=GAME, seats=3, options={"birthday": 30}, links=LINKS
         ),
-        "join_answer": lambda: messages.join_answer(me, game_id=7, refusal=None, links=LINKS),
+        "join_answer": lambda: messages.join_answer(me, game_id=GAME, refusal=None, links=LINKS),
         "player_joined": lambda: messages.player_joined(
-            me, game_id=7, joined="bob", players=["ann", "bob"], seats=3, started=False, links=LINKS
+            me, game_id=GAME, joined=BOB, players=[ANN, BOB], seats=3, started=False, links=LINKS
         ),
         "table_full": lambda: messages.table_full(
             me,
-            game_id=7,
-            joined="cid",
-            players=["ann", "bob", "cid"],
+            game_id=GAME,
+            joined=CID,
+            players=[ANN, BOB, CID],
             seats=3,
             started=True,
             auto_start=True,
@@ -127,7 +151,7 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
             me, [DigestGame(running, True, hints[0], log[-3:])], LINKS
         ),
         "reply_unrecognised": lambda: messages.reply_unrecognised(address="x@y", links=LINKS),
-        "game_expired": lambda: messages.game_expired(game_id=7, seats=3, days=30, links=LINKS),
+        "game_expired": lambda: messages.game_expired(game_id=GAME, seats=3, days=30, links=LINKS),
         "reminder": lambda: messages.reminder(
             clocked, me, hints, DEADLINE - timedelta(days=1), LINKS
         ),
@@ -146,8 +170,8 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
 
 def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
     """One way to build each of the league's emails."""
-    ann = Recipient(1, "ann", "ann@example.com", timezone="Europe/Prague")
-    moves = [Move("ann", 2, 1), Move("cid", 2, 3)]
+    ann = Recipient(1, ANN, EMAIL, timezone="America/Argentina/ComodRivadavia")
+    moves = [Move(ANN, 2, 1), Move(CID, 2, 3)]
     rating = league.RatingChange(DEFAULT, Skill(27.1, 7.2))
     return {
         "league_registration": lambda: league.registration(
@@ -158,7 +182,7 @@ def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
             SEASON,
             division=2,
             placed="moved down from division 1",
-            players=["ann", "bob", "cid", "dan"],
+            players=[ANN, BOB, CID, DAN],
             games=LEAGUE_GAMES,
             links=LINKS,
         ),
@@ -170,7 +194,7 @@ def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
         ),
         "league_joined": lambda: league.joined(ann, SEASON, links=LINKS),
         "league_join_refused": lambda: league.join_refused(
-            ann, SEASON, reason="season 2 of tuesday is running", links=LINKS
+            ann, SEASON, reason=f"season {SEASON.number} of {SEASON.slug} is running", links=LINKS
         ),
     }
 

@@ -39,18 +39,20 @@ GENDER_MARKS = {"f": "♀", "m": "♂"}
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """How wide a grid cell is, and what follows from it."""
+    """How wide a grid cell is, and the blank columns left of the board (a terminal's
+    picture keeps `MARGIN`; nothing is ever drawn there), and what follows from them."""
 
     cell: int
+    margin: int = MARGIN
 
     @property
     def width(self) -> int:
         """The picture's width in columns."""
-        return MARGIN + GRID_SIZE * self.cell
+        return self.margin + GRID_SIZE * self.cell
 
     @property
     def bar_left(self) -> int:
-        return MARGIN + 4 * self.cell
+        return self.margin + 4 * self.cell
 
     @property
     def bar_width(self) -> int:
@@ -186,7 +188,7 @@ def _legend(game: Game, color: bool, last: bool) -> list[str]:
 def _cell(at: tuple[int, int], layout: Layout) -> tuple[int, int]:
     """Canvas position (x of the cell's left edge, y) of a grid cell; row 0 is at the bottom."""
     col, row = at
-    return MARGIN + col * layout.cell, 2 * (GRID_SIZE - 1 - row)
+    return layout.margin + col * layout.cell, 2 * (GRID_SIZE - 1 - row)
 
 
 def _chairs_beside_table(step: int) -> frozenset[tuple[int, int]]:

@@ -5,12 +5,17 @@ The templates are package data (`server/templates/email/`, a link to the checkou
 
 Both parts of every message extend one layout (`base.txt`, `base.html`). The subject is the
 `subject` block of the `.txt` template, so it is written once, next to the text. HTML is
-autoescaped; the text part is not (it is not markup), and a text line longer than
-`TEXT_WIDTH` columns is an error in the template, caught by the tests.
+autoescaped; the text part is not (it is not markup). A text line longer than `TEXT_WIDTH`
+columns — RFC 5322's 78 — is an error in the template, caught by the tests over every
+kind of email; text that comes from outside the template (a name, a reason, a league's
+name) goes through the `wrap` filter, which breaks lines between words only, so that a link
+or a turn is never cut.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,8 +28,9 @@ from cafe.render.palette import PALETTE
 #: Where the email pairs are: a package and a folder inside it.
 TEMPLATE_PACKAGE, TEMPLATE_FOLDER = "server", "templates/email"
 
-#: The widest line of a text part, in columns (the text board picture is as wide).
-TEXT_WIDTH = 100
+#: The widest line of a text part, in columns (RFC 5322, 2.1.1: lines SHOULD be no longer
+#: than 78 characters); the text board picture is as wide (`server.mail.messages.PICTURE`).
+TEXT_WIDTH = 78
 
 #: The template filters that write quantities (`cafe.render.quantities`), for the emails
 #: and the web pages alike: `{{ hint.points|points }}`, `{{ row.points|league_points }}`.
@@ -66,6 +72,43 @@ class _Environment(Environment):
         return super().getattr(obj, attribute)
 
 
+#: A word that must stay whole however long it is: a link or an address.
+_LINK = re.compile(r"[a-z]+://\S+|\S+@\S+")
+
+
+def _words(paragraph: str, room: int) -> str:
+    """The paragraph's words, each one longer than `room` cut into pieces unless it is a
+    link (which a line break would make useless)."""
+    return " ".join(
+        " ".join(word[start : start + room] for start in range(0, len(word), room))
+        if len(word) > room and not _LINK.fullmatch(word)
+        else word
+        for word in paragraph.split()
+    )
+
+
+def wrap(text: str, indent: str = "", then: str | None = None) -> str:
+    """`text` reflowed into lines of at most `TEXT_WIDTH` columns, paragraph by paragraph
+    (they are parted by blank lines): the first line of each starts with `indent`, the
+    further ones with `then` (default `indent`). Lines break between words; a word longer
+    than a line is cut, but for a link, which stands alone on its line. A final newline is
+    kept."""
+    later = indent if then is None else then
+    room = TEXT_WIDTH - max(len(indent), len(later))
+    filled = (
+        textwrap.fill(
+            _words(paragraph, room),
+            width=TEXT_WIDTH,
+            initial_indent=indent,
+            subsequent_indent=later,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        for paragraph in text.strip("\n").split("\n\n")
+    )
+    return "\n\n".join(filled) + ("\n" if text.endswith("\n") else "")
+
+
 def _environment() -> Environment:
     environment = _Environment(
         loader=PackageLoader(TEMPLATE_PACKAGE, TEMPLATE_FOLDER),
@@ -77,6 +120,7 @@ def _environment() -> Environment:
         auto_reload=False,  # templates ship with the code: no file checks on every email
     )
     environment.filters.update(QUANTITY_FILTERS)
+    environment.filters["wrap"] = wrap
     environment.globals["palette"] = PALETTE
     return environment
 

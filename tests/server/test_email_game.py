@@ -18,6 +18,7 @@ from mail_support import (
 
 from cafe import Game, render
 from cafe.render.quantities import points
+from server.mail import messages
 from server.mail.addresses import read_reply_address, thread_root
 
 NAMES = ("ann", "bob", "cid")
@@ -44,7 +45,7 @@ def check_your_turn(api, row, game_id, state, hints, since):
     others = " and ".join(name for name in state["players"] if name != player)
     assert row.subject == f"Café · game {game_id} with {others}: your turn"
     assert f"it is your turn in game {game_id} (turn " in row.body and "version" not in row.body
-    assert render.text(engine).rstrip("\n") in row.body
+    assert render.text(engine, layout=messages.PICTURE).rstrip("\n") in row.body
     assert f"Your hand: {' '.join(engine.hands[engine.to_move])}" in row.body
     for line in since:
         assert line in row.body and line in row.html

@@ -251,7 +251,7 @@ def test_season_finished_sends_the_final_table_moves_and_new_rating(api):
             assert f"{other['player']}, from division {other['from_division']}" in text
         rating = ok(api.call("GET", f"/api/players/{name}"))["rating"]
         assert f"Your rating is now {rating['ordinal']:.1f} (" in text
-        assert f"mu {rating['mu']:.1f}, sigma {rating['sigma']:.1f}" in text
+        assert f"mu {rating['mu']:.1f}, sigma {rating['sigma']:.1f}" in flat(text)
         change = rating["ordinal"] - (25 - 3 * 25 / 3)
         assert f"({change:+.1f} this season; it was 0.0)" in text
         html = readable(row)

@@ -1,0 +1,57 @@
+"""The text part of every kind of email keeps its lines within 78 columns (RFC 5322's
+advice; only a lone link, which cannot be broken, may be wider) and draws the board in the
+80-column compact layout, without the terminal's left margin.
+
+The emails are the one list of samples, `.ci/render_every_email.py`: it builds every kind
+the package ships (a test below holds it to that), with the longest names, league name and
+links there are, so a kind added later is covered too."""
+
+from __future__ import annotations
+
+import pytest
+from mail_support import LONE_LINK, TEXT_WIDTH, sample_emails, too_wide
+
+from cafe.render import text
+from cafe.render.board_text import COMPACT
+from cafe.render.common import display_width
+from server.mail import messages
+
+SAMPLES = sample_emails()
+KINDS = sorted(SAMPLES.builders())
+
+
+@pytest.fixture(scope="module")
+def emails() -> dict[str, messages.Rendered]:
+    return {kind: build() for kind, build in SAMPLES.builders().items()}
+
+
+def test_the_samples_are_every_kind_the_package_ships():
+    assert set(KINDS) == SAMPLES.shipped_kinds()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_text_line_fits_78_columns(emails, kind):
+    assert not too_wide(emails[kind].text), "\n" + emails[kind].text
+
+
+def test_only_a_link_that_cannot_be_broken_is_wider(emails):
+    wide = {
+        line.strip()
+        for email in emails.values()
+        for line in email.text.splitlines()
+        if display_width(line) > TEXT_WIDTH
+    }
+    assert all(LONE_LINK.fullmatch(line) for line in wide)
+    assert all(line.startswith("https://cafe.example.org/unsubscribe/") for line in wide)
+
+
+def test_the_board_is_the_compact_one_without_its_margin(emails):
+    game, _ = SAMPLES.play(10)  # the game of the sample "your turn" email
+    picture = text(game, layout=COMPACT).splitlines()
+    first, second = [number for number, line in enumerate(picture) if not line][:2]
+    board = [line[COMPACT.margin :] for line in picture[first + 1 : second]]
+    assert all(not line[: COMPACT.margin].strip() for line in picture[first + 1 : second])
+    body = emails["your_turn"].text.splitlines()
+    start = body.index(board[0])
+    assert body[start : start + len(board)] == board
+    assert messages.PICTURE.width == TEXT_WIDTH
