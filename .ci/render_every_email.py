@@ -148,7 +148,10 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
         ),
         "game_over": lambda: messages.game_over(finished, me, LINKS),
         "digest": lambda: messages.digest(
-            me, [DigestGame(running, True, hints[0], log[-3:])], LINKS
+            me,
+            [DigestGame(clocked, True, hints[0], log[-3:]), DigestGame(running, False, None)],
+            LINKS,
+            DEADLINE - timedelta(hours=30),
         ),
         "reply_unrecognised": lambda: messages.reply_unrecognised(address="x@y", links=LINKS),
         "game_expired": lambda: messages.game_expired(game_id=GAME, seats=3, days=30, links=LINKS),

@@ -1,7 +1,7 @@
 """The daily digest for players who chose `turn_emails = digest`, queued by the worker.
 
 Every `DIGEST_HOURS` a digest player gets one email listing their running games that wait
-for them (with the best turn's command) and, if they asked to hear of others' turns, the
+for them (each with its deadline, the time left, the best turn's command and its page) and, if they asked to hear of others' turns, the
 turns played since the last digest. A digest with nothing to say is not sent. Taking the
 period is a compare-and-set on `Player.last_digest_at`, so with several workers each
 digest is queued once. The digest has no reply address: several games cannot share one.
@@ -47,7 +47,7 @@ def queue_due(engine: Engine, config: Mapping[str, Any], now: datetime | None = 
             games = _games(session, player, since=player.last_digest_at or now - period)
             if games:
                 links = outgoing.links(config, player_id=player.id)
-                rendered = messages.digest(notify.recipient(player), games, links)
+                rendered = messages.digest(notify.recipient(player), games, links, now)
                 outgoing.queue(
                     session, config, kind="digest", to=player.email, rendered=rendered, links=links
                 )

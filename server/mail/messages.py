@@ -523,11 +523,20 @@ def _how_left(line: Mapping[str, Any]) -> str:
     return "out" if line["eliminated"] else ""
 
 
-def digest(recipient: Recipient, games: Sequence[DigestGame], links: Links) -> Rendered:
-    """The daily digest: the games waiting for the recipient, and (if wanted) others' turns."""
+def digest(
+    recipient: Recipient, games: Sequence[DigestGame], links: Links, now: datetime
+) -> Rendered:
+    """The daily digest: the games waiting for the recipient, each with its deadline, the
+    time left at `now` and its page, and (if wanted) others' turns."""
+    base = links.base_url.rstrip("/")
     items = [
         {
             "game": item.game,
+            "url": f"{base}/games/{item.game.id}",
+            "deadline": None
+            if item.game.deadline is None
+            else times.local(item.game.deadline, recipient.timezone),
+            "left": None if item.game.deadline is None else times.left(item.game.deadline - now),
             "to_move": item.game.state["players"][item.game.state["to_move"]],
             "your_turn": item.your_turn,
             "best": item.best,

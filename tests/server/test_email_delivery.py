@@ -5,16 +5,16 @@ nothing, two workers never send a message twice, no address gets more than
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
-from mail_support import deliver, make_due, outbox_rows
+from mail_support import deliver, make_due, outbox_rows, read_html
 from sqlmodel import Session, select
 
 from server import outbox
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
-from server.mail import digest
+from server.mail import digest, times
 from server.models import OutboxMessage, Player, utcnow
 from server.worker import Worker
 
@@ -203,6 +203,13 @@ def test_a_digest_instead_of_an_email_each_turn(api):
     mover = state["to_move"]
     assert f"1. {mover} played" in mail.body  # others' turns, as asked
     assert "List-Unsubscribe" in mail.headers and "Reply-To" not in mail.headers
+    shown = api.call("GET", f"/api/games/{game_id}", tokens[waiting]).json
+    deadline = datetime.fromisoformat(shown["deadline"])
+    told = f"Deadline: {times.local(deadline, 'UTC')}, {times.left(deadline - tomorrow)} left"
+    page = f"http://cafe.test/games/{game_id}"
+    assert told in " ".join(mail.body.split()) and f"\n  {page}\n" in mail.body
+    html = " ".join("".join(read_html(mail.html).text).split())
+    assert told in html and f'href="{page}"' in mail.html
 
 
 def test_the_worker_queues_due_digests(api):

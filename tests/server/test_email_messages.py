@@ -150,7 +150,10 @@ def every_message() -> dict[str, messages.Rendered]:
         ),
         "game_over": messages.game_over(finished, me, LINKS),
         "digest": messages.digest(
-            me, [DigestGame(running, True, hints_of(game)[0], log[-3:])], LINKS
+            me,
+            [DigestGame(running, True, hints_of(game)[0], log[-3:])],
+            LINKS,
+            DEADLINE - timedelta(days=1, hours=2, minutes=5),
         ),
         "reply_unrecognised": messages.reply_unrecognised(address="x" * 300, links=LINKS),
         "game_expired": messages.game_expired(game_id=17, seats=4, days=30, links=LINKS),
@@ -476,3 +479,20 @@ def test_a_removal_email_says_one_thing_the_game_goes_on_or_it_ended(names):
             left = next(name for name in names if name != me.name)
             assert f"{ended}{left} was left in the game." in said
             assert "goes on" not in said and "to move" not in said
+
+
+def test_the_digest_gives_each_waiting_game_its_deadline_time_left_and_page(rendered):
+    digest = rendered["digest"]
+    told = "Deadline: Thu 5 Mar 2026, 10:00 CET, 1 day 2 hours left"
+    assert told in " ".join(digest.text.split())
+    assert "\n  http://cafe.test/games/7\n" in digest.text
+    assert told in " ".join("".join(read_html(digest.html).text).split())
+    assert 'href="http://cafe.test/games/7"' in digest.html
+
+
+def test_a_digest_game_without_a_clock_says_it_has_no_deadline():
+    game, log = played_game(4)
+    me = Recipient(1, game.player_to_move, "me@example.com")
+    digest = messages.digest(me, [DigestGame(facts(game, log), True, None)], LINKS, DEADLINE)
+    assert "No deadline: the game has no clock" in digest.text
+    assert "left" not in digest.text
