@@ -158,6 +158,15 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
         "reminder": lambda: messages.reminder(
             clocked, me, hints, DEADLINE - timedelta(days=1), LINKS
         ),
+        "reminders": lambda: messages.reminders(
+            me,
+            [
+                DigestGame(clocked, True, hints[0]),
+                DigestGame(dataclasses.replace(clocked, id=GAME + 1), True, None),
+            ],
+            LINKS,
+            DEADLINE - timedelta(hours=23, minutes=59),
+        ),
         "timed_out": lambda: messages.timed_out(clocked, me, timed_out, LINKS),
         "removed": lambda: messages.removed(clocked, me, removal, LINKS),
         "auto_vacation": lambda: messages.auto_vacation(clocked, me, 3.5, LINKS),

@@ -13,7 +13,10 @@ that the same version is still due, and acts:
   reminder as sent (`games.reminded`) and arms the next one, so it is sent once, whatever
   the crashes. None goes to a player on vacation or one who turned reminders off (the
   reminder is recorded all the same); when both reminders of a turn are due at once (the
-  workers were down), only the later one is sent;
+  workers were down), only the later one is sent. The player's reminders of other games
+  due within the next hour (`TOGETHER`) are recorded in the same transaction and come in
+  the same email (the event's `more_games`), so a player with several games due at about
+  the same time gets one reminder, not one per game;
 - a declared vacation beginning or ending with time alone (`vacations.notice_due`,
   indexed): `announce` queues its email (`server.clock.notices`) in the transaction that
   moves `notice_due` on, the vacation and its player claimed like a game, so that two
@@ -30,7 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, update
@@ -54,6 +57,8 @@ from server.models import (
 
 #: The due games one sweep takes on, of each kind; the next sweep takes the rest.
 BATCH = 200
+#: Reminders due within this span for one player come as one email.
+TOGETHER = timedelta(hours=1)
 
 
 @dataclass
@@ -143,33 +148,80 @@ def _remind(session: Session, game_id: int, version: int, config: Mapping[str, A
         .where(GameSeat.game_id == game_id, GameSeat.seat == seat)
     ).one()
     assert player.id is not None
+    due, away = _record_reminders(session, game, player, until=now)
+    wanted = due and player.reminders and not away
+    if wanted:
+        more = [
+            (other.id, other.version)
+            for other in _reminders_soon(session, player, game_id, until=now + TOGETHER)
+            if _record_reminders(session, other, player, until=now + TOGETHER)[0]
+        ]
+        event = outgoing.Event(
+            kind="reminder",
+            game_id=game_id,
+            version=version,
+            seat=seat,
+            more_games=tuple((other_id, other_version) for other_id, other_version in more),
+        )
+        outgoing.queue_events(session, config, [event])
+    return wanted
+
+
+def _record_reminders(
+    session: Session, game: GameRecord, player: Player, *, until: datetime
+) -> tuple[bool, bool]:
+    """Record the reminders of `game`'s turn (the player's) due by `until` as sent and arm
+    the next one; whether any was due, and whether the player is away now."""
+    assert game.clock is not None and game.turn_started_at is not None and player.id is not None
+    now = utcnow()
     start, days = game.turn_started_at, game.clock["days_per_turn"]
     paused = store.pauses(session, player.id, start)
     every_stop = store.stops(game.clock, paused, game.clock_holds)
     due = [
         reminder.kind
         for reminder in deadlines.reminders(start, days, every_stop)
-        if reminder.due <= now and reminder.kind not in game.reminded
+        if reminder.due <= until and reminder.kind not in game.reminded
     ]
     reminded = [*game.reminded, *due]
-    away = any(pause.start <= now < pause.end for pause in paused)
-    wanted = bool(due) and player.reminders and not away
     session.execute(
         update(GameRecord)
-        .where(col(GameRecord.id) == game_id, col(GameRecord.version) == version)
+        .where(col(GameRecord.id) == game.id, col(GameRecord.version) == game.version)
         .values(
             reminded=reminded,
             reminder_due=deadlines.next_reminder(start, days, every_stop, sent=reminded),
         )
         .execution_options(synchronize_session=False)
     )
-    if wanted:
-        outgoing.queue_events(
-            session,
-            config,
-            [outgoing.Event(kind="reminder", game_id=game_id, version=version, seat=seat)],
+    return bool(due), any(pause.start <= now < pause.end for pause in paused)
+
+
+def _reminders_soon(
+    session: Session, player: Player, game_id: int, *, until: datetime
+) -> list[GameRecord]:
+    """The player's other running games whose reminder is due by `until` and where it is
+    their turn, claimed like the game at hand (in id order, skipping any another
+    transaction holds: those remind on their own)."""
+    found = session.exec(
+        select(GameRecord, GameSeat.seat)
+        .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
+        .where(
+            col(GameSeat.player_id) == player.id,
+            col(GameRecord.id) != game_id,
+            col(GameRecord.status) == GameStatus.ACTIVE,
+            col(GameRecord.reminder_due) <= until,
         )
-    return wanted
+        .order_by(col(GameRecord.id))
+        .with_for_update(skip_locked=True, of=GameRecord)  # type: ignore[arg-type]
+        .execution_options(populate_existing=True)
+    ).all()
+    return [
+        game
+        for game, seat in found
+        if game.clock is not None
+        and game.state is not None
+        and game.turn_started_at is not None
+        and game.state["to_move"] == seat
+    ]
 
 
 def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:

@@ -7,7 +7,9 @@ mail that still means something goes out:
 
 - a "your turn", "another player's turn" or a reminder whose version is no longer the
   game's version, or whose game has finished, is **superseded**: a newer event (or "game
-  over") says more, and a reminder of a turn already played means nothing;
+  over") says more, and a reminder of a turn already played means nothing. A reminder
+  about several games (`more_games`: those due within the hour for one player) tells of
+  those still waiting, in one email, and is superseded only when none is;
 - an email the recipient's preferences do not want (`server.games.notify`; reminders:
   the `reminders` preference alone) is **skipped**;
 - "a player joined" and "the table is full" (to a game's creator) follow the creator's
@@ -41,7 +43,7 @@ from server.games import notify
 from server.league import labels
 from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
-from server.mail.facts import GameFacts, LoggedTurn, OfferedTurn
+from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
 from server.models import (
     GameRecord,
     GameSeat,
@@ -90,6 +92,13 @@ def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str,
         }.get(row.kind, player.turn_emails != "none")
         why = f"{player.name} chose turn_emails={player.turn_emails}"
     return None if wanted else (OutboxStatus.SKIPPED, why)
+
+
+def _waits_for(game: GameRecord, version: int, player: Player) -> bool:
+    """Whether `game` is still at `version`, running, with `player` to move."""
+    if game.version != version or game.status == "finished" or game.state is None:
+        return False
+    return game.state["players"][game.state["to_move"]] == player.name
 
 
 def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:
@@ -185,7 +194,9 @@ class _Batch:
     ) -> None:
         self.session = session
         self.config = config
-        game_ids = {row.game_id for row in events if row.game_id is not None}
+        game_ids = {row.game_id for row in events if row.game_id is not None} | {
+            game_id for row in events for game_id, _ in row.more_games or ()
+        }
         # the recipients of the events about a game (a lobby event's seat is the joiner's)
         seats = {
             (row.game_id, row.seat)
@@ -300,9 +311,16 @@ class _Batch:
         player = self.players.get((row.game_id, row.seat))
         if game is None or player is None or game.state is None:
             raise LookupError(f"game {row.game_id} has no player in seat {row.seat}")
+        if row.more_games:
+            return self._render_reminders(row, game, player)
         reason = unwanted(row, game, player)
         if reason is not None:
             return reason
+        self._fill(row, game, player)
+        return None
+
+    def _fill(self, row: OutboxMessage, game: GameRecord, player: Player) -> None:
+        """Render the game email `row.kind` about `game` for `player` into `row`."""
         facts = self._facts(game)
         extra: dict[str, Any] = {}
         if row.kind in ("your_turn", "reminder"):
@@ -329,6 +347,38 @@ class _Batch:
         row.headers = outgoing.headers(
             self.config, links=links, game_id=game.id, answering=row.answering
         )
+
+    def _render_reminders(
+        self, row: OutboxMessage, game: GameRecord, player: Player
+    ) -> tuple[str, str] | None:
+        """Render a reminder about several games (those due within the hour for one
+        player): about those still waiting for the player at the version it was queued
+        for — all of them in one email, or the one left as an ordinary reminder."""
+        if not player.reminders:
+            return OutboxStatus.SKIPPED, f"{player.name} turned reminders off"
+        asked = [(game.id, row.version), *((g, v) for g, v in row.more_games or ())]
+        waiting = [
+            self.games[game_id]
+            for game_id, version in asked
+            if game_id in self.games and _waits_for(self.games[game_id], version, player)
+        ]
+        if not waiting:
+            return OutboxStatus.SUPERSEDED, "every game of the reminder moved on"
+        if len(waiting) == 1:
+            self._fill(row, waiting[0], player)
+            return None
+        games = []
+        for each in waiting:
+            facts = self._facts(each)
+            best = self.hints(facts, player)
+            games.append(DigestGame(game=facts, your_turn=True, best=best[0] if best else None))
+        links = outgoing.links(self.config, player_id=player.id)
+        rendered = messages.reminders(notify.recipient(player), games, links, utcnow())
+        row.to_addr = player.email
+        row.subject = rendered.subject[:200]
+        row.body = rendered.text
+        row.html = rendered.html
+        row.headers = outgoing.headers(self.config, links=links)
         return None
 
     def _render_lobby(self, row: OutboxMessage) -> tuple[str, str] | None:

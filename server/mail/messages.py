@@ -309,6 +309,36 @@ def reminder(
     return render_pair("reminder", context)
 
 
+def reminders(
+    recipient: Recipient, games: Sequence[DigestGame], links: Links, now: datetime
+) -> Rendered:
+    """Time is running out for the recipient's turn in several games at once (their
+    reminders were due within the hour): each game, soonest deadline first, with the time
+    left, its deadline, the best turn and its page."""
+    base, zone = links.base_url.rstrip("/"), recipient.timezone
+    due = sorted(games, key=lambda item: item.game.deadline or now)
+    items = [
+        {
+            "id": item.game.id,
+            "turn": item.game.turn,
+            "opponents": names_and([n for n in item.game.state["players"] if n != recipient.name]),
+            "left": times.left((item.game.deadline or now) - now),
+            "deadline": times.local(item.game.deadline or now, zone),
+            "best": item.best,
+            "command": move_command(item.game.id, item.best.turn) if item.best else None,
+            "url": f"{base}/games/{item.game.id}",
+        }
+        for item in due
+    ]
+    context = _base(
+        recipient.name,
+        links,
+        games=items,
+        preheader=f"{len(items)} games wait for your turn; the first is due in {items[0]['left']}",
+    )
+    return render_pair("reminders", context)
+
+
 def _timeouts_left(game: GameFacts, name: str) -> int | None:
     """How many more time-outs in a row the player may have before the next one removes
     them (None: the game's rule removes at the first)."""

@@ -118,6 +118,7 @@ class Event:
     seat: int
     turn: int | None = None  # the log entry a `turn_confirmed` answers
     answering: str | None = None  # the Message-ID of the emailed turn it answers
+    more_games: tuple[tuple[int, int], ...] = ()  # a reminder's further (game, version)s
 
 
 def queue_events(session: Session, config: Mapping[str, Any], events: Sequence[Event]) -> None:
@@ -138,6 +139,7 @@ def event_rows(config: Mapping[str, Any], events: Sequence[Event]) -> list[dict[
             "seat": event.seat,
             "turn": event.turn,
             "answering": event.answering,
+            "more_games": [list(pair) for pair in event.more_games] or None,
             "message_id": new_message_id(domain),
             "status": OutboxStatus.PENDING,
             "attempts": 0,

@@ -5,6 +5,7 @@ player, removal), and what everyone is told."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -171,7 +172,8 @@ def test_autoplay_twice_then_removal(api, clock):
     assert "1 time-out in a row" in first.body and "1 more and you are removed" in first.body
     assert "At the next one you are removed" in second.body
     [removal] = mails(api, late, "removed")
-    assert "you were removed from the game" in removal.body
+    told = " ".join(removal.body.split())
+    assert "you were removed from the game" in told and "The game goes on without you" in told
     others = [m for n in tokens if n != late for m in mails(api, n, "your_turn")]
     assert any("(played on time-out)" in m.body for m in others)
     record = api.call("GET", f"/api/games/{game_id}/record", tokens[late])
@@ -217,3 +219,52 @@ def test_the_timeout_turn_is_in_the_log_and_replays(api, clock):
     assert entry.kind == "timeout" and entry.notation and entry.submitted == ""
     [shown] = log(api, game_id, tokens[late])
     assert shown["kind"] == "timeout" and shown["turn"] == entry.notation
+
+
+def waiting_for(api, name, tokens):
+    """A new game of `name` and bob in which it is `name`'s turn from now on."""
+    game_id = api.call("POST", "/api/games", tokens[name], json={"seats": 2}).json["id"]
+    api.call("POST", f"/api/games/{game_id}/join", tokens["bob"])
+    api.call("POST", f"/api/games/{game_id}/start", tokens[name])
+    if mover(api, game_id, tokens) != name:
+        play_best(api, game_id, tokens)
+    return game_id
+
+
+@pytest.mark.postgres
+def test_reminders_due_within_the_hour_come_as_one_email(api, backend, clock):
+    tokens = {"ann": api.register("ann"), "bob": api.register("bob")}
+    first = waiting_for(api, "ann", tokens)  # half time in 36 hours
+    clock.advance(30 * MINUTE)
+    second = waiting_for(api, "ann", tokens)  # half an hour later
+    clock.advance(90 * MINUTE)
+    third = waiting_for(api, "ann", tokens)  # two hours after the first
+    clock.advance(34 * HOUR)  # the first's reminder is due; the second's within the hour
+    assert swept(api).reminders == 1
+    [both] = mails(api, "ann", "reminder")
+    assert both.subject == "Café International: your turn is due soon in 2 games"
+    text = " ".join(both.body.split())
+    assert re.search(rf"Game {first} with bob \(turn \d\): 1 day 12 hours left", text)
+    assert re.search(rf"Game {second} with bob \(turn \d\): 1 day 12 hours left", text)
+    assert text.index(f"Game {first} ") < text.index(f"Game {second} ")  # soonest first
+    assert f"http://cafe.test/games/{first}" in text and f"/games/{second}" in text
+    assert f"Game {third} " not in text and "Reply-To" not in both.headers
+    clock.advance(HOUR)
+    assert swept(api).reminders == 0  # the second's was sent with the first's
+    clock.advance(HOUR)
+    assert swept(api).reminders == 1
+    [_, alone] = mails(api, "ann", "reminder")
+    assert alone.subject == f"Café · game {third} with bob: 1 day 12 hours left for your turn"
+
+
+def test_a_joint_reminder_tells_only_of_the_games_still_waiting(api, clock):
+    tokens = {"ann": api.register("ann"), "bob": api.register("bob")}
+    first = waiting_for(api, "ann", tokens)
+    clock.advance(10 * MINUTE)
+    second = waiting_for(api, "ann", tokens)
+    clock.advance(36 * HOUR)
+    assert sweep(get_engine(api.app), api.app.config).reminders == 1  # one email, queued
+    play_best(api, first, tokens)  # ann plays the first game before it is sent
+    [reminder] = mails(api, "ann", "reminder")
+    assert reminder.subject.startswith(f"Café · game {second} with bob: ")  # the one left
+    assert "Reply-To" in reminder.headers
