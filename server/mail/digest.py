@@ -4,7 +4,8 @@ Every `DIGEST_HOURS` a digest player gets one email listing their running games 
 for them (each with its deadline, the time left, the best turn's command and its page)
 and, if they asked to hear of others' turns, the turns played since the last digest. A
 digest with nothing to say is not sent. Taking the period is a compare-and-set on
-`Player.last_digest_at`, so with several workers each digest is queued once. The digest has no reply address: several games cannot share one.
+`Player.last_digest_at`, so with several workers each digest is queued once. The digest
+has no reply address: several games cannot share one.
 """
 
 from __future__ import annotations
