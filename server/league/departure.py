@@ -15,7 +15,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from server.league.store import mark_left
-from server.league.withdrawal import resign_games
+from server.league.withdrawal import lock_games, resign_games
 from server.models import (
     ApiToken,
     GameRecord,
@@ -45,6 +45,13 @@ def remove_player(session: Session, player: Player) -> Departure:
     their tokens and stop their emails; a 409 (nothing changed) if a game moved on meanwhile."""
     assert player.id is not None
     now = utcnow()
+    running = session.exec(
+        select(GameRecord)
+        .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
+        .where(GameSeat.player_id == player.id, GameRecord.status == GameStatus.ACTIVE)
+        .order_by(col(GameRecord.id))
+    ).all()
+    running = lock_games(session, running)  # the games first (`server.league.withdrawal`)
     members = session.exec(
         select(SeasonMember, Season)
         .join(Season, col(Season.id) == SeasonMember.season_id)
@@ -53,16 +60,11 @@ def remove_player(session: Session, player: Player) -> Departure:
             col(SeasonMember.withdrawn_at).is_(None),
             Season.status != SeasonStatus.FINISHED,
         )
+        .order_by(col(SeasonMember.season_id))
     ).all()
     for member, _ in members:
         mark_left(member, MemberLeft.WITHDREW, now)
         session.add(member)
-    running = session.exec(
-        select(GameRecord)
-        .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
-        .where(GameSeat.player_id == player.id, GameRecord.status == GameStatus.ACTIVE)
-        .order_by(col(GameRecord.id))
-    ).all()
     resigned = resign_games(session, running, player)
     session.execute(
         update(ApiToken)

@@ -7,19 +7,25 @@ organiser removes them (`withdraw` with `how=MemberLeft.REMOVED`), or they are r
 time from every game of the season they had left (`server.league.results.removed_on_time`,
 in the time-out's own transaction). `server.league.store.mark_left` is the one place that
 writes it; the tables list them below every member still in their division, marked.
+
+A leaving member's games are locked first, in id order, before anything else is written:
+a game's end locks the game, then the ratings, the members and the season
+(`server.league.results`), so a withdrawal that took a member's row before its games could
+deadlock with a game finishing meanwhile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from server.domain import Conflict
 from server.games import turns
 from server.league.store import load_season, mark_left, running_games_of
 from server.models import (
     GameRecord,
+    GameStatus,
     League,
     MemberLeft,
     Player,
@@ -30,10 +36,28 @@ from server.models import (
 )
 
 
+def lock_games(session: Session, games: Sequence[GameRecord]) -> list[GameRecord]:
+    """Lock the rows of `games` in id order (in the caller's transaction, before it writes
+    anything else); those still running, as they are once locked (a game that was
+    finishing meanwhile has finished)."""
+    ids = sorted(game.id for game in games if game.id is not None)
+    if not ids:
+        return []
+    locked = session.exec(
+        select(GameRecord)
+        .where(col(GameRecord.id).in_(ids))
+        .order_by(col(GameRecord.id))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).all()
+    return [game for game in locked if game.status == GameStatus.ACTIVE]
+
+
 def resign_games(session: Session, games: Sequence[GameRecord], player: Player) -> list[int]:
     """Resign the player from each of these running games they are still in (in the
-    caller's transaction; a league game's log says they withdrew); the games resigned. A
-    game that moved on meanwhile makes the whole change a 409 to retry, never a partial one."""
+    caller's transaction, which locked them first: `lock_games`; a league game's log says
+    they withdrew); the games resigned. A game that moved on meanwhile makes the whole
+    change a 409 to retry, never a partial one."""
     resigned = []
     for game in games:
         assert game.id is not None and game.state is not None
@@ -86,11 +110,12 @@ def leave(
     transaction: marked as left now, and during the season their running games of it
     resigned; the games resigned. A withdrawal and the organiser's removal
     (`server.league.removal`) alike."""
+    running: list[GameRecord] = []
+    if season.status == SeasonStatus.RUNNING:  # the games first, before the member's row
+        assert season.id is not None and player.id is not None
+        running = lock_games(
+            session, running_games_of(session, season_id=season.id, player_id=player.id)
+        )
     mark_left(member, how, utcnow())
     session.add(member)
-    if season.status != SeasonStatus.RUNNING:
-        return []
-    assert season.id is not None and player.id is not None
-    return resign_games(
-        session, running_games_of(session, season_id=season.id, player_id=player.id), player
-    )
+    return resign_games(session, running, player)
