@@ -25,7 +25,9 @@ that the same version is still due, and acts:
 - a running league season's weekly digest (`seasons.digest_due`, indexed): queued in the
   transaction that moves `digest_due` on by a compare-and-set (`server.league.digest`).
 
-A crash anywhere rolls back the game at hand only; the next sweep finds it due again.
+A crash anywhere rolls back the game at hand only; the next sweep finds it due again. A
+transaction the database aborted for a rival (a deadlock, a serialization failure) is run
+again at once (`server.transactions.retried`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from server.models import (
     VacationKind,
     utcnow,
 )
+from server.transactions import retried
 
 #: The due games one sweep takes on, of each kind; the next sweep takes the rest.
 BATCH = 200
@@ -89,7 +92,7 @@ def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> S
     now = utcnow()
     with Session(engine, expire_on_commit=False) as session:
         for game_id, version in _due(session, col(GameRecord.deadline), now, limit):
-            outcome = timeouts.apply_timeout(session, game_id, version, config=config)
+            outcome = _time_out(session, game_id, version, config=config)
             if outcome is not None:
                 swept.timeouts[outcome] += 1
         for game_id, version in _due(session, col(GameRecord.reminder_due), now, limit):
@@ -99,9 +102,15 @@ def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> S
             if notice is not None:
                 swept.vacations[notice] += 1
         for season_id, due in league_digest.due_seasons(session, now, limit):
-            queued = league_digest.send_digest(session, season_id, due, config=config)
+            queued = _send_digest(session, season_id, due, config=config)
             swept.league_digests += queued is not None
     return swept
+
+
+#: A time-out and a league digest, each one transaction that rolls back on any error, run
+#: again when the database aborted it.
+_time_out = retried(timeouts.apply_timeout)
+_send_digest = retried(league_digest.send_digest)
 
 
 def _due(session: Session, column: Any, now: datetime, limit: int) -> list[tuple[int, int]]:
@@ -113,6 +122,7 @@ def _due(session: Session, column: Any, now: datetime, limit: int) -> list[tuple
     return [(game_id, version) for game_id, version in rows if game_id is not None]
 
 
+@retried
 def remind(session: Session, game_id: int, version: int, *, config: Mapping[str, Any]) -> bool:
     """Send the due reminder of game `game_id` at `version` (record it, queue its email,
     arm the next one) and commit; False when none was due any more or none was sent."""
@@ -236,6 +246,7 @@ def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:
     return [vacation_id for vacation_id in ids if vacation_id is not None]
 
 
+@retried
 def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -> Notice | None:
     """Queue the email due about vacation `vacation_id`, move its `notice_due` on, and
     commit; None when none is due any more or another transaction holds it or its player."""
