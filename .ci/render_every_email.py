@@ -94,7 +94,15 @@ def facts(game: Game, log: list[LoggedTurn]) -> GameFacts:
         seed_hex="0f" * 32 if over else None,
         standings=[standing_json(s) for s in game.standings()] if over else (),
         recent=log[-8:],
+        turn_count=len(log),
     )
+
+
+def removed(game: Game, shown: GameFacts) -> GameFacts:
+    """`shown` once the player to move in `game` was removed on time-out."""
+    after = Game.from_position(game.to_position())
+    after.resign(after.to_move, timeout=True)
+    return dataclasses.replace(shown, state=after.to_position(), version=shown.version + 1)
 
 
 def builders() -> dict[str, Callable[[], messages.Rendered]]:
@@ -149,7 +157,10 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
         "game_over": lambda: messages.game_over(finished, me, LINKS),
         "digest": lambda: messages.digest(
             me,
-            [DigestGame(clocked, True, hints[0], log[-3:]), DigestGame(running, False, None)],
+            [
+                DigestGame(clocked, True, hints[0], log[-3:]),
+                DigestGame(dataclasses.replace(running, id=GAME + 1), False, None, log[-1:]),
+            ],
             LINKS,
             DEADLINE - timedelta(hours=30),
         ),
@@ -168,7 +179,7 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
             DEADLINE - timedelta(hours=23, minutes=59),
         ),
         "timed_out": lambda: messages.timed_out(clocked, me, timed_out, LINKS),
-        "removed": lambda: messages.removed(clocked, me, removal, LINKS),
+        "removed": lambda: messages.removed(removed(game, clocked), me, removal, LINKS),
         "auto_vacation": lambda: messages.auto_vacation(clocked, me, 3.5, LINKS),
         "vacation_started": lambda: messages.vacation_started(
             me, until=DEADLINE, games=away, bank_days=9.5, links=LINKS
