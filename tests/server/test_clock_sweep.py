@@ -244,8 +244,8 @@ def test_reminders_due_within_the_hour_come_as_one_email(api, backend, clock):
     [both] = mails(api, "ann", "reminder")
     assert both.subject == "Café International: your turn is due soon in 2 games"
     text = " ".join(both.body.split())
-    assert re.search(rf"Game {first} with bob \(turn \d\): 1 day 12 hours left", text)
-    assert re.search(rf"Game {second} with bob \(turn \d\): 1 day 12 hours left", text)
+    assert re.search(rf"Game {first} \(turn \d\): 1 day 12 hours left with bob Deadline", text)
+    assert re.search(rf"Game {second} \(turn \d\): 1 day 12 hours left with bob", text)
     assert text.index(f"Game {first} ") < text.index(f"Game {second} ")  # soonest first
     assert f"http://cafe.test/games/{first}" in text and f"/games/{second}" in text
     assert f"Game {third} " not in text and "Reply-To" not in both.headers

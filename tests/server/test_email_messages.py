@@ -52,6 +52,7 @@ KINDS = [
     "reply_unrecognised",
     "game_expired",
     "reminder",
+    "reminders",
     "timed_out",
     "removed",
     "auto_vacation",
@@ -159,6 +160,15 @@ def every_message() -> dict[str, messages.Rendered]:
         "game_expired": messages.game_expired(game_id=17, seats=4, days=30, links=LINKS),
         "reminder": messages.reminder(
             running, me, hints_of(game), DEADLINE - timedelta(days=2, hours=4), LINKS
+        ),
+        "reminders": messages.reminders(
+            me,
+            [
+                DigestGame(running, True, hints_of(game)[0]),
+                DigestGame(dataclasses.replace(running, id=8), True, None),
+            ],
+            LINKS,
+            DEADLINE - timedelta(hours=5),
         ),
         "timed_out": messages.timed_out(running, me, timeout, LINKS),
         "removed": messages.removed(running, me, removal, LINKS),
