@@ -93,6 +93,10 @@ def wrap(text: str, indent: str = "", then: str | None = None) -> str:
     further ones with `then` (default `indent`). Lines break between words; a word longer
     than a line is cut, but for a link, which stands alone on its line. A final newline is
     kept."""
+    end = "\n" if text.endswith("\n") else ""
+    whole = text.strip("\n")
+    if len(indent) + len(whole) <= TEXT_WIDTH and whole == " ".join(whole.split()):
+        return indent + whole + end  # one line that fits: most of them (textwrap is slow)
     later = indent if then is None else then
     room = TEXT_WIDTH - max(len(indent), len(later))
     filled = (
@@ -104,9 +108,9 @@ def wrap(text: str, indent: str = "", then: str | None = None) -> str:
             break_long_words=False,
             break_on_hyphens=False,
         )
-        for paragraph in text.strip("\n").split("\n\n")
+        for paragraph in whole.split("\n\n")
     )
-    return "\n\n".join(filled) + ("\n" if text.endswith("\n") else "")
+    return "\n\n".join(filled) + end
 
 
 def _environment() -> Environment:
