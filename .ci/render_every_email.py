@@ -219,6 +219,24 @@ def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
         "league_join_refused": lambda: league.join_refused(
             ann, SEASON, reason=f"season {SEASON.number} of {SEASON.slug} is running", links=LINKS
         ),
+        "league_removed": lambda: league.removed(
+            ann,
+            SEASON,
+            reason="two months without a turn; the division waited for you long enough",
+            running=True,
+            resigned=[123456, 123457],
+            links=LINKS,
+        ),
+        "league_paused": lambda: league.paused(
+            ann, SEASON, reason="the club's summer break, until the 1st of September", links=LINKS
+        ),
+        "league_resumed": lambda: league.resumed(
+            ann,
+            SEASON,
+            paused_for=timedelta(days=12, hours=5),
+            waiting=LEAGUE_GAMES[:1],
+            links=LINKS,
+        ),
     }
 
 
