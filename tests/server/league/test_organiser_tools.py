@@ -252,10 +252,10 @@ def test_a_pause_stops_every_clock_and_the_resumption_moves_each_deadline_back(a
     # last call a day before the deadline, then the time-out, each when it is due
     clock.advance(11 * HOUR)
     assert swept(api).total == 0
-    clock.advance(2 * HOUR)
-    assert swept(api).reminders == len(first)
+    clock.advance(2 * HOUR)  # one reminder email per player to move, about all their games
+    assert swept(api).reminders == len(movers)
     clock.advance(12 * HOUR)
-    assert swept(api).reminders == len(first)
+    assert swept(api).reminders == len(movers)
     clock.advance(22 * HOUR)
     assert not swept(api).timeouts
     clock.advance(2 * HOUR)
