@@ -322,7 +322,7 @@ def reminders(
             "id": item.game.id,
             "turn": item.game.turn,
             "opponents": names_and([n for n in item.game.state["players"] if n != recipient.name]),
-            "left": times.left((item.game.deadline or now) - now),
+            "left": quantities.time_left((item.game.deadline or now) - now),
             "deadline": times.local(item.game.deadline or now, zone),
             "best": item.best,
             "command": move_command(item.game.id, item.best.turn) if item.best else None,
@@ -334,7 +334,7 @@ def reminders(
         recipient.name,
         links,
         games=items,
-        preheader=f"{len(items)} games wait for your turn; the first is due in {items[0]['left']}",
+        preheader=f"{len(items)} games wait for your turn; {items[0]['left']} in the first",
     )
     return render_pair("reminders", context)
 
@@ -566,7 +566,9 @@ def digest(
             "deadline": None
             if item.game.deadline is None
             else times.local(item.game.deadline, recipient.timezone),
-            "left": None if item.game.deadline is None else times.left(item.game.deadline - now),
+            "left": None
+            if item.game.deadline is None
+            else quantities.time_left(item.game.deadline - now),
             "to_move": item.game.state["players"][item.game.state["to_move"]],
             "your_turn": item.your_turn,
             "best": item.best,

@@ -11,6 +11,7 @@ import pytest
 from mail_support import deliver, make_due, outbox_rows, read_html
 from sqlmodel import Session, select
 
+from cafe.render.quantities import time_left
 from server import outbox
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
@@ -205,7 +206,7 @@ def test_a_digest_instead_of_an_email_each_turn(api):
     assert "List-Unsubscribe" in mail.headers and "Reply-To" not in mail.headers
     shown = api.call("GET", f"/api/games/{game_id}", tokens[waiting]).json
     deadline = datetime.fromisoformat(shown["deadline"])
-    told = f"Deadline: {times.local(deadline, 'UTC')}, {times.left(deadline - tomorrow)} left"
+    told = f"Deadline: {times.local(deadline, 'UTC')}, {time_left(deadline - tomorrow)}"
     page = f"http://cafe.test/games/{game_id}"
     assert told in " ".join(mail.body.split()) and f"\n  {page}\n" in mail.body
     html = " ".join("".join(read_html(mail.html).text).split())
