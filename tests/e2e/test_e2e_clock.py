@@ -230,7 +230,7 @@ def check_mail(client: Any, handler: CatchingHandler, *, pat: str, nat: str, val
         row
         for row in rows
         if row.kind == "your_turn" and f"{nat} played" in (row.body or "")
-        and "(played on time-out)" in (row.body or "")
+        and "(played on time-out)" in " ".join((row.body or "").split())  # wrapped at 78
     ]  # fmt: skip
     assert played_for_nat, "no turn email marked nat's turn as played on time-out"
 

@@ -14,9 +14,11 @@ from mail_support import assert_text_fits, board_in_html, read_html
 
 from cafe import Game, render
 from cafe.bots import GreedyBot
+from cafe.endings import Departure
 from cafe.render.common import NATION_COLOURS
 from cafe.render.palette import INK, JOKER
 from cafe.render.quantities import points
+from server.games.store import standing_json
 from server.mail import board, messages, templates
 from server.mail.facts import (
     DigestGame,
@@ -470,7 +472,12 @@ def removal_of(names: list[str]) -> tuple[GameFacts, Recipient]:
     removed = game.player_to_move
     game.resign(removed, timeout=True)
     log = [LoggedTurn(1, removed, "timeout", detail={"removed": True})]
-    return facts(game, log), Recipient(1, removed, f"{removed}@example.com")
+    shown = facts(game, log)
+    if game.is_over:  # as the service stores them: the ending, and who left how
+        left = {removed: Departure.TIMED_OUT}
+        standings = [standing_json(s, left.get(s.player)) for s in game.standings()]
+        shown = dataclasses.replace(shown, standings=standings, ending=game.ending)
+    return shown, Recipient(1, removed, f"{removed}@example.com")
 
 
 @pytest.mark.parametrize("names", [["ann", "bob", "cid"], ["ann", "bob"]])
@@ -480,14 +487,14 @@ def test_a_removal_email_says_one_thing_the_game_goes_on_or_it_ended(names):
     text = " ".join(message.text.split())
     html = " ".join("".join(read_html(message.html).text).split())
     goes_on = f"The game goes on without you: {game.engine.player_to_move} is to move now."
-    ended = "Your removal ended the game: only "
     for said in (text, html):
         assert "you were removed from the game" in said
         if len(names) == 3:
             assert goes_on in said and "ended" not in said and "game is over" not in said
         else:
             left = next(name for name in names if name != me.name)
-            assert f"{ended}{left} was left in the game." in said
+            why = messages.why_over(game)  # how the game's end is worded (cafe.endings)
+            assert f"Your removal ended the game: {why}." in said and f"only {left}" in why
             assert "goes on" not in said and "to move" not in said
 
 
