@@ -8,7 +8,7 @@
   an email about a turn already played says how and when it was played.
 
 Revision ID: 0014
-Revises: 0015
+Revises: 0017
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = '0014'
-down_revision: str | None = '0015'
+down_revision: str | None = '0017'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
