@@ -7,7 +7,7 @@
 - `turns.source`: how a player's turn came in (`api`, `web`, `email`), so that a reply to
   an email about a turn already played says how and when it was played.
 
-Revision ID: 0014
+Revision ID: 0018
 Revises: 0017
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision: str = '0014'
+revision: str = '0018'
 down_revision: str | None = '0017'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
