@@ -160,9 +160,13 @@ def redeem_signin_code(
     tries = throttle.attempts(
         session, [(guesses_limit(), client), (account_guesses_limit(), _account_key(address))]
     )
-    request = signin.matching(
-        signin.live_requests(session, address, now), code, verifying_keys(config)
+    found = signin.matching(
+        signin.live_requests(session, address, now),
+        code,
+        verifying_keys(config),
+        at_least=config["SIGNIN_CODES_PER_HOUR"],
     )
+    request = None if found is None else session.get(SignInCode, found)
     if request is None:
         raise Unauthenticated("invalid_code", WRONG_CODE)
     player = session.get(Player, request.player_id)

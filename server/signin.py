@@ -166,12 +166,14 @@ def render(
     return None
 
 
-def live_requests(session: Session, email: str, now: datetime) -> list[SignInCode]:
-    """The usable requests of the player with this (normalised) address: one query, the
-    same for an address nobody has."""
-    return list(
-        session.exec(
-            select(SignInCode)
+def live_requests(session: Session, email: str, now: datetime) -> list[tuple[int, str]]:
+    """The ids and request ids of the usable requests of the player with this (normalised)
+    address: one query, the same for an address nobody has, reading plain columns (loading
+    a row as an object costs time an address without requests would not spend)."""
+    return [
+        (row.id, row.request_id)
+        for row in session.exec(
+            select(SignInCode.id, SignInCode.request_id)
             .join(Player, col(Player.id) == SignInCode.player_id)
             .where(
                 Player.email == email,
@@ -179,18 +181,26 @@ def live_requests(session: Session, email: str, now: datetime) -> list[SignInCod
                 SignInCode.expires_at > now,
             )
         )
-    )
+    ]
 
 
-def matching(requests: Sequence[SignInCode], code: str, keys: Sequence[str]) -> SignInCode | None:
-    """The request whose short code, under any of `keys` (the current and the old secret
-    keys), is `code`. Every request is compared under every key (no early exit), so the
-    time taken does not tell which matched."""
+#: A request id no request has: what the comparisons are padded with.
+_NO_REQUEST = "-" * REQUEST_ID_LENGTH
+
+
+def matching(
+    requests: Sequence[tuple[int, str]], code: str, keys: Sequence[str], *, at_least: int
+) -> int | None:
+    """The id of the request whose short code, under any of `keys` (the current and the old
+    secret keys), is `code`. At least `at_least` requests are compared under every key (the
+    most an address can have live: padded with requests no one has), and none ends early,
+    so the time taken tells neither whether the address has codes nor which matched."""
+    padded = [*requests, *[(None, _NO_REQUEST)] * (at_least - len(requests))]
     found = None
-    for request in requests:
-        hits = sum(hmac.compare_digest(short_code(key, request.request_id), code) for key in keys)
-        if hits and found is None:
-            found = request
+    for number, request_id in padded:
+        hits = sum(hmac.compare_digest(short_code(key, request_id), code) for key in keys)
+        if hits and found is None and number is not None:
+            found = number
     return found
 
 
