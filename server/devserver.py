@@ -143,10 +143,11 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         typer.secho(NETWORK_WARNING.format(host=host), err=True, fg="red", bold=True)
     app = create_app(overrides)
     url = app.config["DATABASE_URL"]
-    migrate.upgrade(url)
-    # the catcher's SMTP dialogue and werkzeug's own access lines would drown the mail
-    for noisy in ("mail.log", "werkzeug"):
+    # the catcher's SMTP dialogue, werkzeug's own access lines and every migration's
+    # description (a new database runs them all) would drown the banner and the mail
+    for noisy in ("mail.log", "werkzeug", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    migrate.upgrade(url)
     mail_folder = Path(app.config["DEV_MAIL_DIR"])
     try:
         catcher = start_catcher(
