@@ -15,7 +15,7 @@ from flask import Flask
 from sqlalchemy import Column, DateTime, Engine, Integer, MetaData, Table, insert
 
 from server import create_app
-from server.db import get_session, writing
+from server.db import get_session, write_transaction
 from server.models import utcnow
 
 _METADATA = MetaData()
@@ -39,10 +39,8 @@ def create_bench_app() -> Flask:
 
     @app.post("/bench/floor")
     def floor() -> tuple[dict[str, Any], int]:
-        session = get_session()
-        with writing(session):  # the same in-process writer lock as a turn
+        with write_transaction(get_session()) as session:  # a turn's writer lock and commit
             session.execute(_INSERT, {"at": utcnow()})
-            session.commit()
         return {"ok": True}, 201
 
     return app

@@ -1,4 +1,15 @@
-"""The database engine and the per-request session (the flaskr `get_db` pattern).
+"""The database engine, the per-request session (the flaskr `get_db` pattern), and the two
+ways to write.
+
+Every write is a transaction (`write_transaction`): committed at the end of its block,
+rolled back if the block raises. The one exception is the explicit opt-in
+`single_statement_write`, for a change whose one statement (marked `WHOLE_WRITE`, as
+`server.games.guarded` does) is atomic on its own: on PostgreSQL, from a view that reads
+outside transactions, it then runs without BEGIN and COMMIT. A guard on every engine made
+here (`UnguardedWrite`) refuses, in tests and in production alike, an INSERT, UPDATE or
+DELETE that would commit on its own outside that opt-in, and any other write inside it: a
+change that grows a second statement fails loudly on SQLite too, instead of silently losing
+its atomicity on PostgreSQL only (docs/speed.md).
 
 SQLite connections get WAL mode (readers never block the writer), a busy timeout (writers
 queue instead of failing at once) and foreign keys; PostgreSQL is used as configured.
@@ -6,7 +17,7 @@ queue instead of failing at once) and foreign keys; PostgreSQL is used as config
 SQLite has one writer at a time, and a writer that finds the lock taken polls for it with
 growing sleeps (1 ms up to 100 ms): under a few concurrent turns, that sleeping, not the work,
 made the slowest requests. So the web's writers take turns through locks that wake the next
-one at once (`writing`): a thread lock among the threads of one process, and an `flock` on
+one at once (`_writing`): a thread lock among the threads of one process, and an `flock` on
 `<database>-writer.lock` among the processes (gunicorn's workers). Other writers (the mail
 worker, commands) still meet SQLite's busy handler.
 """
@@ -17,9 +28,12 @@ import fcntl
 import functools
 import logging
 import os
+import re
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
+from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -65,8 +79,58 @@ class _WriterLock:
                 fcntl.flock(descriptor, fcntl.LOCK_UN)
 
 
-#: The writer lock of each SQLite engine (`writing`).
+#: The writer lock of each SQLite engine (`_writing`).
 _WRITER_LOCKS: WeakKeyDictionary[Engine, _WriterLock] = WeakKeyDictionary()
+
+#: The execution option that marks a statement as the whole write of a
+#: `single_statement_write` (`session.execute(..., execution_options=WHOLE_WRITE)`).
+WHOLE_WRITE = {"cafe_whole_write": True}
+#: Whether the current thread is inside a `single_statement_write`.
+_IN_SINGLE_STATEMENT_WRITE: ContextVar[bool] = ContextVar(
+    "in_single_statement_write", default=False
+)
+#: A statement that writes: INSERT, UPDATE, DELETE (REPLACE, MERGE), also as a CTE of a WITH.
+_WRITES = re.compile(
+    r"\s*(?:INSERT|UPDATE|DELETE|REPLACE|MERGE)\b"
+    r"|\s*WITH\b.*?\bAS\s*\(\s*(?:INSERT|UPDATE|DELETE|MERGE)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+class UnguardedWrite(RuntimeError):
+    """A write that would not be atomic with the rest of its change: outside any transaction
+    and not the marked statement of a `single_statement_write`, or beside that statement."""
+
+
+def _alone(dbapi_connection: Any) -> bool:
+    """Whether a statement on this DBAPI connection commits on its own: autocommit, and no
+    transaction begun. (sqlite3 in its default mode and psycopg without autocommit begin
+    one before the first write themselves.)"""
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        return dbapi_connection.isolation_level is None and not dbapi_connection.in_transaction
+    if not getattr(dbapi_connection, "autocommit", False):
+        return False
+    return dbapi_connection.info.transaction_status.name == "IDLE"  # psycopg
+
+
+def _guard_writes(
+    _conn: Any, cursor: Any, statement: str, _params: Any, context: Any, _many: bool
+) -> None:
+    """Refuse (`UnguardedWrite`) a write outside a transaction, or inside a
+    `single_statement_write`, unless it is the statement marked `WHOLE_WRITE`."""
+    if context is not None and context.execution_options.get("cafe_whole_write"):
+        return
+    if not _IN_SINGLE_STATEMENT_WRITE.get() and not _alone(cursor.connection):
+        return
+    if _WRITES.match(statement):
+        where = (
+            "beside the whole write of a single_statement_write"
+            if _IN_SINGLE_STATEMENT_WRITE.get()
+            else "outside a transaction"
+        )
+        raise UnguardedWrite(
+            f"{where}: {' '.join(statement.split())[:120]} — write in a write_transaction"
+        )
 
 
 def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True) -> Engine:
@@ -80,7 +144,9 @@ def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True
     """
     if not url.startswith("sqlite"):
         options = {} if durable else {"options": "-c synchronous_commit=off"}
-        return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=options)
+        return _guarded(
+            create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=options)
+        )
     in_memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
         url,
@@ -105,16 +171,72 @@ def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True
         cursor.close()
 
     _WRITER_LOCKS[engine] = _WriterLock(None if in_memory else engine.url.database)
+    return _guarded(engine)
+
+
+def _guarded(engine: Engine) -> Engine:
+    """`engine`, with the guard against writes that are not atomic (`_guard_writes`)."""
+    event.listen(engine, "before_cursor_execute", _guard_writes)
     return engine
 
 
 @contextmanager
-def writing(session: Session) -> Iterator[None]:
+def _writing(session: Session) -> Iterator[None]:
     """Hold the web's writer lock of a SQLite database for the block: a short write
     transaction, begun and ended inside it. Nothing to do on PostgreSQL (row locks)."""
     lock = _WRITER_LOCKS.get(session.get_bind())  # type: ignore[arg-type]
     with lock.held() if lock is not None else nullcontext():
         yield
+
+
+@contextmanager
+def write_transaction(session: Session) -> Iterator[Session]:
+    """The way to write: the block is one transaction, committed at its end and rolled back
+    if it raises, under the SQLite writer lock. It yields the session to write with:
+    `session` itself, or — when `session` reads outside transactions (`reads_only`) — a
+    session of its own on the app's engine, closed afterwards. A block that decides to keep
+    nothing may roll back itself; the final commit then has nothing to do."""
+    with _writing(session), _transactional(session) as writer:
+        try:
+            yield writer
+            writer.commit()
+        except BaseException:
+            writer.rollback()
+            raise
+
+
+@contextmanager
+def single_statement_write(session: Session) -> Iterator[Session]:
+    """The explicit opt-in to a write that needs no transaction of its own: in the block,
+    only statements marked `WHOLE_WRITE` may write — one statement that is the whole change
+    (on SQLite, which lacks the data-modifying CTE, its parts run one by one in the
+    session's transaction). Any other write in the block is refused (`UnguardedWrite`) on
+    every database. Committed at the end and rolled back on error, as `write_transaction`;
+    from a view that reads outside transactions on PostgreSQL (`reads_then_one_write`),
+    the statement commits on its own and the commit has nothing to do."""
+    inside = _IN_SINGLE_STATEMENT_WRITE.set(True)
+    try:
+        with _writing(session):
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+    finally:
+        _IN_SINGLE_STATEMENT_WRITE.reset(inside)
+
+
+@contextmanager
+def _transactional(session: Session) -> Iterator[Session]:
+    """`session`, unless it runs every statement on its own (autocommit): then a session of
+    its own on the app's engine for the block."""
+    bind = session.get_bind()
+    if bind.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+        yield session
+        return
+    with Session(get_engine(), expire_on_commit=False) as own:
+        yield own
 
 
 def init_app(app: Flask) -> None:
@@ -162,21 +284,10 @@ def reads_only(view: Callable[P, R]) -> Callable[P, R]:
 
 def reads_then_one_write(view: Callable[P, R]) -> Callable[P, R]:
     """Mark a view whose reads each stand on their own (as in `reads_only`) and whose write
-    is one statement, atomic on its own, unless it opens a transaction for more
-    (`transaction`): on PostgreSQL that spares the BEGIN and COMMIT round trips."""
+    is one statement, atomic on its own (`single_statement_write`), unless it opens a
+    transaction for more (`write_transaction`): on PostgreSQL that spares the BEGIN and
+    COMMIT round trips."""
     return reads_only(view)
-
-
-@contextmanager
-def transaction(session: Session, *, needed: bool) -> Iterator[Session]:
-    """The session to write with: `session` itself, unless it runs outside transactions
-    (`reads_then_one_write`) and the write `needed` more than one statement — then a
-    session of its own on the app's engine, closed after the block (the caller commits)."""
-    if not needed or session.get_bind() is get_engine():
-        yield session
-        return
-    with Session(get_engine(), expire_on_commit=False) as own:
-        yield own
 
 
 def insert_for(session: Session) -> Callable[..., Any]:

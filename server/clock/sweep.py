@@ -43,7 +43,7 @@ from sqlmodel import Session, col, select
 
 from server.clock import deadlines, store, vacations
 from server.clock.notices import Notice, queue
-from server.db import writing
+from server.db import write_transaction
 from server.games import timeouts
 from server.league import digest as league_digest
 from server.mail import outgoing
@@ -126,14 +126,8 @@ def _due(session: Session, column: Any, now: datetime, limit: int) -> list[tuple
 def remind(session: Session, game_id: int, version: int, *, config: Mapping[str, Any]) -> bool:
     """Send the due reminder of game `game_id` at `version` (record it, queue its email,
     arm the next one) and commit; False when none was due any more or none was sent."""
-    with writing(session):
-        try:
-            sent = _remind(session, game_id, version, config)
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
-    return sent
+    with write_transaction(session):
+        return _remind(session, game_id, version, config)
 
 
 def _remind(session: Session, game_id: int, version: int, config: Mapping[str, Any]) -> bool:
@@ -250,14 +244,8 @@ def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:
 def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -> Notice | None:
     """Queue the email due about vacation `vacation_id`, move its `notice_due` on, and
     commit; None when none is due any more or another transaction holds it or its player."""
-    with writing(session):
-        try:
-            notice = _announce(session, vacation_id, config)
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
-    return notice
+    with write_transaction(session):
+        return _announce(session, vacation_id, config)
 
 
 def _announce(session: Session, vacation_id: int, config: Mapping[str, Any]) -> Notice | None:

@@ -9,8 +9,10 @@ costs one round trip and one statement where it cost four (each of which cost th
 and the database server more than the work it did). SQLite has no data-modifying CTEs; it
 runs them one by one, which costs little in-process.
 
-Either way nothing is inserted when the guard fails, and the caller's transaction makes the
-whole change atomic with whatever else it writes.
+Either way nothing is inserted when the guard fails. Its statements are marked as the
+whole write (`server.db.WHOLE_WRITE`), so that a change made of nothing else may run in a
+`single_statement_write`; a change that writes more runs it in a `write_transaction`, which
+makes the whole change atomic with whatever else it writes.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from sqlalchemy import Insert, Select, Table, bindparam, insert, select, union_all
 from sqlmodel import Session
 
+from server.db import WHOLE_WRITE
 from server.games.store import compare_and_set, compare_and_set_params
 from server.models import GameRecord
 
@@ -50,10 +53,17 @@ class GuardedWrite:
         written) if the game moved on."""
         if session.get_bind().dialect.name == "postgresql":
             return self._apply_combined(session)
-        if session.execute(compare_and_set(self.columns), self.params).rowcount != 1:  # type: ignore[attr-defined]
+        guard = session.execute(
+            compare_and_set(self.columns), self.params, execution_options=WHOLE_WRITE
+        )
+        if guard.rowcount != 1:  # type: ignore[attr-defined]
             return False
         for table, rows in self.rows:
-            session.execute(_plain_insert(table), rows[0] if len(rows) == 1 else rows)
+            session.execute(
+                _plain_insert(table),
+                rows[0] if len(rows) == 1 else rows,
+                execution_options=WHOLE_WRITE,
+            )
         return True
 
     def _apply_combined(self, session: Session) -> bool:
@@ -75,7 +85,8 @@ class GuardedWrite:
                 params.update(
                     {_name(number, index, n): v for n, v in row.items() if n not in shared}
                 )
-        return session.execute(_combined((self.columns, tuple(tables))), params).first() is not None
+        combined = _combined((self.columns, tuple(tables)))
+        return session.execute(combined, params, execution_options=WHOLE_WRITE).first() is not None
 
 
 def _name(table_number: int, row: int | None, column: str) -> str:

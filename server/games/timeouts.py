@@ -30,7 +30,7 @@ from sqlmodel import Session, col, select
 from cafe import Game
 from server.clock import bank, store, vacations
 from server.clock.deadlines import Interval
-from server.db import writing
+from server.db import write_transaction
 from server.games import turns
 from server.mail import outgoing
 from server.models import (
@@ -62,17 +62,11 @@ def apply_timeout(
     """Act on the passed deadline of game `game_id` at `version` and commit; None when
     there is nothing to do (the game moved on, its deadline moved, it is not due, or
     another sweeper holds it or its player right now)."""
-    with writing(session):
-        try:
-            game = _claim(session, game_id, version)
-            outcome = None if game is None else _act(session, game, config)
-            if outcome is None:
-                session.rollback()
-            else:
-                session.commit()
-        except BaseException:
-            session.rollback()
-            raise
+    with write_transaction(session):
+        game = _claim(session, game_id, version)
+        outcome = None if game is None else _act(session, game, config)
+        if outcome is None:
+            session.rollback()  # nothing to keep: let the locks go at once
     return outcome
 
 

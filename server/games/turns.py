@@ -18,7 +18,7 @@ from sqlmodel import Session
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
 from server import idempotency
 from server.clock.store import next_deadline
-from server.db import transaction, writing
+from server.db import single_statement_write, write_transaction
 from server.domain import Conflict
 from server.games import notify, positions
 from server.games.guarded import GuardedWrite
@@ -166,14 +166,15 @@ def _commit_change(
     (compare-and-set on the version), the log entry, one event row per email and the
     idempotency record, holding the write lock for as short a time as it can. On
     PostgreSQL that is one statement, so a turn from a view that reads outside transactions
-    (`reads_then_one_write`) needs none — unless it writes more (a finished game's results,
-    an emailed turn's record), which then get a transaction of their own with it.
+    (`reads_then_one_write`) needs none (`single_statement_write`, which refuses any other
+    write) — unless it writes more (a finished game's results, an emailed turn's record),
+    which then get a transaction of their own with it (`write_transaction`).
     """
     assert game.id is not None
     values = change_values(session, game=game, engine=engine, entry=entry, by_the_player=True)
     more = by_email is not None or values.get("status") == "finished"
-    with writing(session), transaction(session, needed=more) as writer:
-        try:
+    try:
+        with (write_transaction if more else single_statement_write)(session) as writer:
             applied = write_change(
                 writer,
                 game=game,
@@ -182,12 +183,10 @@ def _commit_change(
                 by_email=by_email,
                 remembered=None if idem is None else idempotency.record(idem, response, 201),
             )
-            if applied:
-                writer.commit()
-        except IntegrityError:  # a rival took this turn number or this idempotency key first
-            applied = False
-        if not applied:
-            writer.rollback()
+            if not applied:
+                writer.rollback()
+    except IntegrityError:  # a rival took this turn number or this idempotency key first
+        applied = False
     if not applied:
         raise conflict(
             session, game.id, "stale_version", f"game {game.id} changed before your turn landed"

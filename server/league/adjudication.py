@@ -19,7 +19,7 @@ from flask import current_app
 from sqlmodel import Session, col, select
 
 from cafe import Game
-from server.db import writing
+from server.db import write_transaction
 from server.domain import Conflict, Refused
 from server.games import turns
 from server.games.store import conflict, load_game
@@ -80,25 +80,18 @@ def adjudicate(
         session, game=game, engine=engine, entry=entry, by_the_player=False
     )
     config = current_app.config if config is None else config
-    with writing(session):
-        try:
-            applied = turns.write_change(
-                session, game=game, values=values, entry=entry, config=config
+    with write_transaction(session):
+        applied = turns.write_change(session, game=game, values=values, entry=entry, config=config)
+        if applied:
+            log.write(
+                session,
+                season=season,
+                by=organiser,
+                action=SeasonLogAction.ADJUDICATE,
+                game_id=game_id,
+                reason=engine.adjudication or reason,
             )
-            if applied:
-                log.write(
-                    session,
-                    season=season,
-                    by=organiser,
-                    action=SeasonLogAction.ADJUDICATE,
-                    game_id=game_id,
-                    reason=engine.adjudication or reason,
-                )
-                session.commit()
-        except BaseException:
-            session.rollback()
-            raise
-        if not applied:
+        else:
             session.rollback()
     if not applied:
         raise conflict(

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from server.db import writing
+from server.db import write_transaction
 from server.league import emails
 from server.league.start import DIGEST_EVERY
 from server.models import League, Season, SeasonStatus, utcnow
@@ -48,14 +48,8 @@ def send_digest(
 ) -> int | None:
     """Claim the season's digest due at `due` and queue it, and commit: the digests queued,
     or None when another sweep took it first."""
-    with writing(session):
-        try:
-            queued = _send(session, season_id, due, config)
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
-    return queued
+    with write_transaction(session):
+        return _send(session, season_id, due, config)
 
 
 def _send(session: Session, season_id: int, due: datetime, config: Mapping[str, Any]) -> int | None:

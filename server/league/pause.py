@@ -26,7 +26,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from server.clock import store as clocks
-from server.db import writing
+from server.db import write_transaction
 from server.domain import Conflict
 from server.league import emails, log
 from server.league.store import load_season, organiser_only
@@ -103,38 +103,33 @@ def _change(
     doing = "pause" if action == SeasonLogAction.PAUSE else "resume"
     season = load_season(session, league, number)
     _check(league, season, organiser, doing)
-    with writing(session):
-        try:
-            games = _lock_running_games(session, season)
-            season = load_season(session, league, number, lock=True)
-            _check(league, season, organiser, doing)
-            now = utcnow()
-            paused_since = season.paused_at
-            if action == SeasonLogAction.PAUSE:
-                season.paused_at = now
-                _hold_all(session, games, lambda holds: _opened(holds, now, reason))
-            else:
-                season.paused_at = None
-                _hold_all(session, games, lambda holds: _closed(holds, now))
-            session.add(season)
-            log.write(session, season=season, by=organiser, action=action, reason=reason)
-            if action == SeasonLogAction.PAUSE:
-                emails.season_paused(
-                    session, league=league, season=season, reason=reason, config=config
-                )
-            else:
-                assert paused_since is not None
-                emails.season_resumed(
-                    session,
-                    league=league,
-                    season=season,
-                    paused=now - paused_since,
-                    config=config,
-                )
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
+    with write_transaction(session):
+        games = _lock_running_games(session, season)
+        season = load_season(session, league, number, lock=True)
+        _check(league, season, organiser, doing)
+        now = utcnow()
+        paused_since = season.paused_at
+        if action == SeasonLogAction.PAUSE:
+            season.paused_at = now
+            _hold_all(session, games, lambda holds: _opened(holds, now, reason))
+        else:
+            season.paused_at = None
+            _hold_all(session, games, lambda holds: _closed(holds, now))
+        session.add(season)
+        log.write(session, season=season, by=organiser, action=action, reason=reason)
+        if action == SeasonLogAction.PAUSE:
+            emails.season_paused(
+                session, league=league, season=season, reason=reason, config=config
+            )
+        else:
+            assert paused_since is not None
+            emails.season_resumed(
+                session,
+                league=league,
+                season=season,
+                paused=now - paused_since,
+                config=config,
+            )
     return season
 
 
