@@ -46,6 +46,21 @@ def pauses(session: Session, player_id: int, since: datetime) -> list[Interval]:
     return [Interval(start, end) for start, end in rows]
 
 
+def pauses_of(
+    session: Session, player_ids: Sequence[int], since: datetime
+) -> dict[int, list[Interval]]:
+    """Each player's vacations (declared and automatic) that end after `since`, in one
+    query (`pauses` for many players)."""
+    found: dict[int, list[Interval]] = {player_id: [] for player_id in player_ids}
+    for player_id, start, end in session.exec(
+        select(Vacation.player_id, Vacation.start, Vacation.end).where(
+            col(Vacation.player_id).in_(player_ids), col(Vacation.end) > since
+        )
+    ):
+        found[player_id].append(Interval(start, end))
+    return found
+
+
 def held(holds: Sequence[Mapping[str, Any]]) -> bool:
     """Whether one of a game's holds (`clock_holds`) is under way: every clock stopped."""
     return any(hold["end"] is None for hold in holds)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from cafe import Game, Options
 from cafe.endings import Departure
 from server.clock.deadlines import Interval
-from server.clock.store import alarms, pauses
+from server.clock.store import alarms, pauses_of
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.views import to_move_name
@@ -359,7 +359,48 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     return load_game(session, game_id)
 
 
-def started_columns(
+@dataclasses.dataclass(frozen=True)
+class Dealt:
+    """A game just dealt: the engine at its first turn, the columns of the running game
+    (`_started_columns`), and each player's seat by name."""
+
+    engine: Game
+    columns: dict[str, Any]
+    seats: dict[str, int]
+
+
+def deal(
+    session: Session,
+    tables: Sequence[Mapping[str, int]],
+    *,
+    options: Mapping[str, Any],
+    clock: dict[str, Any] | None,
+    now: datetime,
+) -> list[Dealt]:
+    """Deal each of `tables` (its players' ids by name, in join order) `now`: the seat
+    order and bag from a new secret seed each, whose commitment is published, and the first
+    mover's clock as their vacations give it (read for all the tables in one query). The
+    one way a game starts: a single game (`start_game`, an `auto_start` game's last join)
+    and every game of a league season (`server.league.start`)."""
+    engines = []
+    for players in tables:
+        seed = secrets.token_bytes(32)
+        engines.append(
+            (players, seed, Game.new(list(players), seed=seed, options=Options(**options)))
+        )
+    movers = [players[engine.player_to_move] for players, _, engine in engines]
+    paused = pauses_of(session, movers, now) if clock is not None else {}
+    return [
+        Dealt(
+            engine=engine,
+            columns=_started_columns(engine, seed, clock, now, paused.get(mover, [])),
+            seats={name: seat for seat, name in enumerate(engine.players)},
+        )
+        for (_, seed, engine), mover in zip(engines, movers, strict=True)
+    ]
+
+
+def _started_columns(
     engine: Game,
     seed: bytes,
     clock: dict[str, Any] | None,
@@ -383,37 +424,34 @@ def started_columns(
 
 def _deal(session: Session, game: GameRecord) -> None:
     """Start the open `game` in the caller's transaction (compare-and-set on its version):
-    the seat order and bag from a new secret seed, the commitment published, the emails
-    queued."""
+    dealt (`deal`), its seats numbered, the emails queued."""
     assert game.id is not None
     game_id = game.id
-    joined = joined_names(session, game)
-    seed = secrets.token_bytes(32)
-    engine = Game.new(joined, seed=seed, options=Options(**game.options))
-    now = utcnow()
-    mover_id = session.exec(
-        select(GameSeat.player_id).where(
-            GameSeat.game_id == game_id, GameSeat.join_order == joined.index(engine.player_to_move)
-        )
-    ).one()
-    paused = pauses(session, mover_id, now) if game.clock else []
-    columns = started_columns(engine, seed, game.clock, now, paused)
-    if not bump_version(session, game, **columns):
+    seated = session.exec(
+        select(GameSeat, Player.name)
+        .join(Player, col(Player.id) == GameSeat.player_id)
+        .where(GameSeat.game_id == game_id)
+        .order_by(col(GameSeat.join_order))
+    ).all()
+    (dealt,) = deal(
+        session,
+        [{name: row.player_id for row, name in seated}],
+        options=game.options,
+        clock=game.clock,
+        now=utcnow(),
+    )
+    if not bump_version(session, game, **dealt.columns):
         session.rollback()
         raise conflict(
             session, game_id, "stale_version", "a player joined while starting; try again"
         )
-    seat_by_name = {name: seat for seat, name in enumerate(engine.players)}
-    rows = session.exec(
-        select(GameSeat).where(GameSeat.game_id == game_id).order_by(col(GameSeat.join_order))
-    ).all()
-    for row, name in zip(rows, joined, strict=True):
-        row.seat = seat_by_name[name]
+    for row, name in seated:
+        row.seat = dealt.seats[name]
     notify.after_change(
         session,
         game_id=game_id,
         version=game.version + 1,
-        state=columns["state"],
+        state=dealt.columns["state"],
         finished=False,
         mover=None,
         turn=None,

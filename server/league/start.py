@@ -17,11 +17,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from cafe import Game, Options
 from cafe.fairbag import commitment
-from server.clock.deadlines import Interval
 from server.domain import Conflict
-from server.games.store import started_columns
+from server.games.store import deal
 from server.league import emails, ratings, scheduling, table
 from server.league.standings import final_tables
 from server.league.store import organiser_only
@@ -35,7 +33,6 @@ from server.models import (
     Season,
     SeasonMember,
     SeasonStatus,
-    Vacation,
     utcnow,
 )
 
@@ -90,18 +87,6 @@ def place(
         division_size=league.division_size,
     )
     return divisions, table.placements(tables, moves, divisions, newcomers=set(newcomers))
-
-
-def _pauses(session: Session, player_ids: list[int], since: datetime) -> dict[int, list[Interval]]:
-    """Every mover's vacations that end after `since`, in one query."""
-    found: dict[int, list[Interval]] = {pid: [] for pid in player_ids}
-    for pid, start, end in session.exec(
-        select(Vacation.player_id, Vacation.start, Vacation.end).where(
-            col(Vacation.player_id).in_(player_ids), col(Vacation.end) > since
-        )
-    ):
-        found[pid].append(Interval(start, end))
-    return found
 
 
 def _claim(
@@ -162,13 +147,14 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
         )
     ]
     _claim(session, league, season, seed=seed, now=now, games=len(scheduled))
-    engines = []
-    for number, names in scheduled:
-        game_seed = secrets.token_bytes(32)
-        engine = Game.new(list(names), seed=game_seed, options=Options(**league.options))
-        engines.append((number, names, engine, game_seed))
-    paused = _pauses(session, [players[e.player_to_move].id for _, _, e, _ in engines], now)  # type: ignore[misc]
-    records: list[tuple[GameRecord, Game, tuple[str, ...]]] = [
+    dealt = deal(
+        session,
+        [{name: players[name].id for name in names} for _, names in scheduled],  # type: ignore[misc]
+        options=league.options,
+        clock=league.clock,
+        now=now,
+    )
+    records = [
         (
             GameRecord(
                 creator_id=league.organiser_id,
@@ -179,28 +165,24 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
                 season_id=season.id,
                 division=number,
                 version=1,
-                **started_columns(
-                    engine,
-                    game_seed,
-                    league.clock,
-                    now,
-                    paused[players[engine.player_to_move].id],  # type: ignore[index]
-                ),
+                **game.columns,
             ),
-            engine,
+            game,
             names,
         )
-        for number, names, engine, game_seed in engines
+        for (number, names), game in zip(scheduled, dealt, strict=True)
     ]
     session.add_all(record for record, _, _ in records)
     session.flush()
     seats = []
-    for record, engine, names in records:
+    for record, game, names in records:
         assert record.id is not None
-        seat_of = {name: seat for seat, name in enumerate(engine.players)}
         seats += [
             GameSeat(
-                game_id=record.id, player_id=players[name].id, join_order=order, seat=seat_of[name]
+                game_id=record.id,
+                player_id=players[name].id,
+                join_order=order,
+                seat=game.seats[name],
             )  # type: ignore[arg-type]
             for order, name in enumerate(names)
         ]
