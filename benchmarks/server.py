@@ -384,14 +384,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(url: str, log_path: Path) -> Iterator[int]:
-    """The service as the Procfile runs it, on 127.0.0.1 over `url`; yields its port."""
+def gunicorn(
+    url: str, log_path: Path, *, options: tuple[str, ...] = (), without: str = ""
+) -> Iterator[int]:
+    """The service as the Procfile runs it, on 127.0.0.1 over `url`; yields its port.
+    `options`: more gunicorn options; `without`: a shortcut the app goes without
+    (`benchmarks/floor_app.py`, for `benchmarks/shortcuts.py`)."""
     port = free_port()
     env = {**os.environ, "CAFE_DATABASE_URL": url, "CAFE_SECRET_KEY": secrets.token_hex(16)}
+    if without:
+        env["BENCH_WITHOUT"] = without
     with log_path.open("ab") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--config", "python:server.gunicorn_config",
-             "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+             "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}", *options,
              "benchmarks.floor_app:create_bench_app()"],
             cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True,
         )  # fmt: skip

@@ -53,6 +53,10 @@ class GuardedWrite:
         written) if the game moved on."""
         if session.get_bind().dialect.name == "postgresql":
             return self._apply_combined(session)
+        return self._apply_one_by_one(session)
+
+    def _apply_one_by_one(self, session: Session) -> bool:
+        """The compare-and-set, then each table's insert if it held (SQLite's way)."""
         guard = session.execute(
             compare_and_set(self.columns), self.params, execution_options=WHOLE_WRITE
         )
