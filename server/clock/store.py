@@ -38,12 +38,7 @@ class SeatClocks:
 
 def pauses(session: Session, player_id: int, since: datetime) -> list[Interval]:
     """The player's vacations (declared and automatic) that end after `since`."""
-    rows = session.exec(
-        select(Vacation.start, Vacation.end).where(
-            Vacation.player_id == player_id, col(Vacation.end) > since
-        )
-    ).all()
-    return [Interval(start, end) for start, end in rows]
+    return pauses_of(session, [player_id], since)[player_id]
 
 
 def pauses_of(
