@@ -361,10 +361,9 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
 
 @dataclasses.dataclass(frozen=True)
 class Dealt:
-    """A game just dealt: the engine at its first turn, the columns of the running game
-    (`_started_columns`), and each player's seat by name."""
+    """A game just dealt: the columns of the running game (`_started_columns`) and each
+    player's seat by name."""
 
-    engine: Game
     columns: dict[str, Any]
     seats: dict[str, int]
 
@@ -392,7 +391,6 @@ def deal(
     paused = pauses_of(session, movers, now) if clock is not None else {}
     return [
         Dealt(
-            engine=engine,
             columns=_started_columns(engine, seed, clock, now, paused.get(mover, [])),
             seats={name: seat for seat, name in enumerate(engine.players)},
         )
