@@ -50,9 +50,9 @@ def test_every_event_a_game_change_queues_has_a_renderer():
 
 def test_the_flags_name_the_kinds_they_did_before():
     assert kinds(current_only=True) == {"your_turn", "turn_played", "reminder"}
-    assert CREATOR_KINDS == {"player_joined", "table_full"}
+    assert kinds(creator=True) == CREATOR_KINDS == {"player_joined", "table_full"}
     assert kinds(names_turn=True) == {"turn_confirmed", "timed_out", "removed"}
-    assert SIGNIN_KINDS == {"signin_code", "signin_again"}
+    assert kinds(signin=True) == SIGNIN_KINDS == {"signin_code", "signin_again"}
 
 
 def player(turn_emails: str, *, others: bool = False, reminders: bool = True) -> Player:
