@@ -30,7 +30,6 @@ from sqlalchemy import delete, exists, func, null, or_, update
 from sqlmodel import Session, col, select
 
 from server.mail import messages, outgoing
-from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     GameSeat,
@@ -171,12 +170,7 @@ def _expire_open_games(session: Session, config: Mapping[str, Any], now: datetim
         creator = session.get_one(Player, game.creator_id)
         rendered = messages.game_expired(game_id=game.id, seats=game.seats, days=age, links=links)
         outgoing.queue(
-            session,
-            config,
-            kind=EmailKind.GAME_EXPIRED,
-            to=creator.email,
-            rendered=rendered,
-            links=links,
+            session, config, kind="game_expired", to=creator.email, rendered=rendered, links=links
         )
         session.execute(delete(GameSeat).where(col(GameSeat.game_id) == game.id))
         session.delete(game)

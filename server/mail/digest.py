@@ -21,7 +21,6 @@ from server.games import notify
 from server.mail import messages, outgoing
 from server.mail.batch import Batch
 from server.mail.facts import DigestGame, LoggedTurn, OfferedTurn
-from server.mail.kinds import EmailKind
 from server.models import GameRecord, GameSeat, Player, TurnEmails, TurnRecord, utcnow
 
 
@@ -53,12 +52,7 @@ def queue_due(engine: Engine, config: Mapping[str, Any], now: datetime | None = 
                 links = outgoing.links(config, player_id=player.id)
                 rendered = messages.digest(notify.recipient(player), games, links, now)
                 outgoing.queue(
-                    session,
-                    config,
-                    kind=EmailKind.DIGEST,
-                    to=player.email,
-                    rendered=rendered,
-                    links=links,
+                    session, config, kind="digest", to=player.email, rendered=rendered, links=links
                 )
                 queued += 1
             session.commit()
@@ -75,9 +69,7 @@ def _games(
         .where(GameSeat.player_id == player.id, GameRecord.status == "active")
         .order_by(col(GameRecord.id))
     ).all()
-    batch = Batch(
-        session, config, (), games=[game_id for game_id in game_ids if game_id is not None]
-    )
+    batch = Batch(session, config, (), games=filter(None, game_ids))
     found = []
     for game_id in game_ids:
         assert game_id is not None

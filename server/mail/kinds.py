@@ -2,7 +2,7 @@
 
 `EmailKind` is the outbox's `kind` (a StrEnum: its values are the strings stored in the
 outbox rows and the names of the template pairs, so old rows keep working). What used to be
-spread over sets in four modules is said once here, per kind (`KindRules`):
+spread over sets in four modules each member says once, in its rules (`KindRules`):
 
 - `audience`: which preference decides whether a player gets it (`wants`, the one
   function that decides it, and `why_unwanted`, the reason a skipped row records);
@@ -55,90 +55,61 @@ class KindRules:
     signin: bool = False
 
 
-class EmailKind(StrEnum):
-    """The kinds of email, by outbox `kind` and template pair."""
-
-    SIGNIN_CODE = "signin_code"
-    SIGNIN_AGAIN = "signin_again"  # rendered with the pair `signin_code`
-    INVITE = "invite"
-    JOIN_ANSWER = "join_answer"
-    PLAYER_JOINED = "player_joined"
-    TABLE_FULL = "table_full"
-    GAME_STARTED = "game_started"
-    YOUR_TURN = "your_turn"
-    TURN_PLAYED = "turn_played"
-    TURN_CONFIRMED = "turn_confirmed"
-    TURN_REFUSED = "turn_refused"
-    GAME_OVER = "game_over"
-    REMINDER = "reminder"  # about several games: the pair `reminders`
-    TIMED_OUT = "timed_out"
-    REMOVED = "removed"
-    AUTO_VACATION = "auto_vacation"
-    VACATION_STARTED = "vacation_started"
-    VACATION_ENDED = "vacation_ended"
-    DIGEST = "digest"
-    REPLY_UNRECOGNISED = "reply_unrecognised"
-    GAME_EXPIRED = "game_expired"
-    LEAGUE_REGISTRATION = "league_registration"
-    LEAGUE_SEASON_STARTED = "league_season_started"
-    LEAGUE_DIGEST = "league_digest"
-    LEAGUE_SEASON_FINISHED = "league_season_finished"
-    LEAGUE_REMOVED = "league_removed"
-    LEAGUE_PAUSED = "league_paused"
-    LEAGUE_RESUMED = "league_resumed"
-    LEAGUE_JOINED = "league_joined"
-    LEAGUE_JOIN_REFUSED = "league_join_refused"
-
-    @property
-    def rules(self) -> KindRules:
-        """What this kind is: who wants it, when it is out of date, whom it is for."""
-        return RULES[self]
-
-
 _ALWAYS = KindRules(Audience.ALWAYS)
 _GAME_MAIL = KindRules(Audience.GAME_MAIL)
 
-#: The rules of every kind, in one table.
-RULES: dict[EmailKind, KindRules] = {
-    EmailKind.SIGNIN_CODE: KindRules(Audience.ALWAYS, signin=True),
-    EmailKind.SIGNIN_AGAIN: KindRules(Audience.ALWAYS, signin=True),
-    EmailKind.INVITE: _GAME_MAIL,
-    EmailKind.JOIN_ANSWER: _ALWAYS,
-    EmailKind.PLAYER_JOINED: KindRules(Audience.GAME_MAIL, creator=True),
-    EmailKind.TABLE_FULL: KindRules(Audience.GAME_MAIL, creator=True),
-    EmailKind.GAME_STARTED: _GAME_MAIL,
-    EmailKind.YOUR_TURN: KindRules(Audience.EACH, current_only=True),
-    EmailKind.TURN_PLAYED: KindRules(Audience.OTHERS, current_only=True),
-    EmailKind.TURN_CONFIRMED: KindRules(Audience.ALWAYS, names_turn=True),
-    EmailKind.TURN_REFUSED: _ALWAYS,
-    EmailKind.GAME_OVER: _GAME_MAIL,
-    EmailKind.REMINDER: KindRules(Audience.REMINDERS, current_only=True),
-    EmailKind.TIMED_OUT: KindRules(Audience.ALWAYS, names_turn=True),
-    EmailKind.REMOVED: KindRules(Audience.ALWAYS, names_turn=True),
-    EmailKind.AUTO_VACATION: _ALWAYS,
-    EmailKind.VACATION_STARTED: _ALWAYS,
-    EmailKind.VACATION_ENDED: _ALWAYS,
-    EmailKind.DIGEST: KindRules(Audience.DIGEST),
-    EmailKind.REPLY_UNRECOGNISED: _ALWAYS,
-    EmailKind.GAME_EXPIRED: _ALWAYS,
-    EmailKind.LEAGUE_REGISTRATION: _GAME_MAIL,
-    EmailKind.LEAGUE_SEASON_STARTED: _GAME_MAIL,
-    EmailKind.LEAGUE_DIGEST: _GAME_MAIL,
-    EmailKind.LEAGUE_SEASON_FINISHED: _GAME_MAIL,
-    EmailKind.LEAGUE_REMOVED: _GAME_MAIL,
-    EmailKind.LEAGUE_PAUSED: _GAME_MAIL,
-    EmailKind.LEAGUE_RESUMED: _GAME_MAIL,
-    EmailKind.LEAGUE_JOINED: _ALWAYS,
-    EmailKind.LEAGUE_JOIN_REFUSED: _ALWAYS,
-}
+
+class EmailKind(StrEnum):
+    """The kinds of email, by outbox `kind` and template pair, each with its rules."""
+
+    rules: KindRules
+
+    def __new__(cls, value: str, rules: KindRules) -> EmailKind:
+        kind = str.__new__(cls, value)
+        kind._value_ = value
+        kind.rules = rules
+        return kind
+
+    SIGNIN_CODE = "signin_code", KindRules(Audience.ALWAYS, signin=True)
+    #: the answer to a registration of an address that has an account: the pair `signin_code`
+    SIGNIN_AGAIN = "signin_again", KindRules(Audience.ALWAYS, signin=True)
+    INVITE = "invite", _GAME_MAIL
+    JOIN_ANSWER = "join_answer", _ALWAYS
+    PLAYER_JOINED = "player_joined", KindRules(Audience.GAME_MAIL, creator=True)
+    TABLE_FULL = "table_full", KindRules(Audience.GAME_MAIL, creator=True)
+    GAME_STARTED = "game_started", _GAME_MAIL
+    YOUR_TURN = "your_turn", KindRules(Audience.EACH, current_only=True)
+    TURN_PLAYED = "turn_played", KindRules(Audience.OTHERS, current_only=True)
+    TURN_CONFIRMED = "turn_confirmed", KindRules(Audience.ALWAYS, names_turn=True)
+    TURN_REFUSED = "turn_refused", _ALWAYS
+    GAME_OVER = "game_over", _GAME_MAIL
+    #: about one game; about several (`more_games`), the pair `reminders`
+    REMINDER = "reminder", KindRules(Audience.REMINDERS, current_only=True)
+    TIMED_OUT = "timed_out", KindRules(Audience.ALWAYS, names_turn=True)
+    REMOVED = "removed", KindRules(Audience.ALWAYS, names_turn=True)
+    AUTO_VACATION = "auto_vacation", _ALWAYS
+    VACATION_STARTED = "vacation_started", _ALWAYS
+    VACATION_ENDED = "vacation_ended", _ALWAYS
+    DIGEST = "digest", KindRules(Audience.DIGEST)
+    REPLY_UNRECOGNISED = "reply_unrecognised", _ALWAYS
+    GAME_EXPIRED = "game_expired", _ALWAYS
+    LEAGUE_REGISTRATION = "league_registration", _GAME_MAIL
+    LEAGUE_SEASON_STARTED = "league_season_started", _GAME_MAIL
+    LEAGUE_DIGEST = "league_digest", _GAME_MAIL
+    LEAGUE_SEASON_FINISHED = "league_season_finished", _GAME_MAIL
+    LEAGUE_REMOVED = "league_removed", _GAME_MAIL
+    LEAGUE_PAUSED = "league_paused", _GAME_MAIL
+    LEAGUE_RESUMED = "league_resumed", _GAME_MAIL
+    LEAGUE_JOINED = "league_joined", _ALWAYS
+    LEAGUE_JOIN_REFUSED = "league_join_refused", _ALWAYS
 
 
 def kinds(**rules: bool) -> frozenset[EmailKind]:
     """The kinds whose rules have these flags, as in `kinds(creator=True)`."""
     return frozenset(
         kind
-        for kind, said in RULES.items()
-        if all(getattr(said, name) == value for name, value in rules.items())
+        for kind in EmailKind
+        if all(getattr(kind.rules, name) == value for name, value in rules.items())
     )
 
 

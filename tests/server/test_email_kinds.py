@@ -9,16 +9,12 @@ from mail_support import sample_emails
 
 from server.games.notify import change_events
 from server.mail.batch import RENDERERS
-from server.mail.kinds import CREATOR_KINDS, RULES, SIGNIN_KINDS, EmailKind, kinds, wants
+from server.mail.kinds import CREATOR_KINDS, SIGNIN_KINDS, EmailKind, kinds, wants
 from server.models import Player, TurnEmails
 
 #: The kinds whose email is rendered with another pair, and the pair no kind is named for.
 SHARED_PAIRS = {"signin_again": "signin_code"}
 MORE_GAMES_PAIR = "reminders"  # a reminder about several games
-
-
-def test_every_kind_has_rules():
-    assert set(RULES) == set(EmailKind)
 
 
 def test_every_kind_has_its_template_pair_and_every_pair_is_a_kind():
@@ -46,6 +42,11 @@ def test_every_event_a_game_change_queues_has_a_renderer():
         )
     }
     assert queued | CREATOR_KINDS | {EmailKind.REMINDER} <= set(RENDERERS)
+
+
+def test_a_kind_is_its_outbox_string():
+    assert EmailKind("your_turn") is EmailKind.YOUR_TURN and EmailKind.YOUR_TURN == "your_turn"
+    assert f"{EmailKind.LEAGUE_DIGEST}" == "league_digest"
 
 
 def test_the_flags_name_the_kinds_they_did_before():
