@@ -32,11 +32,8 @@ from sqlmodel import Session, col, select
 from server.mail import messages, outgoing
 from server.mail.addresses import new_message_id
 from server.mail.facts import Recipient
+from server.mail.kinds import EmailKind
 from server.models import OutboxMessage, OutboxStatus, Player, SignInCode, aware, utcnow
-
-#: The outbox kinds of sign-in email: a code asked for (or a new account's first), and
-#: the answer to a registration of an address that has an account already.
-SIGNIN_KINDS = frozenset({"signin_code", "signin_again"})
 
 #: Digits of the short code.
 CODE_DIGITS = 10
@@ -156,13 +153,11 @@ def render(
         link=f"{links.base_url}{LINK_PATH}{link_code(secret, request.request_id)}",
         minutes=max(1, int(left.total_seconds()) // 60),
         links=links,
-        again=row.kind == "signin_again",
+        again=row.kind == EmailKind.SIGNIN_AGAIN,
     )
-    row.to_addr = player.email
-    row.subject = rendered.subject[:200]
-    row.body = rendered.text
-    row.html = rendered.html
-    row.headers = outgoing.headers(config, links=links)
+    outgoing.fill(
+        row, outgoing.Composed(player.email, rendered, outgoing.headers(config, links=links))
+    )
     return None
 
 
