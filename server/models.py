@@ -18,6 +18,7 @@ from sqlmodel import AutoString, Field, SQLModel
 
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in
+from cafe.players import NAME_LENGTH
 from server.clock import timesource
 from server.names import skeleton
 
@@ -139,8 +140,6 @@ def why_over(engine: Game, ending: str | None, standings: Sequence[Mapping[str, 
 
 #: The longest reason an organiser may give for an action (`SeasonLogEntry.reason`).
 REASON_LENGTH = 500
-#: The longest player name (the rule itself is `server.schemas.fields.PlayerName`).
-NAME_LENGTH = 24
 
 
 def utcnow() -> datetime:
