@@ -72,3 +72,15 @@ def test_the_anchors_follow_githubs_rules(tmp_path: Path) -> None:
                     "## Notes\n## Notes\n```\n# not a heading\n```\n")  # fmt: skip
     assert anchors(page) == {"install--run--test", "the-services-api", "13-a-turn", "notes",
                              "notes-1"}  # fmt: skip
+
+
+def test_every_page_the_code_cites_exists() -> None:
+    cited = {
+        (path.relative_to(ROOT).as_posix(), name)
+        for folder in ("cafe", "server", "client", "tests")
+        for path in (ROOT / folder).rglob("*.py")
+        for name in re.findall(r"\bdocs/[\w-]+\.md\b", path.read_text("utf-8"))
+    }
+    assert cited, "the code cites no page of docs/"
+    missing = sorted(f"{source}: {name}" for source, name in cited if not (ROOT / name).is_file())
+    assert not missing, "\n".join(missing)
