@@ -18,6 +18,7 @@ from sqlmodel import AutoString, Field, SQLModel
 
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in
+from cafe.players import NAME_LENGTH
 from server.clock import timesource
 from server.names import skeleton
 
@@ -53,14 +54,14 @@ class OutboxStatus(StrEnum):
 
 class VacationKind(StrEnum):
     """How a vacation came about: declared by the player, or taken automatically for a
-    day when a deadline passed (README: Time controls and vacation)."""
+    day when a deadline passed (docs/league.md)."""
 
     DECLARED = "declared"
     AUTOMATIC = "automatic"
 
 
 class SeasonStatus(StrEnum):
-    """A league season's life (README: League): players sign up or withdraw
+    """A league season's life (docs/league.md): players sign up or withdraw
     (`registration`), its games are played (`running`), its standings are final
     (`finished`)."""
 
@@ -81,7 +82,7 @@ class MemberLeft(StrEnum):
 
 
 class Placement(StrEnum):
-    """Why a member plays in their division (`SeasonMember.placed`, README: League): placed
+    """Why a member plays in their division (`SeasonMember.placed`, docs/league.md): placed
     by rating (a first season), new to the league, moved up or down or stayed as the last
     season's final table announced, or placed otherwise by the refilling of the divisions
     in order: higher than announced, to fill a place (`filled`), or lower, as the divisions
@@ -98,7 +99,7 @@ class Placement(StrEnum):
 
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
-    did when the player's time ran out (README: Time controls and vacation): the best turn
+    did when the player's time ran out (docs/league.md): the best turn
     played for them, or their removal (an entry without a notation, `detail`
     `{"removed": true}`), or the league organiser's adjudication that ended the game (`end`)."""
 
@@ -139,8 +140,6 @@ def why_over(engine: Game, ending: str | None, standings: Sequence[Mapping[str, 
 
 #: The longest reason an organiser may give for an action (`SeasonLogEntry.reason`).
 REASON_LENGTH = 500
-#: The longest player name (the rule itself is `server.schemas.fields.PlayerName`).
-NAME_LENGTH = 24
 
 
 def utcnow() -> datetime:
@@ -532,7 +531,7 @@ class OfferedHints(SQLModel, table=True):
 
 
 class League(SQLModel, table=True):
-    """A standing competition (README: League): its organiser, `slug` (its short unique name
+    """A standing competition (docs/league.md): its organiser, `slug` (its short unique name
     in addresses), whether anyone may register (`open`) or only the `invited` names, and
     the settings every game of it uses."""
 
@@ -611,7 +610,7 @@ class SeasonMember(SQLModel, table=True):
 
 
 class Rating(SQLModel, table=True):
-    """A player's OpenSkill rating (README: League): `mu` and `sigma` after `games` rated
+    """A player's OpenSkill rating (docs/league.md): `mu` and `sigma` after `games` rated
     games; players without a row have the model's defaults."""
 
     __tablename__ = "ratings"

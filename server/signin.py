@@ -10,7 +10,7 @@ request that asked for it does the same work whether or not the address has an a
 (`server.accounts`).
 
 The **short code** is 10 digits, for typing; its guesses are limited per client and per
-account (README: Security). The **link** carries 162 bits no one can guess, so no limit
+account (docs/security.md). The **link** carries 162 bits no one can guess, so no limit
 applies to it: however many wrong codes strangers send for an account, its owner signs in
 with the link. The link opens a page with a button (`server.web.account_pages`): mail
 scanners follow links, and a GET never signs anyone in.

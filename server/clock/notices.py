@@ -1,4 +1,4 @@
-"""The emails about a declared vacation (README: Time controls and vacation): "vacation
+"""The emails about a declared vacation (docs/league.md): "vacation
 started" and "vacation ended", each sent once.
 
 They are rendered when queued, in the transaction that makes them true: declaring a vacation

@@ -1,4 +1,4 @@
-"""A player's vacations: show the bank, declare one, end it (README: Time controls and vacation).
+"""A player's vacations: show the bank, declare one, end it (docs/league.md).
 
 The bank's arithmetic is `server.clock.bank`; this module stores it in the player's row,
 keeps the vacations in their table, and recomputes the player's deadlines in the same

@@ -1,4 +1,4 @@
-"""The correspondence league (README: League): leagues, seasons, divisions, the schedule,
+"""The correspondence league (docs/league.md): leagues, seasons, divisions, the schedule,
 standings, promotion and relegation, and ratings.
 
 `schedule` and `division_seed` are the public recipe of a season's games: anyone can

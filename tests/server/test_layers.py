@@ -1,5 +1,5 @@
 """The layers keep to their jobs: below the views, refusals are domain errors (HTTP is
-decided once, in `server.errors`), and the API's name rule stays inside the engine's."""
+decided once, in `server.errors`)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,10 @@ import ast
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from cafe.players import check_players
 from server import domain, errors
 from server.db import get_session
 from server.games import store
-from server.schemas.fields import NAME_PATTERN
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 BELOW_THE_VIEWS = [
@@ -47,8 +43,3 @@ def test_a_missing_game_is_a_domain_error(app):
     with app.test_request_context(), pytest.raises(domain.NotFound) as raised:
         store.load_game(get_session(), 99)
     assert raised.value.code == "game_not_found"
-
-
-@given(st.from_regex(NAME_PATTERN, fullmatch=True))
-def test_every_name_the_api_accepts_the_engine_accepts(name):
-    assert check_players([name, name + "x"]) == [name, name + "x"]
