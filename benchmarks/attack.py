@@ -624,6 +624,10 @@ def mail_over_the_run(run: Deployment) -> list[Figure]:
             str(sum(1 for count in received.values() if count > 1)),
             "0",
         ),
+        Figure(
+            "sent by worker 1 / worker 2 (their logs)",
+            " / ".join(str(len(re.findall(r"message \d+ \(\w+\) sent", t))) for t in logs),
+        ),
         Figure("events (kind, game, version, seat) sent twice", str(events), "0"),
         Figure("received but not marked sent", str(len(set(received) - set(sent))), "0"),
         Figure(
