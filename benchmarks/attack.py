@@ -43,9 +43,10 @@ count both kinds of request alike; this measures the rest):
    10 %-trimmed means, their ratio, and the Wilcoxon signed-rank test's p (targets: within
    10 %, p ≥ 0.001).
 6. *Hostile input*: every path integer past the database's range
-   (`test_ranges.oversized`), and for every JSON body of the published schema malformed
-   JSON, NUL, an unpaired surrogate and huge or odd numbers in each field: 5xx answers
-   (target 0), and tracebacks in gunicorn's log.
+   (`test_ranges.oversized`); for every JSON body of the published schema malformed
+   JSON, and NUL, an unpaired surrogate and huge or odd numbers in each field; every web
+   form posted with such values (and bytes that are not UTF-8) in every field the pages
+   show: 5xx answers (target 0), and tracebacks in gunicorn's log.
 
     .venv/bin/python benchmarks/attack.py [--postgres URL] [--races 300] [--mail-seconds 60]
         [--guesses 1000] [--addresses 334] [--samples 200] [--lease 20] [--keep]
@@ -173,6 +174,7 @@ class Http:
         json_body: Any = None,
         raw: bytes | None = None,
         form: dict[str, Any] | None = None,
+        content_type: str = "application/json",
     ) -> Answer:
         headers = {"Host": f"{self.host}:{self.port}"}
         body = raw
@@ -182,7 +184,7 @@ class Http:
             body = urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         elif body is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         if self.cookies:
@@ -790,11 +792,13 @@ def hostile(run: Deployment) -> list[Figure]:
     csrf = csrf_of(player.http.request("GET", "/").text)
     game = _new_game(setup, {"hal": token, "ivy": setup.register("ivy")})
     counted: Counter[str] = Counter()
+    statuses: Counter[int] = Counter()
     failures: list[str] = []
 
     def send(what: str, method: str, path: str, **body: Any) -> None:
         answer = player.http.request(method, path, token, **body)
         counted[what] += 1
+        statuses[answer.status_code] += 1
         if answer.status_code >= 500:
             failures.append(f"{method} {path} {str(body)[:80]}: {answer.status_code}")
 
@@ -821,6 +825,23 @@ def hostile(run: Deployment) -> list[Figure]:
                 for value in ODD_VALUES:
                     raw = template_body.replace(json.dumps(SLOT), value).encode()
                     send("odd field values", method.upper(), path, raw=raw)
+    pages = [f"/games/{game}", "/", "/settings", "/signin", "/leagues/tuesday", "/ratings"]
+    names = set()
+    for page in pages:
+        names |= set(re.findall(r'name="([\w-]+)"', player.http.request("GET", page).text))
+    names.discard("csrf")
+    forms = sorted(
+        (rule.rule for rule in run.app.url_map.iter_rules() if "POST" in rule.methods),
+        key=lambda rule: rule == "/signout",  # last: it ends the session
+    )
+    for rule in forms:
+        if rule.startswith("/api/"):
+            continue
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values.get(m.group(1), "x")), rule)
+        for value in ODD_FORM_VALUES:
+            raw = "&".join([f"csrf={csrf}", *(f"{name}={value}" for name in sorted(names))])
+            form_type = "application/x-www-form-urlencoded"
+            send("odd form values", "POST", path, raw=raw.encode(), content_type=form_type)
     log = run.web_log.read_text(errors="replace")
     total = sum(counted.values())
     return [
@@ -828,7 +849,11 @@ def hostile(run: Deployment) -> list[Figure]:
             "hostile requests",
             ", ".join(f"{count} {what}" for what, count in sorted(counted.items())),
         ),
-        Figure(f"5xx answers of {total}", str(len(failures)), "0"),
+        Figure(
+            f"answers to the {total}",
+            ", ".join(f"{count} × {status}" for status, count in sorted(statuses.items())),
+        ),
+        Figure("5xx answers", str(len(failures)), "0"),
         Figure("tracebacks in gunicorn's log (whole run)", str(log.count("Traceback")), "0"),
     ] + [Figure("  5xx", failure) for failure in failures[:10]]
 
@@ -862,6 +887,19 @@ ODD_VALUES = [
     json.dumps("x" * 60_000),
     f'["a\\u0000", {MAX_INT + 1}]',
     f'{{"nested": {10**30}}}',
+]
+#: Values for every field of a web form, URL-encoded: as `ODD_VALUES`, and bytes that are
+#: not UTF-8.
+ODD_FORM_VALUES = [
+    str(MAX_INT + 1),
+    str(2**63),
+    str(10**30),
+    str(-(2**63)),
+    "2.0",
+    "a%00b",
+    "%ED%A0%80x",
+    "%FF%FE",
+    "x" * 2_000,
 ]
 #: Where a field's odd value goes into a body.
 SLOT = "\u00a7slot\u00a7"
