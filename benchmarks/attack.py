@@ -50,6 +50,7 @@ count both kinds of request alike; this measures the rest):
 
     .venv/bin/python benchmarks/attack.py [--postgres URL] [--races 300] [--mail-seconds 60]
         [--guesses 1000] [--addresses 334] [--samples 200] [--lease 20] [--keep]
+        [--only signin,races,mail,scan,timing,hostile]
 
 About five minutes on two cores; `--races 1000 --mail-seconds 300 --samples 1000` for
 longer runs. Not part of the test suite (`tests/test_attack_benchmark.py` only checks that
@@ -118,6 +119,8 @@ UNLIMITED = {
         "SIGNIN_GUESSES_PER_ACCOUNT",
     )
 }
+#: The measurements, in the order they are made (`--only`).
+STEPS = ("signin", "races", "mail", "scan", "timing", "hostile")
 #: How long the sink takes over a message (a real SMTP server takes its time, so mail
 #: queues up and the workers claim full batches).
 SMTP_DELAY = 0.01
@@ -946,8 +949,18 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--per-minute", type=int, default=100_000, help="the workers' CAFE_MAIL_PER_MINUTE"
     )
+    parser.add_argument(
+        "--only",
+        type=lambda text: text.split(","),
+        default=list(STEPS),
+        help=f"the measurements to make, of {','.join(STEPS)} (all; the mail over the run "
+        "is always counted)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the processes' logs")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if unknown := set(args.only) - set(STEPS):
+        parser.error(f"--only: no measurement {', '.join(sorted(unknown))}; choose of {STEPS}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -955,19 +968,19 @@ def main(argv: list[str] | None = None) -> None:
     figures: list[tuple[str, list[Figure]]] = []
     started = time.monotonic()
     with deployment(args) as run:
-        steps: list[tuple[str, Callable[[], list[Figure]]]] = [
-            (
+        steps: dict[str, tuple[str, Callable[[], list[Figure]]]] = {
+            "signin": (
                 "sign-in under attack",
                 lambda: sign_in_under_attack(run, args.guesses, args.addresses),
             ),
-            ("double plays", lambda: double_plays(run, args.races)),
-            ("two workers", lambda: two_workers(run, args.mail_seconds, args.lease)),
-            ("private-game scan", lambda: private_scan(run)),
-            ("timing (limits out of the way)", lambda: timing(run, args.samples)),
-            ("hostile input (limits out of the way)", lambda: hostile(run)),
-            ("two workers, over the whole run", lambda: mail_over_the_run(run)),
-        ]
-        for title, step in steps:
+            "races": ("double plays", lambda: double_plays(run, args.races)),
+            "mail": ("two workers", lambda: two_workers(run, args.mail_seconds, args.lease)),
+            "scan": ("private-game scan", lambda: private_scan(run)),
+            "timing": ("timing (limits out of the way)", lambda: timing(run, args.samples)),
+            "hostile": ("hostile input (limits out of the way)", lambda: hostile(run)),
+        }
+        chosen = [steps[name] for name in STEPS if name in args.only]
+        for title, step in [*chosen, ("mail over the whole run", lambda: mail_over_the_run(run))]:
             print(f"... {title}", file=sys.stderr, flush=True)
             began = time.monotonic()
             rows = step()

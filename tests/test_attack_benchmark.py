@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FLAGS = ("--postgres", "--races", "--mail-seconds", "--guesses", "--addresses", "--samples")
+FLAGS = (
+    "--postgres",
+    "--races",
+    "--mail-seconds",
+    "--guesses",
+    "--addresses",
+    "--samples",
+    "--only",
+)
 
 
 def test_the_attack_benchmark_loads_and_reads_its_arguments():
