@@ -423,12 +423,15 @@ class IdempotencyKey(SQLModel, table=True):
 class OutboxMessage(SQLModel, table=True):
     """An email waiting to be sent (or sent, or given up on) by `cafe-server worker`.
 
-    A row is either a **message**, rendered when it was queued (sign-in codes,
-    invitations, digests, answers to emailed turns that were refused), or an **event** of a
-    game change: only the game, its version, the recipient's seat and the `kind`, written
-    in the change's own transaction and rendered by the worker from the game as it is when
-    it sends (`server.mail.events`). The worker fills in the rendered fields of an event
-    when it sends it.
+    A row is an **event** of a game change: only the game, its version, the recipient's
+    seat and the `kind`, written in the change's own transaction and rendered by the worker
+    from the game as it is when it sends (`server.mail.events`); or a **notice**: its
+    address, kind and `payload`, the language-neutral facts of that moment (league,
+    vacation, invitation, the answers to emailed replies), rendered by the worker with its
+    kind's builder (`server.mail.notices`); or a sign-in email (its address: the code is
+    made when rendered); or a **message** rendered when it was queued (the daily digest,
+    queued by the worker itself, and the answer to a refused emailed turn). The worker
+    fills in the rendered fields of an event or notice when it sends it.
 
     `to_addr` is the recipient's address: an event gets its player's address when a worker
     first claims (`server.outbox.claim`), and their address of that moment when it is
@@ -476,6 +479,7 @@ class OutboxMessage(SQLModel, table=True):
     more_games: list[list[int]] | None = Field(
         default=None, sa_column=Column(JSON(none_as_null=True))
     )
+    payload: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True)))
 
 
 class MailRecipient(SQLModel, table=True):

@@ -29,7 +29,8 @@ from typing import Any
 from sqlalchemy import delete, exists, func, null, or_, update
 from sqlmodel import Session, col, select
 
-from server.mail import messages, outgoing
+from server.mail import notices, outgoing
+from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     GameSeat,
@@ -168,9 +169,15 @@ def _expire_open_games(session: Session, config: Mapping[str, Any], now: datetim
     for game in games:
         assert game.id is not None
         creator = session.get_one(Player, game.creator_id)
-        rendered = messages.game_expired(game_id=game.id, seats=game.seats, days=age, links=links)
-        outgoing.queue(
-            session, config, kind="game_expired", to=creator.email, rendered=rendered, links=links
+        notices.queue(  # the facts are kept: the game is deleted here
+            session,
+            config,
+            EmailKind.GAME_EXPIRED,
+            to=creator.email,
+            game_id=game.id,
+            seats=game.seats,
+            days=age,
+            links=links,
         )
         session.execute(delete(GameSeat).where(col(GameSeat.game_id) == game.id))
         session.delete(game)

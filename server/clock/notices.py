@@ -1,7 +1,8 @@
 """The emails about a declared vacation (docs/league.md): "vacation
 started" and "vacation ended", each sent once.
 
-They are rendered when queued, in the transaction that makes them true: declaring a vacation
+They are queued as notices (`server.mail.notices`: the facts of that moment, rendered by the
+worker when it sends them) in the transaction that makes them true: declaring a vacation
 that starts now queues "started", ending one early (`DELETE /api/me/vacation`) queues
 "ended". What happens with time alone — a vacation declared for later begins, a vacation
 reaches its end — the sweep (`server.clock.sweep.announce`) finds through the index on
@@ -20,7 +21,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from server.games import notify
-from server.mail import messages, outgoing
+from server.mail import notices, outgoing
 from server.mail.facts import VacationGame
 from server.mail.kinds import EmailKind
 from server.models import (
@@ -75,22 +76,22 @@ def queue(
     bank_days: float,
     early: bool = False,
 ) -> None:
-    """Render the `notice` about `vacation` for `player` (`vacation_started` or
-    `vacation_ended`) and queue it (in the caller's
-    transaction, after the deadlines were recomputed)."""
-    links = outgoing.links(config, player_id=player.id)
-    recipient, games = notify.recipient(player), games_of(session, player)
-    if notice is EmailKind.VACATION_STARTED:
-        rendered = messages.vacation_started(
-            recipient, until=vacation.end, games=games, bank_days=bank_days, links=links
-        )
-    else:
-        rendered = messages.vacation_ended(
-            recipient,
-            ended=vacation.end,
-            early=early,
-            games=games,
-            bank_days=bank_days,
-            links=links,
-        )
-    outgoing.queue(session, config, kind=notice, to=player.email, rendered=rendered, links=links)
+    """Queue the `notice` about `vacation` for `player` (`vacation_started` or
+    `vacation_ended`) with the facts of now (in the caller's transaction, after the
+    deadlines were recomputed)."""
+    moment = (
+        {"until": vacation.end}
+        if notice is EmailKind.VACATION_STARTED
+        else {"ended": vacation.end, "early": early}
+    )
+    notices.queue(
+        session,
+        config,
+        notice,
+        to=player.email,
+        recipient=notify.recipient(player),
+        games=games_of(session, player),
+        bank_days=bank_days,
+        links=outgoing.links(config, player_id=player.id),
+        **moment,
+    )

@@ -27,7 +27,7 @@ from typing import Any
 from flask import current_app
 from sqlmodel import Session, col, select
 
-from server.mail import messages, outgoing
+from server.mail import notices, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import Recipient
 from server.mail.kinds import EmailKind, wants
@@ -66,17 +66,17 @@ def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
             continue
         assert player.id is not None  # a reply of `join` takes the seat (`server.mail.replies`)
         reply = ReplyAddress(game.id, game.version, player.id)
-        links = outgoing.links(config, player_id=player.id, reply=reply)
-        rendered = messages.invite(
-            recipient(player),
+        notices.queue(
+            session,
+            config,
+            EmailKind.INVITE,
+            to=player.email,
+            recipient=recipient(player),
             creator=creator,
             game_id=game.id,
             seats=game.seats,
             options=game.options,
-            links=links,
-        )
-        outgoing.queue(
-            session, config, kind=EmailKind.INVITE, to=player.email, rendered=rendered, links=links
+            links=outgoing.links(config, player_id=player.id, reply=reply),
         )
 
 

@@ -1,7 +1,8 @@
 """The league's emails (issue 12 §3): registration opened, season started, the weekly
-league digest, season finished. Rendered when queued, in the transaction that makes them
+league digest, season finished. Queued as notices in the transaction that makes them
 true, like the vacation notices: the facts are gathered here in a few queries for the
-whole season, and each member's message is built by `server.league.messages`.
+whole season and stored with each member's row; the worker renders each message with its
+builder in `server.league.messages` when it sends it (`server.mail.notices`).
 
 Outbox kinds: `league_registration`, `league_season_started`, `league_digest`,
 `league_season_finished`, and the organiser's actions (`server.league.removal`,
@@ -24,16 +25,15 @@ from flask import current_app
 from sqlmodel import Session, col, select
 
 from server.games.notify import recipient
-from server.league import messages, ratings
+from server.league import ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
 from server.league.reasons import placement_text
 from server.league.standings import division_tables
 from server.league.table import Move
-from server.mail import outgoing
+from server.mail import notices, outgoing
 from server.mail.addresses import SeasonReplyAddress, season_reply_address
 from server.mail.facts import Links
 from server.mail.kinds import EmailKind, wants
-from server.mail.templates import Rendered
 from server.models import (
     GameRecord,
     GameStatus,
@@ -75,14 +75,11 @@ def _config(config: Mapping[str, Any] | None) -> Mapping[str, Any]:
 
 
 def _send(
-    session: Session,
-    config: Mapping[str, Any],
-    kind: str,
-    player: Player,
-    rendered: Rendered,
-    links: Links,
+    session: Session, config: Mapping[str, Any], kind: EmailKind, player: Player, **facts: Any
 ) -> None:
-    outgoing.queue(session, config, kind=kind, to=player.email, rendered=rendered, links=links)
+    """Queue the notice `kind` to `player` with the facts its builder takes, the player as
+    its recipient among them (`server.mail.notices`)."""
+    notices.queue(session, config, kind, to=player.email, recipient=recipient(player), **facts)
 
 
 def wanted(players: Iterable[Player], kind: EmailKind) -> list[Player]:
@@ -106,13 +103,27 @@ def registration_opened(
     assert season.id is not None
     for player in wanted(registered, EmailKind.LEAGUE_REGISTRATION):
         links = outgoing.links(config, player_id=player.id)
-        rendered = messages.registration(recipient(player), facts, registered=True, links=links)
-        _send(session, config, EmailKind.LEAGUE_REGISTRATION, player, rendered, links)
+        _send(
+            session,
+            config,
+            EmailKind.LEAGUE_REGISTRATION,
+            player,
+            season=facts,
+            registered=True,
+            links=links,
+        )
     for player in wanted(invited, EmailKind.LEAGUE_REGISTRATION):
         assert player.id is not None
         links = season_links(config, season_id=season.id, player_id=player.id)
-        rendered = messages.registration(recipient(player), facts, registered=False, links=links)
-        _send(session, config, EmailKind.LEAGUE_REGISTRATION, player, rendered, links)
+        _send(
+            session,
+            config,
+            EmailKind.LEAGUE_REGISTRATION,
+            player,
+            season=facts,
+            registered=False,
+            links=links,
+        )
 
 
 def members(
@@ -182,18 +193,19 @@ def season_started(
         if not wants(player, EmailKind.LEAGUE_SEASON_STARTED):
             continue
         assert member.division is not None
-        links = outgoing.links(config, player_id=player.id)
-        rendered = messages.season_started(
-            recipient(player),
-            facts,
+        _send(
+            session,
+            config,
+            EmailKind.LEAGUE_SEASON_STARTED,
+            player,
+            season=facts,
             division=member.division,
             placed=placement_text(member.placed, member.placed_from, member.division),
             refilled=member.placed in (Placement.FILLED, Placement.EVENED),
             players=divisions[member.division],
             games=[_only_my_deadline(g, player.name) for g in _mine(games, player.name)],
-            links=links,
+            links=outgoing.links(config, player_id=player.id),
         )
-        _send(session, config, EmailKind.LEAGUE_SEASON_STARTED, player, rendered, links)
 
 
 def weekly_digest(
@@ -208,16 +220,17 @@ def weekly_digest(
     for member, player in members(session, season):
         if not wants(player, EmailKind.LEAGUE_DIGEST) or member.division is None:
             continue
-        links = outgoing.links(config, player_id=player.id)
-        rendered = messages.digest(
-            recipient(player),
-            facts,
+        _send(
+            session,
+            config,
+            EmailKind.LEAGUE_DIGEST,
+            player,
+            season=facts,
             division=member.division,
             rows=tables[member.division],
             waiting=[game for game in running if game.to_move == player.name],
-            links=links,
+            links=outgoing.links(config, player_id=player.id),
         )
-        _send(session, config, EmailKind.LEAGUE_DIGEST, player, rendered, links)
         queued += 1
     return queued
 
@@ -269,17 +282,18 @@ def season_finished(
     changes = rating_changes(session, season, [p.id for _, p in told if p.id is not None])
     for member, player in told:
         assert member.division is not None and player.id is not None
-        links = outgoing.links(config, player_id=player.id)
-        rendered = messages.season_finished(
-            recipient(player),
-            facts,
+        _send(
+            session,
+            config,
+            EmailKind.LEAGUE_SEASON_FINISHED,
+            player,
+            season=facts,
             division=member.division,
             rows=tables[member.division],
             moves=moves,
             rating=changes[player.id],
-            links=links,
+            links=outgoing.links(config, player_id=player.id),
         )
-        _send(session, config, EmailKind.LEAGUE_SEASON_FINISHED, player, rendered, links)
 
 
 def removed_by_organiser(
@@ -296,16 +310,17 @@ def removed_by_organiser(
     if not wants(player, EmailKind.LEAGUE_REMOVED):
         return
     config = _config(config)
-    links = outgoing.links(config, player_id=player.id)
-    rendered = messages.removed(
-        recipient(player),
-        season_facts(league, season),
+    _send(
+        session,
+        config,
+        EmailKind.LEAGUE_REMOVED,
+        player,
+        season=season_facts(league, season),
         reason=reason,
         running=season.status == SeasonStatus.RUNNING,
         resigned=resigned,
-        links=links,
+        links=outgoing.links(config, player_id=player.id),
     )
-    _send(session, config, EmailKind.LEAGUE_REMOVED, player, rendered, links)
 
 
 def season_paused(
@@ -323,8 +338,15 @@ def season_paused(
         if not wants(player, EmailKind.LEAGUE_PAUSED):
             continue
         links = outgoing.links(config, player_id=player.id)
-        rendered = messages.paused(recipient(player), facts, reason=reason, links=links)
-        _send(session, config, EmailKind.LEAGUE_PAUSED, player, rendered, links)
+        _send(
+            session,
+            config,
+            EmailKind.LEAGUE_PAUSED,
+            player,
+            season=facts,
+            reason=reason,
+            links=links,
+        )
 
 
 def season_resumed(
@@ -343,12 +365,13 @@ def season_resumed(
     for _, player in members(session, season):
         if not wants(player, EmailKind.LEAGUE_RESUMED):
             continue
-        links = outgoing.links(config, player_id=player.id)
-        rendered = messages.resumed(
-            recipient(player),
-            facts,
+        _send(
+            session,
+            config,
+            EmailKind.LEAGUE_RESUMED,
+            player,
+            season=facts,
             paused_for=paused,
             waiting=[game for game in running if game.to_move == player.name],
-            links=links,
+            links=outgoing.links(config, player_id=player.id),
         )
-        _send(session, config, EmailKind.LEAGUE_RESUMED, player, rendered, links)

@@ -24,14 +24,13 @@ from sqlmodel import Session, col, select
 from server.config import verifying_keys
 from server.domain import DomainError
 from server.games.notify import recipient
-from server.league import messages
 from server.league.emails import season_facts, season_links
+from server.league.messages import SeasonFacts
 from server.league.store import add_member
-from server.mail import outgoing, reading
+from server.mail import notices, outgoing, reading
 from server.mail.addresses import SeasonReplyAddress, read_season_reply_address
 from server.mail.facts import Links
 from server.mail.kinds import EmailKind
-from server.mail.templates import Rendered
 from server.models import InboundMail, League, Player, Season, SeasonStatus
 
 #: A reply's first own line that asks to join: `join`, `Join!`, `cafe league join tuesday`.
@@ -86,8 +85,9 @@ def answer(
         return _refuse(session, config, reply, league, season, player, refusal.message)
     assert player.id is not None
     links = outgoing.links(config, player_id=player.id)
-    rendered = messages.joined(recipient(player), season_facts(league, season), links=links)
-    _queue(session, config, reply, EmailKind.LEAGUE_JOINED, player, rendered, links)
+    _queue(
+        session, config, reply, EmailKind.LEAGUE_JOINED, player, season_facts(league, season), links
+    )
     if _record(session, reply, player, "joined"):
         return "joined", f"{player.name} registered for {league.slug} season {season.number}"
     if _handled(session, reply.message_key):
@@ -113,10 +113,10 @@ def _refuse(
         if season.status == SeasonStatus.REGISTRATION
         else outgoing.links(config, player_id=player.id)
     )
-    rendered = messages.join_refused(
-        recipient(player), season_facts(league, season), reason=reason, links=links
+    facts = season_facts(league, season)
+    _queue(
+        session, config, reply, EmailKind.LEAGUE_JOIN_REFUSED, player, facts, links, reason=reason
     )
-    _queue(session, config, reply, EmailKind.LEAGUE_JOIN_REFUSED, player, rendered, links)
     if _record(session, reply, player, "join_refused"):
         return "refused", reason
     return "duplicate", "handled by another process meanwhile"
@@ -126,19 +126,23 @@ def _queue(
     session: Session,
     config: Mapping[str, Any],
     reply: reading.Reply,
-    kind: str,
+    kind: EmailKind,
     player: Player,
-    rendered: Rendered,
+    season: SeasonFacts,
     links: Links,
+    **facts: Any,
 ) -> None:
-    outgoing.queue(
+    """Queue the answer `kind` to the player's reply (`server.mail.notices`)."""
+    notices.queue(
         session,
         config,
-        kind=kind,
+        kind,
         to=player.email,
-        rendered=rendered,
-        links=links,
         answering=reply.message_id,
+        recipient=recipient(player),
+        season=season,
+        links=links,
+        **facts,
     )
 
 

@@ -19,10 +19,12 @@ mail that still means something goes out:
 Each event is rendered by the renderer of its kind (`server.mail.batch.RENDERERS`), with
 what the batch loaded once for all its events (`server.mail.batch.Batch`).
 
-Sign-in emails are rendered here too (`server.signin`: their code exists only from the
-moment they are rendered). Rows rendered when they were queued (invitations, digests,
-refusals) pass through unchanged, and the batch keeps the order it was claimed in (the order
-each recipient's mail leaves in). An error while rendering one event is that event's failure
+Notices — league, vacation, invitation, the answers to emailed replies, an expired open
+game — are rendered here from the facts their transaction stored (`server.mail.notices`),
+and sign-in emails too (`server.signin`: their code exists only from the moment they are
+rendered). Rows rendered when they were queued (digests, refusals) pass through
+unchanged, and the batch keeps the order it was claimed in (the order each recipient's mail
+leaves in). An error while rendering one event is that event's failure
 only — except a database outage (`server.transactions.outage`): it is no event's fault, so
 rendering stops there, and the events not rendered go back unsent without an attempt.
 """
@@ -40,7 +42,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from server import signin
-from server.mail import outgoing
+from server.mail import notices, outgoing
 from server.mail.batch import Batch
 from server.mail.kinds import EmailKind, why_unwanted
 from server.models import GameRecord, OutboxMessage, OutboxStatus, Player
@@ -164,6 +166,9 @@ class Preparation:
 
 def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     """Render the event `row` into its own fields; or why it is not to be sent."""
+    if row.payload is not None:
+        outgoing.fill(row, notices.render(batch.config, row))
+        return None
     if EmailKind(row.kind).rules.signin:
         return signin.render(batch.session, batch.config, row)
     assert row.game_id is not None and row.seat is not None

@@ -37,7 +37,7 @@ from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, store, turns
 from server.league import joining
-from server.mail import batch, messages, outgoing, reading
+from server.mail import batch, notices, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
 from server.mail.facts import EarlierTurn, LoggedTurn
 from server.mail.kinds import EmailKind
@@ -192,19 +192,17 @@ def _answer_join(
     refusal: str | None,
 ) -> Outcome:
     """Answer a reply to an invitation: the seat was taken, or why not (`refusal`)."""
-    links = outgoing.links(config, player_id=player.id)
-    rendered = messages.join_answer(
-        notify.recipient(player), game_id=game_id, refusal=refusal, links=links
-    )
-    outgoing.queue(
+    notices.queue(
         session,
         config,
-        kind=EmailKind.JOIN_ANSWER,
+        EmailKind.JOIN_ANSWER,
         to=player.email,
-        rendered=rendered,
-        links=links,
-        game_id=game_id,
+        thread=game_id,
         answering=reply.message_id,
+        recipient=notify.recipient(player),
+        game_id=game_id,
+        refusal=refusal,
+        links=outgoing.links(config, player_id=player.id),
     )
     outcome = "refused" if refusal else "joined"
     if not _record(session, reply, player, outcome, game_id=game_id):
@@ -318,16 +316,14 @@ def _answer_stranger(
         _record(session, reply, player, "unrecognised")
         return "not answered: answered within the hour"
     if player is not None:
-        links = outgoing.links(config)
-        rendered = messages.reply_unrecognised(address=address, links=links)
-        outgoing.queue(
+        notices.queue(
             session,
             config,
-            kind=EmailKind.REPLY_UNRECOGNISED,
+            EmailKind.REPLY_UNRECOGNISED,
             to=player.email,
-            rendered=rendered,
-            links=links,
             answering=reply.message_id,
+            address=address,
+            links=outgoing.links(config),
         )
     _record(session, reply, player, "unrecognised")
     return "answered" if player is not None else "not answered: the sender is not a player"

@@ -14,10 +14,11 @@ from types import ModuleType
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from cafe.render.common import display_width
 from server.db import get_engine
+from server.mail import notices, outgoing
 from server.models import GameRecord, OutboxMessage, utcnow
 from server.worker import Worker
 
@@ -134,7 +135,26 @@ def game_row(app: Any, game_id: int) -> GameRecord:
         return game
 
 
+def render_notices(app: Any) -> None:
+    """Render the pending notices (`server.mail.notices`) into their rows as the worker
+    will when it sends them, leaving them pending: the rows then show what will be sent."""
+    with Session(get_engine(app)) as session:
+        waiting = session.exec(
+            select(OutboxMessage).where(
+                col(OutboxMessage.payload).is_not(None),
+                col(OutboxMessage.body).is_(None),
+                OutboxMessage.status == "pending",
+            )
+        ).all()
+        for row in waiting:
+            outgoing.fill(row, notices.render(app.config, row))
+        session.commit()
+
+
 def outbox_rows(app: Any, kind: str | None = None) -> list[OutboxMessage]:
+    """The outbox, oldest first (optionally only the rows of `kind`), the pending notices
+    rendered (`render_notices`); the events of game changes as they were queued."""
+    render_notices(app)
     with Session(get_engine(app)) as session:
         query = select(OutboxMessage).order_by(OutboxMessage.id)  # type: ignore[arg-type]
         if kind is not None:

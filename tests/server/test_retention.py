@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from mail_support import deliver, reply_message
+from mail_support import deliver, render_notices, reply_message
 from server_support import TEST_CONFIG
 from sqlmodel import Session, select
 from typer.testing import CliRunner
@@ -31,6 +31,7 @@ TABLES = (IdempotencyKey, InboundMail, OfferedHints, OutboxMessage, SignInCode, 
 
 
 def rows(app, model):
+    render_notices(app)  # the notices as the worker will send them
     with Session(get_engine(app)) as session:
         return list(session.exec(select(model)).all())
 
