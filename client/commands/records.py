@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from cafe.render.quantities import count
 from client.commands.lobby import GameId
 from client.errors import CliError
 from client.output import NARROW, say
@@ -90,7 +91,7 @@ def verify(
         raise CliError(f"{name}: NOT verified: line {error.line}: {error.reason}") from None
     except CafeError as error:
         raise CliError(f"{name}: NOT verified: {error}") from None
-    say(f"Verified: {report.turns} turns by {', '.join(report.players)}.")
+    say(f"Verified: {count(report.turns, 'turn')} by {', '.join(report.players)}.")
     if report.event:
         say(f"  Played in {report.event}.")
     say("  The revealed seed matches the commitment, and so do the deal and every draw:")

@@ -216,7 +216,11 @@ def season_started(
         opponents=[name for name in players if name != recipient.name],
         games=shown,
         first=[game for game in shown if game["your_move"]],
-        preheader=f"Division {division}: {len(shown)} games, all starting now",
+        starting="your game starts now"
+        if len(shown) == 1
+        else f"your {len(shown)} games all start now, side by side",
+        preheader=f"Division {division}: {quantities.count(len(shown), 'game')}, "
+        + ("starting now" if len(shown) == 1 else "all starting now"),
     )
     return render_pair("league_season_started", context)
 
@@ -242,7 +246,8 @@ def digest(
         table=shown,
         table_text=table_text(shown),
         waiting=games,
-        preheader=f"{len(games)} league game{' waits' if len(games) == 1 else 's wait'} for you"
+        preheader=f"{quantities.count(len(games), 'league game')} "
+        f"{'waits' if len(games) == 1 else 'wait'} for you"
         if games
         else "No league game waits for you",
     )
