@@ -26,6 +26,7 @@ from cafe.bots import GreedyBot
 from server.games.store import standing_json
 from server.games.turns import result_detail
 from server.league import messages as league
+from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
 from server.league.table import Move, TableRow
 from server.mail import messages, outgoing
@@ -52,11 +53,12 @@ GAME = 123456
 EMAIL = "someone.with.a.long.address@mail.example.org"
 DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
 CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
-#: A league with the longest name (64) and slug (32), in its 12th season.
+#: A league with the longest name (64) and slug (32), in the last season there can be (its
+#: number the largest the database holds).
 SEASON = league.SeasonFacts(
     "The Tuesday Evening Correspondence Club of Café International Lt",
     "tuesday-evening-correspondence-c",
-    12,
+    2**31 - 1,
     4,
     CLOCK,
 )
@@ -113,7 +115,11 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
     if ones:
         log = [dataclasses.replace(turn, points=1) for turn in log]
     clocked = dataclasses.replace(
-        facts(game, log), deadline=DEADLINE, clock=CLOCK, timeouts={game.player_to_move: 1}
+        facts(game, log),
+        deadline=DEADLINE,
+        clock=CLOCK,
+        timeouts={game.player_to_move: 1},
+        league=LeagueLabel(SEASON.league, SEASON.slug, SEASON.number, 2),
     )
     running, finished = facts(game, log), facts(*play(None))
     me = Recipient(1, game.player_to_move, EMAIL, timezone="America/Argentina/ComodRivadavia")

@@ -67,7 +67,13 @@ def leave_command(slug: str) -> str:
 
 def season_url(base_url: str, season: SeasonFacts) -> str:
     """The season's page: its divisions, tables and games."""
-    return f"{base_url.rstrip('/')}/leagues/{season.slug}/seasons/{season.number}"
+    return base_url.rstrip("/") + quantities.season_path(season.slug, season.number)
+
+
+def season_link(base_url: str, season: SeasonFacts) -> str:
+    """The short link to the season's page, for plain text (`quantities.season_short_path`:
+    it fits 78 columns with the longest slug and season number)."""
+    return base_url.rstrip("/") + quantities.season_short_path(season.slug, season.number)
 
 
 def clock_text(clock: Mapping[str, Any]) -> str:
@@ -150,6 +156,7 @@ def _base(
         "preheader": "",
         "season": season,
         "season_url": season_url(base_url, season),
+        "season_link": season_link(base_url, season),
         "join": join_command(season.slug),
         "leave": leave_command(season.slug),
         "clock": clock_text(season.clock),
