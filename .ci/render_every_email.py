@@ -243,6 +243,13 @@ def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rende
         "league_join_refused": lambda: league.join_refused(
             ann, SEASON, reason=f"season {SEASON.number} of {SEASON.slug} is running", links=LINKS
         ),
+        "league_turns_refused": lambda: league.turns_refused(
+            ann,
+            SEASON,
+            reason="game 123999 is not a game of season 12; you do not play in game 123458",
+            example="123456: ESm@ES1",
+            links=LINKS,
+        ),
         "league_removed": lambda: league.removed(
             ann,
             SEASON,

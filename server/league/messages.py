@@ -195,6 +195,10 @@ def registration(
     return render_pair("league_registration", context)
 
 
+#: A turn in the notation, as the examples of a reply's `GAME: TURN` lines show it.
+TURN_EXAMPLE = "ESm@ES1"
+
+
 def season_started(
     recipient: Recipient,
     season: SeasonFacts,
@@ -223,6 +227,7 @@ def season_started(
         opponents=[name for name in players if name != recipient.name],
         games=shown,
         first=[game for game in shown if game["your_move"]],
+        turn_example=TURN_EXAMPLE,
         starting="your game starts now"
         if len(shown) == 1
         else f"your {len(shown)} games all start now, side by side",
@@ -328,6 +333,15 @@ def join_refused(
     """The answer to a reply to a registration email that registered no one: why."""
     context = _base(recipient, season, links, reason=reason, preheader=reason)
     return render_pair("league_join_refused", context)
+
+
+def turns_refused(
+    recipient: Recipient, season: SeasonFacts, *, reason: str, example: str, links: Links
+) -> Rendered:
+    """The answer to a reply to the season's start email about what it could not play (a
+    game not the recipient's in the season, or no `GAME: TURN` line): why, and the form."""
+    context = _base(recipient, season, links, reason=reason, example=example, preheader=reason)
+    return render_pair("league_turns_refused", context)
 
 
 def removed(
