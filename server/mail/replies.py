@@ -44,6 +44,7 @@ from server.games import notify, store, turns
 from server.league import joining
 from server.league import messages as league_messages
 from server.league.emails import season_facts
+from server.league.store import running_games_of
 from server.mail import messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
 from server.mail.facts import EarlierTurn, LoggedTurn
@@ -210,7 +211,7 @@ def _season_turns(
             notify.recipient(player),
             season_facts(league, season),
             reason="; ".join(refusals),
-            example=f"{lines[0][0] if lines else 123}: {league_messages.TURN_EXAMPLE}",
+            example=f"{_example_game(session, season, player)}: {league_messages.TURN_EXAMPLE}",
             links=links,
         )
         outgoing.queue(
@@ -224,6 +225,14 @@ def _season_turns(
         )
     _record(session, reply, player, "season_turns")
     return Outcome("applied" if "applied" in played else "refused", f"season turns: {played}")
+
+
+def _example_game(session: Session, season: Season, player: Player) -> int:
+    """The game an answer's example line names: the player's first running game of the
+    season (123 when none runs)."""
+    assert season.id is not None and player.id is not None
+    games = running_games_of(session, season_id=season.id, player_id=player.id)
+    return games[0].id if games and games[0].id is not None else 123
 
 
 def _handled(session: Session, key: str) -> bool:

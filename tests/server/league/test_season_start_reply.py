@@ -6,6 +6,8 @@ answer that says how to write the lines."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from league_support import ok, opened, start
 from mail_support import outbox_rows, reply_message, send
@@ -74,6 +76,8 @@ def test_a_reply_to_the_season_start_plays_the_turns_it_names(api, receiver):
     assert f"you do not play in game {theirs}" in reason
     assert "game 9999 is not a game of season 1" in reason
     assert "one line per game, the game's number, a colon and your turn" in reason
+    [example] = re.findall(r"\n    ([0-9]+): ESm@ES1\n", refused.body)
+    assert first in games[int(example)]["players"]  # the example names a game of theirs
     if waiting:  # a game of theirs where it is not their move: refused as a turn email's is
         [not_yet] = to(api, "turn_refused", first)
         assert f"game {waiting[0]}" in flat(not_yet.body), not_yet.body
