@@ -98,7 +98,9 @@ def test_season_started_is_one_email_with_the_division_opponents_games_and_clock
     assert f"your {len(mine)} games all start now" in text and f"your {len(mine)} games" in html
     if first:
         begin = f"game {first[0]}" if len(first) == 1 else f"{len(first)} of them"
-        assert f"You begin {begin}. Play on the game's page, or with `cafe show ID`" in flat(text)
+        assert f"You begin {begin}. Play on the game's page, with `cafe show ID`" in flat(text)
+        assert "or by replying to this email: one line per game" in flat(text)
+        assert f"\n    {first[0]}: ESm@ES1\n" in text  # the line to reply with, for a game
     assert "3 days a turn; when time runs out your best turn is played for you" in flat(text)
     assert SEASON_LINK in text and f'href="{SEASON_URL}"' in bob.html
     assert "cafe league leave tuesday" in text and "cafe league leave tuesday" in html
