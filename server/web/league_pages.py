@@ -111,10 +111,11 @@ def show_season(slug: str, number: int) -> tuple[str, int]:
 
 
 @bp.get("/leagues/<slug>/<int:number>")
-@page(301)
+@page(301, 404)
 def season_link(slug: str, number: int) -> Response:
     """The short link to a season's page that plain-text email gives
-    (`quantities.season_short_path`): it leads to the page."""
+    (`quantities.season_short_path`): it leads to the page (a number past the range the
+    database holds names nothing: the route converter's 404)."""
     return redirect(url_for("league_pages.show_season", slug=slug, number=number), code=301)
 
 
