@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from cafe.render.quantities import count
 from client.commands.lobby import GameId
 from client.errors import CliError
 from client.output import NARROW, say
@@ -79,6 +78,7 @@ def verify(
     from cafe import CafeError
     from cafe.record import RecordError
     from cafe.record import verify as verify_record
+    from cafe.render.quantities import count
 
     name = "stdin" if str(file) == "-" else str(file)
     try:
