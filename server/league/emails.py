@@ -181,8 +181,9 @@ def season_started(
     for member, player in everyone:
         if not wants(player, EmailKind.LEAGUE_SEASON_STARTED):
             continue
-        assert member.division is not None
-        links = outgoing.links(config, player_id=player.id)
+        assert member.division is not None and season.id is not None
+        # answerable: a reply of `GAME: TURN` lines plays them (`server.mail.replies`)
+        links = season_links(config, season_id=season.id, player_id=player.id)
         rendered = messages.season_started(
             recipient(player),
             facts,
