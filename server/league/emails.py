@@ -192,7 +192,7 @@ def season_started(
     for member, player in everyone:
         if not wants(player, EmailKind.LEAGUE_SEASON_STARTED):
             continue
-        assert member.division is not None
+        assert member.division is not None and season.id is not None
         _send(
             session,
             config,
@@ -204,7 +204,8 @@ def season_started(
             refilled=member.placed in (Placement.FILLED, Placement.EVENED),
             players=divisions[member.division],
             games=[_only_my_deadline(g, player.name) for g in _mine(games, player.name)],
-            links=outgoing.links(config, player_id=player.id),
+            # answerable: a reply of `GAME: TURN` lines plays them (`server.mail.replies`)
+            links=season_links(config, season_id=season.id, player_id=player.id),
         )
 
 

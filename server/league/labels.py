@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from cafe.render.quantities import season_path, season_place
+from cafe.render.quantities import season_path, season_place, season_short_path
 from server.models import GameRecord, League, Season
 
 
@@ -31,6 +31,11 @@ class LeagueLabel:
     def path(self) -> str:
         """The season's page: `/leagues/spring/seasons/2`."""
         return season_path(self.slug, self.season)
+
+    @property
+    def short_path(self) -> str:
+        """The short path that leads to it, for plain-text email: `/leagues/spring/2`."""
+        return season_short_path(self.slug, self.season)
 
 
 def labels(session: Session, games: Iterable[GameRecord]) -> dict[int, LeagueLabel]:

@@ -61,7 +61,27 @@ def remove(
     if member is None or member.withdrawn_at is not None:
         left = "has left" if member is not None else "is not a member of"
         raise Conflict("not_a_member", f"{player.name} {left} season {number} of {league.slug}")
-    resigned = leave(session, season=season, member=member, player=player, how=MemberLeft.REMOVED)
+
+    def tell(resigned: list[int]) -> None:
+        """The removed player hears of it before the end of any game it ends."""
+        emails.removed_by_organiser(
+            session,
+            league=league,
+            season=season,
+            player=player,
+            reason=reason,
+            resigned=resigned,
+            config=config,
+        )
+
+    leave(
+        session,
+        season=season,
+        member=member,
+        player=player,
+        how=MemberLeft.REMOVED,
+        before_resigning=tell,
+    )
     member.removed_reason = reason
     log.write(
         session,
@@ -70,15 +90,6 @@ def remove(
         action=SeasonLogAction.REMOVE,
         player=player,
         reason=reason,
-    )
-    emails.removed_by_organiser(
-        session,
-        league=league,
-        season=season,
-        player=player,
-        reason=reason,
-        resigned=resigned,
-        config=config,
     )
     session.commit()
     return season

@@ -16,7 +16,7 @@ deadlock with a game finishing meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlmodel import Session, col, select
 
@@ -53,17 +53,25 @@ def lock_games(session: Session, games: Sequence[GameRecord]) -> list[GameRecord
     return [game for game in locked if game.status == GameStatus.ACTIVE]
 
 
+def still_in(games: Sequence[GameRecord], player: Player) -> list[GameRecord]:
+    """Those of the running `games` the player has not left."""
+    return [
+        game
+        for game in games
+        if game.state is not None
+        and not game.state["eliminated"][game.state["players"].index(player.name)]
+    ]
+
+
 def resign_games(session: Session, games: Sequence[GameRecord], player: Player) -> list[int]:
     """Resign the player from each of these running games they are still in (in the
     caller's transaction, which locked them first: `lock_games`; a league game's log says
     they withdrew); the games resigned. A game that moved on meanwhile makes the whole
     change a 409 to retry, never a partial one."""
     resigned = []
-    for game in games:
+    for game in still_in(games, player):
         assert game.id is not None and game.state is not None
         seat = game.state["players"].index(player.name)
-        if game.state["eliminated"][seat]:
-            continue
         engine, entry = turns.resignation(game, seat, withdrew=game.season_id is not None)
         values = turns.change_values(
             session, game=game, engine=engine, entry=entry, by_the_player=True
@@ -104,12 +112,20 @@ def withdraw(
 
 
 def leave(
-    session: Session, *, season: Season, member: SeasonMember, player: Player, how: MemberLeft
+    session: Session,
+    *,
+    season: Season,
+    member: SeasonMember,
+    player: Player,
+    how: MemberLeft,
+    before_resigning: Callable[[list[int]], None] | None = None,
 ) -> list[int]:
     """The member leaves the season (not finished) in the way `how` says, in the caller's
     transaction: marked as left now, and during the season their running games of it
     resigned; the games resigned. A withdrawal and the organiser's removal
-    (`server.league.removal`) alike."""
+    (`server.league.removal`) alike. `before_resigning` is given the games about to be
+    resigned once they are locked: what it queues (the removal's email) is mailed before
+    what the resignations queue ("game over" of a game the departure ends)."""
     running: list[GameRecord] = []
     if season.status == SeasonStatus.RUNNING:  # the games first, before the member's row
         assert season.id is not None and player.id is not None
@@ -118,4 +134,7 @@ def leave(
         )
     mark_left(member, how, utcnow())
     session.add(member)
+    if before_resigning is not None:
+        before_resigning([game.id for game in still_in(running, player) if game.id is not None])
+        session.flush()  # its rows first: the outbox's order is the mail's
     return resign_games(session, running, player)

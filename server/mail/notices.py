@@ -53,6 +53,7 @@ BUILDERS: dict[EmailKind, Builder] = {
     EmailKind.LEAGUE_RESUMED: league.resumed,
     EmailKind.LEAGUE_JOINED: league.joined,
     EmailKind.LEAGUE_JOIN_REFUSED: league.join_refused,
+    EmailKind.LEAGUE_TURNS_REFUSED: league.turns_refused,
 }
 
 

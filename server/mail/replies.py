@@ -9,7 +9,9 @@ that is not played is answered with the precise reason, the game as it is now an
 is the player's turn, the best turns again. A reply to an invitation (its game still
 open) that says `join` takes the seat, as `cafe join` would. A reply to a league season's
 registration email (its own form of reply address) registers for the season:
-`server.league.joining`.
+`server.league.joining`. A reply to a running season's start email (the same form of
+address) plays a turn in each of the replier's games of that season it names, one line
+each: `GAME: TURN` (`_season_turns`).
 
 Every message is handled once, by its Message-ID: a second delivery changes nothing and
 is not answered again. Auto-responders, bounces and list mail are never answered. A reply
@@ -21,7 +23,10 @@ write to strangers, nor to a player again and again.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -37,6 +42,9 @@ from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, store, turns
 from server.league import joining
+from server.league import messages as league_messages
+from server.league.emails import season_facts
+from server.league.store import running_games_of
 from server.mail import batch, notices, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
 from server.mail.facts import EarlierTurn, LoggedTurn
@@ -44,8 +52,12 @@ from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     InboundMail,
+    League,
     OutboxMessage,
     Player,
+    Season,
+    SeasonMember,
+    SeasonStatus,
     TurnKind,
     TurnRecord,
     TurnSource,
@@ -112,6 +124,9 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
     if reply.automatic:
         _record(session, reply, None, "ignored")
         return Outcome("ignored", "an automatic message")
+    played = _season_turns(session, config, reply, ours)  # a running season's address
+    if played is not None:
+        return played
     joined = joining.answer(session, config, reply, ours)  # a league season's address
     if joined is not None:
         return Outcome(*joined)
@@ -146,6 +161,74 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
             return _refuse(session, reply, player, game.id, "no_such_hint", number, read=number)
     assert notation is not None
     return _play(session, reply, player, game.id, signed.version, notation)
+
+
+#: A line of a reply to a season's start email that plays a turn: `14: ESm@ES1`.
+TURN_LINE = re.compile(r"(?:game\s+)?#?([0-9]{1,10})\s*:\s*(\S.*)", re.IGNORECASE)
+
+
+def _season_turns(
+    session: Session, config: Any, reply: reading.Reply, ours: list[str]
+) -> Outcome | None:
+    """A reply to a running season's start email (its address names the season and the
+    player): each `GAME: TURN` line plays the turn in that game, if it is one of the
+    replier's games of the season, as a reply to a turn email would (confirmed, or refused
+    with the game as it is); the other lines' games are refused in one answer. None unless
+    the address names a running season and one of its members, and the reply is not a
+    `join` (a registration's reply, answered by `joining`)."""
+    signed = joining.season_address(config, ours)
+    season = None if signed is None else session.get(Season, signed.season_id)
+    player = None if signed is None else session.get(Player, signed.player_id)
+    if season is None or player is None or season.status != SeasonStatus.RUNNING:
+        return None
+    if reply.lines and joining.JOIN.fullmatch(reply.lines[0]):
+        return None
+    member = session.exec(
+        select(SeasonMember.id).where(
+            SeasonMember.season_id == season.id, SeasonMember.player_id == player.id
+        )
+    ).first()
+    if member is None:
+        return None
+    asked = [] if reply.too_large else [TURN_LINE.fullmatch(line.strip()) for line in reply.lines]
+    lines = [(int(match[1]), match[2].strip()) for match in asked if match]
+    refusals = [] if lines else ["we found no line of the form GAME: TURN in your reply"]
+    played = []
+    for game_id, notation in lines:
+        game = session.get(GameRecord, game_id)
+        if game is None or game.season_id != season.id or game.state is None:
+            refusals.append(f"game {game_id} is not a game of season {season.number}")
+        elif player.name not in game.state["players"]:
+            refusals.append(f"you do not play in game {game_id}")
+        else:  # each game's turn handled once, by a key of its own
+            key = hashlib.sha256(reply.message_key.encode()).hexdigest()
+            one = dataclasses.replace(reply, message_key=f"season-turn:{key}:{game_id}")
+            played.append(_play(session, one, player, game_id, game.version, notation).kind)
+    if refusals:
+        league = session.get(League, season.league_id)
+        assert league is not None and player.id is not None
+        notices.queue(
+            session,
+            config,
+            EmailKind.LEAGUE_TURNS_REFUSED,
+            to=player.email,
+            answering=reply.message_id,
+            recipient=notify.recipient(player),
+            season=season_facts(league, season),
+            reason="; ".join(refusals),
+            example=f"{_example_game(session, season, player)}: {league_messages.TURN_EXAMPLE}",
+            links=outgoing.links(config, player_id=player.id),
+        )
+    _record(session, reply, player, "season_turns")
+    return Outcome("applied" if "applied" in played else "refused", f"season turns: {played}")
+
+
+def _example_game(session: Session, season: Season, player: Player) -> int:
+    """The game an answer's example line names: the player's first running game of the
+    season (123 when none runs)."""
+    assert season.id is not None and player.id is not None
+    games = running_games_of(session, season_id=season.id, player_id=player.id)
+    return games[0].id if games and games[0].id is not None else 123
 
 
 def _handled(session: Session, key: str) -> bool:

@@ -110,6 +110,15 @@ def show_season(slug: str, number: int) -> tuple[str, int]:
     return _season_page(slug, number)
 
 
+@bp.get("/leagues/<slug>/<int:number>")
+@page(301, 404)
+def season_link(slug: str, number: int) -> Response:
+    """The short link to a season's page that plain-text email gives
+    (`quantities.season_short_path`): it leads to the page (a number past the range the
+    database holds names nothing: the route converter's 404)."""
+    return redirect(url_for("league_pages.show_season", slug=slug, number=number), code=301)
+
+
 @bp.get("/leagues/<slug>/seasons/<int:number>/divisions/<int:division>")
 @page(200, 404)
 def show_division(slug: str, number: int, division: int) -> tuple[str, int]:

@@ -26,6 +26,8 @@ from server.models import Season
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 WEEK = timedelta(days=7)
 SEASON_URL = "http://cafe.test/leagues/tuesday/seasons/1"
+#: The short link to it that the text parts give (it leads there).
+SEASON_LINK = "http://cafe.test/leagues/tuesday/1"
 
 
 @pytest.fixture
@@ -96,9 +98,11 @@ def test_season_started_is_one_email_with_the_division_opponents_games_and_clock
     assert f"your {len(mine)} games all start now" in text and f"your {len(mine)} games" in html
     if first:
         begin = f"game {first[0]}" if len(first) == 1 else f"{len(first)} of them"
-        assert f"You begin {begin}. Play on the game's page, or with `cafe show ID`" in flat(text)
+        assert f"You begin {begin}. Play on the game's page, with `cafe show ID`" in flat(text)
+        assert "or by replying to this email: one line per game" in flat(text)
+        assert f"\n    {first[0]}: ESm@ES1\n" in text  # the line to reply with, for a game
     assert "3 days a turn; when time runs out your best turn is played for you" in flat(text)
-    assert SEASON_URL in text and f'href="{SEASON_URL}"' in bob.html
+    assert SEASON_LINK in text and f'href="{SEASON_URL}"' in bob.html
     assert "cafe league leave tuesday" in text and "cafe league leave tuesday" in html
 
 
@@ -138,7 +142,7 @@ def test_registration_emails_of_a_second_season_and_of_an_invitation(api):
     with Session(get_engine(api.app)) as session:
         second = session.exec(select(Season).where(Season.number == 2)).one()
     assert signed is not None and signed.season_id == second.id
-    assert "http://cafe.test/leagues/tuesday/seasons/2" in eve.body
+    assert "http://cafe.test/leagues/tuesday/2\n" in eve.body  # the short link, for text
 
 
 def digests(api, name=None):
@@ -183,7 +187,7 @@ def test_the_weekly_digest_once_a_week_not_twice_and_not_for_none(api, clock):
         assert re.search(rf"  game {game_id} with .*\n    your move, by \w+ .* CET\n", cid.body)
     assert len(re.findall(r"your move, by", cid.body)) == len(waiting)
     html = readable(cid)
-    assert "cid (you)" in html and SEASON_URL in cid.body
+    assert "cid (you)" in html and SEASON_LINK in cid.body
 
     clock.advance(WEEK)
     assert sweep(engine, config).league_digests == 1
