@@ -226,3 +226,33 @@ def test_the_upgrade_unrates_private_games_and_recomputes_the_ratings(tmp_path):
     assert sorted(history) == [1, 1]
     assert [tuple(row) for row in rated] == [(1, 1), (2, 0)]
     assert games == {ids["ann"]: 1, ids["bob"]: 1}  # cid's only rated game was private
+
+
+def before_0020() -> str:
+    """The revision 0020 follows (the chain may grow before it)."""
+    scripts = ScriptDirectory.from_config(migrate.alembic_config("sqlite://"))
+    return str(scripts.get_revision("0020").down_revision)
+
+
+def test_the_upgrade_keeps_the_rendered_mail_waiting_in_the_outbox(tmp_path):
+    """0020 adds the notices' facts (`outbox.payload`): a message queued rendered before it
+    stays as it was, with no facts, and the worker sends it as it is."""
+    url = f"sqlite:///{tmp_path / 'outbox.db'}"
+    migrate.upgrade(url, before_0020())
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO outbox (kind, to_addr, subject, body, message_id, status, attempts, "
+                "available_at, created_at) VALUES ('league_paused', 'ann@example.com', 'Paused', "
+                "'The clocks are stopped.', '<m1@cafe.test>', 'pending', 0, CURRENT_TIMESTAMP, "
+                "CURRENT_TIMESTAMP)"
+            )
+        )
+    migrate.upgrade(url)
+    with engine.connect() as connection:
+        columns = {c["name"] for c in inspect(connection).get_columns("outbox")}
+        kept = connection.execute(text("SELECT body, payload FROM outbox")).one()
+    engine.dispose()
+    assert "payload" in columns
+    assert tuple(kept) == ("The clocks are stopped.", None)
