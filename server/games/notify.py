@@ -1,6 +1,6 @@
 """The emails a game change causes: events queued in the change's own transaction, which the
 worker renders from the game as it is when it sends them (`server.mail.events`, with the
-renderers of `server.mail.batch`), and the invitations, rendered when queued.
+renderers of `server.mail.batch`), and the invitations (notices: `server.mail.notices`).
 
 Who hears what follows the players' preferences (`Player.turn_emails`, `others_turns`),
 applied when the worker sends; the rules of each kind are in `server.mail.kinds`:

@@ -14,8 +14,9 @@ spread over sets in four modules each member says once, in its rules (`KindRules
 - `signin`: a sign-in email (its code is made when rendered; its body is not kept once sent).
 
 Adding a kind of email: a template pair `templates/email/<kind>.txt|html`, a member here
-(with its rules), and a renderer (`server.mail.batch.RENDERERS` for an event rendered by the
-worker; a builder in `server.mail.messages` for an email rendered when queued). docs/email.md.
+(with its rules), and a renderer: `server.mail.batch.RENDERERS` for an event about a game,
+`server.mail.notices.BUILDERS` for a notice (the facts of a moment); the worker renders
+either when it sends it. docs/email.md.
 """
 
 from __future__ import annotations

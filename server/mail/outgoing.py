@@ -1,6 +1,7 @@
-"""Queueing emails in the outbox — rendered messages, or the events of a game change that
-the worker renders later — and the headers that thread them, let players answer them and
-unsubscribe in one click.
+"""Queueing emails in the outbox — the events of a game change that the worker renders
+later (notices, the facts of a moment, are queued by `server.mail.notices`), or a message
+rendered when queued (the worker's digest, a batch of one) — and the headers that thread
+them, let players answer them and unsubscribe in one click.
 
 Every message gets a fresh Message-ID. Messages about a game refer to the game's thread
 root (`In-Reply-To`, `References`), or to the player's own email when they answer it.
