@@ -430,7 +430,8 @@ class OutboxMessage(SQLModel, table=True):
     vacation, invitation, the answers to emailed replies), rendered by the worker with its
     kind's builder (`server.mail.notices`); or a sign-in email (its address: the code is
     made when rendered); or a **message** rendered when it was queued (the daily digest,
-    queued by the worker itself, and the answer to a refused emailed turn). The worker
+    queued by the worker itself). A `payload` with a game (the answer to a refused emailed
+    turn) is rendered from the game as it is when sent and those facts. The worker
     fills in the rendered fields of an event or notice when it sends it.
 
     `to_addr` is the recipient's address: an event gets its player's address when a worker

@@ -4,8 +4,8 @@ A `Batch` loads what the emails about some games need — the games, their playe
 the turns offered at their current versions, the end of their logs, their leagues — each
 in one query, and renders an email of a kind about a game for a player with the kind's
 renderer (`RENDERERS`, one per kind, each a call of its builder in `server.mail.messages`).
-The worker renders the events it claimed this way (`server.mail.events`); an email rendered
-when it is queued (the answer to a refused emailed turn, `queue_now`) is a batch of one; the
+The worker renders the events it claimed this way (`server.mail.events`), the answer to a
+refused emailed turn too (queued with the facts of the refusal, `server.mail.notices`); the
 daily digest reads its games' facts from a batch too (`server.mail.digest`).
 
 The turns a "your turn" email offers are remembered (`OfferedHints`) so that a reply of `1`,
@@ -152,7 +152,7 @@ def _lobby(mail: GameMail) -> Rendered:
 
 
 #: The renderer of each kind of game email: the worker renders the events of these kinds,
-#: and the answer to a refused emailed turn is rendered when it is queued (`queue_now`).
+#: the answer to a refused emailed turn among them (with the facts it was queued with).
 RENDERERS: dict[EmailKind, Renderer] = {
     EmailKind.PLAYER_JOINED: _lobby,
     EmailKind.TABLE_FULL: _lobby,
@@ -382,21 +382,3 @@ class Batch:
         links = outgoing.links(self.config, player_id=player.id)
         rendered = messages.reminders(recipient(player), games, links, utcnow())
         return Composed(player.email, rendered, outgoing.headers(self.config, links=links))
-
-
-def queue_now(
-    session: Session,
-    config: Mapping[str, Any],
-    kind: EmailKind,
-    *,
-    game_id: int,
-    player: Player,
-    answering: str | None = None,
-    **extra: Any,
-) -> None:
-    """Render the game email `kind` about the game as it is stored now for `player` and
-    queue it, with the turns it offers, in the caller's transaction: a batch of one."""
-    batch = Batch(session, config, (), games=[game_id])
-    composed = batch.compose(kind, batch.games[game_id], player, answering=answering, **extra)
-    batch.stage_offers()
-    outgoing.queue_composed(session, config, kind=kind, composed=composed)

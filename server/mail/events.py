@@ -22,7 +22,7 @@ what the batch loaded once for all its events (`server.mail.batch.Batch`).
 Notices — league, vacation, invitation, the answers to emailed replies, an expired open
 game — are rendered here from the facts their transaction stored (`server.mail.notices`),
 and sign-in emails too (`server.signin`: their code exists only from the moment they are
-rendered). Rows rendered when they were queued (digests, refusals) pass through
+rendered). Rows rendered when they were queued (digests) pass through
 unchanged, and the batch keeps the order it was claimed in (the order each recipient's mail
 leaves in). An error while rendering one event is that event's failure
 only — except a database outage (`server.transactions.outage`): it is no event's fault, so
@@ -166,9 +166,11 @@ class Preparation:
 
 def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     """Render the event `row` into its own fields; or why it is not to be sent."""
-    if row.payload is not None:
+    if row.payload is not None and row.game_id is None:
         outgoing.fill(row, notices.render(batch.config, row))
         return None
+    if row.payload is not None:
+        return _render_about_game(batch, row)
     if EmailKind(row.kind).rules.signin:
         return signin.render(batch.session, batch.config, row)
     assert row.game_id is not None and row.seat is not None
@@ -215,6 +217,18 @@ def _render_reminders(
     else:
         outgoing.fill(row, batch.compose_reminders(player, waiting))
     return None
+
+
+def _render_about_game(batch: Batch, row: OutboxMessage) -> None:
+    """Render a game email that tells of a moment too (the answer to a refused emailed
+    turn) from the game as it is now and the facts it was queued with."""
+    assert row.payload is not None and row.game_id is not None
+    game = batch.games.get(row.game_id)
+    player = batch.session.get(Player, row.payload["player"])
+    if game is None or player is None:
+        raise LookupError(f"game {row.game_id} or player {row.payload['player']} is gone")
+    facts = notices.decode(EmailKind(row.kind), row.payload["facts"])
+    outgoing.fill(row, batch.compose(row.kind, game, player, answering=row.answering, **facts))
 
 
 def _render_lobby(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:

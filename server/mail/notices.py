@@ -32,7 +32,7 @@ from server.mail.facts import Links
 from server.mail.kinds import EmailKind
 from server.mail.outgoing import Composed
 from server.mail.templates import Rendered
-from server.models import OutboxMessage, OutboxStatus, utcnow
+from server.models import OutboxMessage, OutboxStatus, Player, utcnow
 
 Builder = Callable[..., Rendered]
 
@@ -57,10 +57,15 @@ BUILDERS: dict[EmailKind, Builder] = {
 }
 
 
+#: The builders of the game emails that tell of a moment as well as of the game as it is
+#: when sent: their facts are what the kind's renderer (`server.mail.batch.RENDERERS`) adds.
+GAME_BUILDERS: dict[EmailKind, Builder] = {EmailKind.TURN_REFUSED: messages.turn_refused}
+
+
 @functools.cache
 def _parameters(kind: EmailKind) -> dict[str, TypeAdapter[Any]]:
     """The parameters of the kind's builder, each with the adapter of its declared type."""
-    builder = BUILDERS[kind]
+    builder = BUILDERS.get(kind) or GAME_BUILDERS[kind]
     hints = typing.get_type_hints(builder)
     return {name: TypeAdapter(hints[name]) for name in inspect.signature(builder).parameters}
 
@@ -104,6 +109,38 @@ def queue(
             "kind": kind,
             "to_addr": to,
             "payload": {"facts": encode(kind, facts), "thread": thread},
+            "answering": answering,
+            "message_id": new_message_id(config["MAIL_DOMAIN"]),
+            "status": OutboxStatus.PENDING,
+            "attempts": 0,
+            "available_at": now,
+            "created_at": now,
+        },
+    )
+
+
+def queue_about_game(
+    session: Session,
+    config: Mapping[str, Any],
+    kind: EmailKind,
+    *,
+    game_id: int,
+    player: Player,
+    answering: str | None = None,
+    **facts: Any,
+) -> None:
+    """Queue a game email of `kind` about the game for `player` (in the caller's
+    transaction), with the facts of this moment its renderer adds (`GAME_BUILDERS`): the
+    worker renders it from the game as it is when it sends it, like an event."""
+    assert player.id is not None
+    now = utcnow()
+    session.execute(
+        _INSERT,
+        {
+            "kind": kind,
+            "to_addr": player.email,
+            "game_id": game_id,
+            "payload": {"facts": encode(kind, facts), "player": player.id},
             "answering": answering,
             "message_id": new_message_id(config["MAIL_DOMAIN"]),
             "status": OutboxStatus.PENDING,

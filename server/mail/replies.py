@@ -368,7 +368,7 @@ def _refuse(
 ) -> Outcome:
     """Answer with the reason and the game now (for `already_played`, the `earlier` turn),
     and record the message as handled."""
-    batch.queue_now(  # the turns it offers are kept if a rival offered them meanwhile
+    notices.queue_about_game(  # rendered when sent, from the game as it is then
         session,
         current_app.config,
         EmailKind.TURN_REFUSED,

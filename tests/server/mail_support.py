@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from cafe.render.common import display_width
 from server.db import get_engine
-from server.mail import notices, outgoing
+from server.mail import events
 from server.models import GameRecord, OutboxMessage, utcnow
 from server.worker import Worker
 
@@ -137,8 +137,10 @@ def game_row(app: Any, game_id: int) -> GameRecord:
 
 def render_notices(app: Any) -> None:
     """Render the pending notices (`server.mail.notices`) into their rows as the worker
-    will when it sends them, leaving them pending: the rows then show what will be sent."""
-    with Session(get_engine(app)) as session:
+    will when it sends them (`server.mail.events`), leaving them pending: the rows then
+    show what will be sent."""
+    engine = get_engine(app)
+    with Session(engine) as session:
         waiting = session.exec(
             select(OutboxMessage).where(
                 col(OutboxMessage.payload).is_not(None),
@@ -146,8 +148,14 @@ def render_notices(app: Any) -> None:
                 OutboxMessage.status == "pending",
             )
         ).all()
-        for row in waiting:
-            outgoing.fill(row, notices.render(app.config, row))
+        session.expunge_all()
+    if not waiting:
+        return
+    prepared = events.prepare(engine, app.config, waiting)
+    assert not prepared.broken and not prepared.dropped, (prepared.broken, prepared.dropped)
+    with Session(engine) as session:
+        for row in prepared.ready:
+            session.merge(row)
         session.commit()
 
 

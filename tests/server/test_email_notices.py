@@ -9,10 +9,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from mail_support import reply_message
 from sqlmodel import Session, select
 
 from server.db import get_engine
-from server.mail import batch, notices
+from server.mail import batch, notices, replies
 from server.mail.facts import Links, Recipient, VacationGame
 from server.mail.kinds import SIGNIN_KINDS, EmailKind
 from server.models import OutboxMessage
@@ -47,13 +48,12 @@ def _calling(call: str) -> list[str]:
     return sorted(found)
 
 
-def test_no_transaction_queues_a_rendered_notice():
-    """A rendered body is queued only by the worker's digest job (`outgoing.queue`) and by
-    the batch of one that answers a refused emailed turn (`batch.queue_now`); every other
-    email is queued as an event or a notice."""
+def test_no_transaction_queues_a_rendered_body():
+    """A rendered body is queued only by the worker's own digest job (`outgoing.queue`);
+    every other email is queued as an event or a notice and rendered when sent."""
     assert _calling("outgoing.queue") == ["mail/digest.py"]
-    assert _calling("outgoing.queue_composed") == ["mail/batch.py"]
-    assert _calling("batch.queue_now") == ["mail/replies.py"]
+    assert _calling("outgoing.queue_composed") == []
+    assert _calling("notices.queue_about_game") == ["mail/replies.py"]
     assert len(_calling("notices.queue")) >= 6
 
 
@@ -93,3 +93,22 @@ def test_the_facts_come_back_as_the_builder_declares_them():
 def test_a_fact_the_builder_does_not_take_is_refused_when_queued():
     with pytest.raises(TypeError, match="takes no colour"):
         notices.encode(EmailKind.GAME_EXPIRED, {"colour": "red"})
+
+
+def test_the_answer_to_a_refused_turn_is_queued_with_its_facts_and_rendered_when_sent(api, backend):
+    """A reply with no turn queues the refusal's facts, no body; the worker renders it from
+    the game as it is then, with the reason and the hints."""
+    game_id, tokens = api.started_game("ann", "bob")
+    first = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
+    [your_turn] = [m for m in api.outbox(f"{first}@example.com") if m.kind == "your_turn"]
+    raw = reply_message(your_turn.headers["Reply-To"], "Thanks, see you!\n").as_bytes()
+    assert replies.handle(api.app, raw, envelope_from=f"{first}@example.com").kind == "refused"
+    with Session(get_engine(api.app)) as session:
+        [row] = session.exec(
+            select(OutboxMessage).where(OutboxMessage.kind == EmailKind.TURN_REFUSED)
+        ).all()
+    assert (row.body, row.subject, row.game_id) == (None, None, game_id)
+    assert row.payload is not None and row.payload["facts"]["problem"] == "no_turn"
+    [sent] = [m for m in api.outbox(f"{first}@example.com") if m.kind == "turn_refused"]
+    assert sent.status == "sent" and "we found no turn in your reply" in sent.body
+    assert "  1. " in sent.body  # the hints, from the game as it was when sent
