@@ -10,13 +10,12 @@ import hashlib
 import hmac
 from datetime import timedelta
 
-from flask import current_app
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server import auth, signin, throttle
-from server.config import verifying_keys
+from server.config import current_settings
 from server.db import insert_for
 from server.domain import Conflict, NotFound, Refused, Unauthenticated
 from server.mail.addresses import AddressError, normalise_address, parse_new_address
@@ -57,7 +56,7 @@ def _address(email: str) -> str:
     """A new player's address as stored, or a 422 naming what is wrong with it (the
     request was well formed: the address is not one the mail server can deliver to)."""
     try:
-        return parse_new_address(email, smtputf8=current_app.config["SMTP_UTF8"])
+        return parse_new_address(email, smtputf8=current_settings().smtp_utf8)
     except AddressError as error:
         raise Refused("invalid_email", f"`email` {error}") from None
 
@@ -113,7 +112,7 @@ def register(session: Session, *, name: str, email: str) -> None:
             "name_taken", f"the name {name!r} is taken; choose another"
         )
     kind = "signin_code" if added is not None else "signin_again"
-    signin.queue(session, current_app.config, kind=kind, to=address)
+    signin.queue(session, current_settings(), kind=kind, to=address)
     session.commit()
 
 
@@ -125,7 +124,7 @@ def request_code(session: Session, *, email: str) -> None:
         address = normalise_address(email)
     except AddressError:
         return  # no account can have it
-    signin.queue(session, current_app.config, kind="signin_code", to=address)
+    signin.queue(session, current_settings(), kind="signin_code", to=address)
     session.commit()
 
 
@@ -148,11 +147,11 @@ def redeem_signin_code(
     nothing); a right one is forgiven. A link's code needs no limit (162 bits no one
     guesses), so the owner can always sign in with the link, whatever others tried.
     """
-    config = current_app.config
+    config = current_settings()
     now = utcnow()
     address = _normalised(email)
     if signin.is_link_code(code):
-        request = signin.by_link(session, code, verifying_keys(config), now)
+        request = signin.by_link(session, code, config.verifying_keys, now)
         player = None if request is None else session.get(Player, request.player_id)
         if player is None or player.email != address:
             raise Unauthenticated("invalid_code", WRONG_CODE)
@@ -163,8 +162,8 @@ def redeem_signin_code(
     found = signin.matching(
         signin.live_requests(session, address, now),
         code,
-        verifying_keys(config),
-        at_least=config["SIGNIN_CODES_PER_HOUR"],
+        config.verifying_keys,
+        at_least=config.signin_codes_per_hour,
     )
     request = None if found is None else session.get(SignInCode, found)
     if request is None:
@@ -179,7 +178,7 @@ def redeem_signin_code(
 def redeem_signin_link(session: Session, *, code: str, label: str) -> tuple[Player, str]:
     """Exchange a sign-in link's code for a new token (the web's link page): the player and
     the token's secret text."""
-    request = signin.by_link(session, code, verifying_keys(current_app.config), utcnow())
+    request = signin.by_link(session, code, current_settings().verifying_keys, utcnow())
     player = None if request is None else session.get(Player, request.player_id)
     if request is None or player is None:
         raise Unauthenticated(
@@ -191,7 +190,7 @@ def redeem_signin_link(session: Session, *, code: str, label: str) -> tuple[Play
 
 def link_owner(session: Session, code: str) -> Player | None:
     """The player a usable sign-in link's code would sign in (the link page names them)."""
-    request = signin.by_link(session, code, verifying_keys(current_app.config), utcnow())
+    request = signin.by_link(session, code, current_settings().verifying_keys, utcnow())
     return None if request is None else session.get(Player, request.player_id)
 
 
@@ -218,13 +217,13 @@ def _normalised(email: str) -> str:
 def _account_key(address: str) -> str:
     """Who a short-code guess counts against: the account its address names, keyed under
     the secret key (the throttle table never shows an address)."""
-    key = current_app.config["SECRET_KEY"].encode()
+    key = current_settings().secret_key.encode()
     return "account:" + hmac.new(key, address.encode(), hashlib.sha256).hexdigest()[:40]
 
 
 def guesses_limit() -> throttle.Limit:
     """Short-code tries per client, with backoff (README: Security)."""
-    return throttle.Limit("guesses", current_app.config["SIGNIN_GUESSES_PER_CLIENT"], backoff=True)
+    return throttle.Limit("guesses", current_settings().signin_guesses_per_client, backoff=True)
 
 
 def account_guesses_limit() -> throttle.Limit:
@@ -232,21 +231,21 @@ def account_guesses_limit() -> throttle.Limit:
     takeovers below one a year; the owner's sign-in link is not limited."""
     return throttle.Limit(
         "account_guesses",
-        current_app.config["SIGNIN_GUESSES_PER_ACCOUNT"],
+        current_settings().signin_guesses_per_account,
         window=timedelta(days=1),
     )
 
 
 def signups_limit() -> throttle.Limit:
     """Registrations, per client and overall."""
-    config = current_app.config
-    return throttle.Limit("signups", config["SIGNUPS_PER_CLIENT"], config["SIGNUPS_PER_HOUR"])
+    config = current_settings()
+    return throttle.Limit("signups", config.signups_per_client, config.signups_per_hour)
 
 
 def codes_limit() -> throttle.Limit:
     """Sign-in email requests, per client (none overall: it would be a switch anyone could
     throw to stop everyone's sign-in)."""
-    return throttle.Limit("codes", current_app.config["CODE_REQUESTS_PER_CLIENT"])
+    return throttle.Limit("codes", current_settings().code_requests_per_client)
 
 
 def list_tokens(session: Session, *, player: Player) -> list[ApiToken]:

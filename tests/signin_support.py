@@ -9,23 +9,19 @@ from it and the secret key, exactly as the worker does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from server import signin
 from server.clock import devclock, timesource
+from server.config import Settings
 from server.models import OutboxMessage, OutboxStatus
 
 #: The states of an email that is, or will be, in its reader's mailbox.
 MAILED = (OutboxStatus.PENDING, OutboxStatus.SENDING, OutboxStatus.SENT)
 
 
-def mailed_code(
-    engine: Engine, config: Mapping[str, Any], email: str, *, link: bool = False
-) -> str:
+def mailed_code(engine: Engine, config: Settings, email: str, *, link: bool = False) -> str:
     """The short code (`link`: the sign-in link's code) of the newest sign-in email to
     `email`, under the service's `config` (its secret key and sign-in settings)."""
     with Session(engine, expire_on_commit=False) as session:
@@ -47,4 +43,4 @@ def mailed_code(
             request = signin.issue(session, config, row)
     assert not isinstance(request, str), request
     derive = signin.link_code if link else signin.short_code
-    return derive(config["SECRET_KEY"], request.request_id)
+    return derive(config.secret_key, request.request_id)

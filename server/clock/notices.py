@@ -14,12 +14,11 @@ Cancelling a vacation before it began sends nothing: nothing was paused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any
 
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.games import notify
 from server.mail import messages, outgoing
 from server.mail.facts import VacationGame
@@ -74,7 +73,7 @@ def games_of(session: Session, player: Player) -> list[VacationGame]:
 
 def queue(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     player: Player,
     vacation: Vacation,
     notice: Notice,

@@ -33,7 +33,6 @@ again at once (`server.transactions.retried`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -43,6 +42,7 @@ from sqlmodel import Session, col, select
 
 from server.clock import deadlines, store, vacations
 from server.clock.notices import Notice, queue
+from server.config import Settings
 from server.db import writing
 from server.games import timeouts
 from server.league import digest as league_digest
@@ -85,7 +85,7 @@ class Swept:
         )
 
 
-def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> Swept:
+def sweep(engine: Engine, config: Settings, *, limit: int = BATCH) -> Swept:
     """Act on the deadlines, reminders, vacation emails and league digests due now, up to
     `limit` of each."""
     swept = Swept()
@@ -123,7 +123,7 @@ def _due(session: Session, column: Any, now: datetime, limit: int) -> list[tuple
 
 
 @retried
-def remind(session: Session, game_id: int, version: int, *, config: Mapping[str, Any]) -> bool:
+def remind(session: Session, game_id: int, version: int, *, config: Settings) -> bool:
     """Send the due reminder of game `game_id` at `version` (record it, queue its email,
     arm the next one) and commit; False when none was due any more or none was sent."""
     with writing(session):
@@ -136,7 +136,7 @@ def remind(session: Session, game_id: int, version: int, *, config: Mapping[str,
     return sent
 
 
-def _remind(session: Session, game_id: int, version: int, config: Mapping[str, Any]) -> bool:
+def _remind(session: Session, game_id: int, version: int, config: Settings) -> bool:
     now = utcnow()
     game = session.exec(
         select(GameRecord)
@@ -247,7 +247,7 @@ def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:
 
 
 @retried
-def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -> Notice | None:
+def announce(session: Session, vacation_id: int, *, config: Settings) -> Notice | None:
     """Queue the email due about vacation `vacation_id`, move its `notice_due` on, and
     commit; None when none is due any more or another transaction holds it or its player."""
     with writing(session):
@@ -260,7 +260,7 @@ def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -
     return notice
 
 
-def _announce(session: Session, vacation_id: int, config: Mapping[str, Any]) -> Notice | None:
+def _announce(session: Session, vacation_id: int, config: Settings) -> Notice | None:
     now = utcnow()
     vacation = session.exec(
         select(Vacation)

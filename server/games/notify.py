@@ -19,15 +19,15 @@ very transaction of the turn, so an emailed turn is applied and answered exactly
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from server.clock.store import seat_clocks
+from server.config import Settings, current_settings
 from server.league import labels
 from server.league.labels import LeagueLabel
 from server.mail import messages, outgoing
@@ -194,7 +194,7 @@ def offer_hints(session: Session, game: GameFacts, player: Player) -> list[Offer
 def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
     """Invite each player named in `game.invited`."""
     assert game.id is not None
-    config = current_app.config
+    config = current_settings()
     for player in players_named(session, game.invited).values():
         if player.turn_emails == TurnEmails.NONE:
             continue
@@ -225,7 +225,7 @@ def joined(session: Session, *, game: GameRecord, join_order: int, full: bool) -
     assert game.id is not None
     outgoing.queue_events(
         session,
-        current_app.config,
+        current_settings(),
         [
             outgoing.Event(
                 kind="table_full" if full else "player_joined",
@@ -248,7 +248,7 @@ def send_game_email(
 ) -> None:
     """Render one game email (`kind`, one of `GAME_EMAILS`) for `player` and queue it; its
     reply address names the version in `game` while the game runs."""
-    config = current_app.config
+    config = current_settings()
     running = not game.seed_hex
     assert player.id is not None
     links = outgoing.links(
@@ -280,7 +280,7 @@ def after_change(
     turn: int | None,
     by_email: EmailTurn | None = None,
     timed_out: str | None = None,
-    config: Mapping[str, Any] | None = None,
+    config: Settings | None = None,
 ) -> None:
     """Queue the events of a game change (`change_events`) in one statement, and record an
     emailed turn as handled. `config`: the app's, when there is no app context (the sweep).
@@ -289,7 +289,7 @@ def after_change(
         handled(session, by_email, game_id=game_id)
     outgoing.queue_events(
         session,
-        current_app.config if config is None else config,
+        current_settings() if config is None else config,
         change_events(
             game_id=game_id,
             version=version,

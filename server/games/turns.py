@@ -11,13 +11,13 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from flask import current_app
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
 from server import idempotency
 from server.clock.store import next_deadline
+from server.config import Settings, current_settings
 from server.db import transaction, writing
 from server.domain import Conflict
 from server.games import notify, positions
@@ -106,7 +106,7 @@ def write_change(
     entry: TurnRecord,
     by_email: notify.EmailTurn | None = None,
     timed_out: str | None = None,
-    config: Mapping[str, Any] | None = None,
+    config: Settings | None = None,
     remembered: dict[str, Any] | None = None,
 ) -> bool:
     """In the caller's transaction: compare-and-set the game with `values`, append `entry`
@@ -115,7 +115,7 @@ def write_change(
     moved on."""
     assert game.id is not None
     finished = values.get("status") == "finished"
-    config = current_app.config if config is None else config
+    config = current_settings() if config is None else config
     events = notify.change_events(
         game_id=game.id,
         version=game.version + 1,
@@ -378,7 +378,7 @@ def record_text(session: Session, game: GameRecord) -> str:
     league = labels.label(session, game)
     return replay(session, game).to_record(
         event=league.text if league else None,
-        site=str(current_app.config["BASE_URL"]),
+        site=str(current_settings().base_url),
         date=started.strftime("%Y.%m.%d") if started else None,
         game_id=str(game.id),
     )

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from flask import current_app
 from sqlmodel import Session, col, select
 
+from server.config import Settings, current_settings
 from server.games.notify import recipient
 from server.league import messages, ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
@@ -60,23 +60,23 @@ def season_facts(league: League, season: Season) -> SeasonFacts:
     )
 
 
-def season_links(config: Mapping[str, Any], *, season_id: int, player_id: int) -> Links:
+def season_links(config: Settings, *, season_id: int, player_id: int) -> Links:
     """The links of an email that may be answered with `join`: its reply address names the
     season and the player."""
     address = SeasonReplyAddress(season_id=season_id, player_id=player_id)
     return dataclasses.replace(
         outgoing.links(config, player_id=player_id),
-        reply_to=season_reply_address(config["SECRET_KEY"], config["MAIL_DOMAIN"], address),
+        reply_to=season_reply_address(config.secret_key, config.mail_domain, address),
     )
 
 
-def _config(config: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return current_app.config if config is None else config
+def _config(config: Settings | None) -> Mapping[str, Any]:
+    return current_settings() if config is None else config
 
 
 def _send(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     kind: str,
     player: Player,
     rendered: Rendered,
@@ -97,7 +97,7 @@ def registration_opened(
     season: Season,
     registered: Sequence[Player],
     invited: Sequence[Player],
-    config: Mapping[str, Any] | None = None,
+    config: Settings | None = None,
 ) -> None:
     """Tell the returning members they are registered (and how to withdraw), and the
     invitees how to join (`cafe league join SLUG`, or reply `join`)."""
@@ -165,7 +165,7 @@ def _only_my_deadline(game: LeagueGame, name: str) -> LeagueGame:
 
 
 def season_started(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
+    session: Session, *, league: League, season: Season, config: Settings | None = None
 ) -> None:
     """Tell every member their division and why they are in it, their opponents and games
     (with links and first deadlines): the one email of the season's start, which queues no
@@ -196,9 +196,7 @@ def season_started(
         _send(session, config, "league_season_started", player, rendered, links)
 
 
-def weekly_digest(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any]
-) -> int:
+def weekly_digest(session: Session, *, league: League, season: Season, config: Settings) -> int:
     """Queue the weekly league digest of a running season to every member who takes game
     emails: their division's table and their games waiting for their move. How many."""
     facts = season_facts(league, season)
@@ -256,7 +254,7 @@ def rating_changes(
 
 
 def season_finished(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
+    session: Session, *, league: League, season: Season, config: Settings | None = None
 ) -> None:
     """Send every member placed in the season — those who left it too, marked so — the final
     table, who moves up and down as things stand, and their new rating."""
@@ -290,7 +288,7 @@ def removed_by_organiser(
     player: Player,
     reason: str,
     resigned: Sequence[int],
-    config: Mapping[str, Any] | None = None,
+    config: Settings | None = None,
 ) -> None:
     """Tell the removed player they were removed, why, and which games were resigned."""
     if player.turn_emails == TurnEmails.NONE:
@@ -314,7 +312,7 @@ def season_paused(
     league: League,
     season: Season,
     reason: str,
-    config: Mapping[str, Any] | None = None,
+    config: Settings | None = None,
 ) -> None:
     """Tell every member still in the season that its clocks are stopped, and why."""
     config = _config(config)
@@ -333,7 +331,7 @@ def season_resumed(
     league: League,
     season: Season,
     paused: timedelta,
-    config: Mapping[str, Any] | None = None,
+    config: Settings | None = None,
 ) -> None:
     """Tell every member still in the season that its clocks run again, with the new
     deadlines of the games waiting for their move."""

@@ -10,13 +10,13 @@ has no reply address: several games cannot share one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.games import notify
 from server.mail import messages, outgoing
 from server.mail.facts import DigestGame, LoggedTurn, OfferedTurn
@@ -29,10 +29,10 @@ def _due(period: timedelta, now: datetime) -> Any:
     )
 
 
-def queue_due(engine: Engine, config: Mapping[str, Any], now: datetime | None = None) -> int:
+def queue_due(engine: Engine, config: Settings, now: datetime | None = None) -> int:
     """Queue every digest that is due; how many were queued."""
     now = now or utcnow()
-    period = timedelta(hours=config["DIGEST_HOURS"])
+    period = timedelta(hours=config.digest_hours)
     with Session(engine) as session:
         due = session.exec(select(Player).where(_due(period, now))).all()
     queued = 0

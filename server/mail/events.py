@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from server import signin
+from server.config import Settings
 from server.games import notify
 from server.league import labels
 from server.mail import messages, outgoing
@@ -101,7 +102,7 @@ def _waits_for(game: GameRecord, version: int, player: Player) -> bool:
     return game.state["players"][game.state["to_move"]] == player.name
 
 
-def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:
+def prepare(engine: Engine, config: Settings, rows: Sequence[OutboxMessage]) -> Prepared:
     """Render the events among `rows` (filling in their message fields) or drop them."""
     return Preparation(engine, config, rows).finish()
 
@@ -116,9 +117,7 @@ class Preparation:
     anything (the messages are not sent). After a database outage `render` renders nothing
     more and `finish` raises it: the events not rendered are not in `prepared`."""
 
-    def __init__(
-        self, engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]
-    ) -> None:
+    def __init__(self, engine: Engine, config: Settings, rows: Sequence[OutboxMessage]) -> None:
         self.prepared = Prepared(ready=[row for row in rows if row.body is not None])
         self._events = deque(row for row in rows if row.body is None)
         self._session: Session | None = None
@@ -189,9 +188,7 @@ class Preparation:
 class _Batch:
     """The games, recipients and facts a batch of events needs, each loaded once."""
 
-    def __init__(
-        self, session: Session, config: Mapping[str, Any], events: Sequence[OutboxMessage]
-    ) -> None:
+    def __init__(self, session: Session, config: Settings, events: Sequence[OutboxMessage]) -> None:
         self.session = session
         self.config = config
         game_ids = {row.game_id for row in events if row.game_id is not None} | {

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cafe import CafeError
 from server.accounts import find_player
-from server.config import verifying_keys
+from server.config import current_settings
 from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, store, turns
@@ -85,13 +85,13 @@ def handle(
     large) from `envelope_from` (`MAIL FROM`; empty for a bounce or when unknown). Database
     failures propagate, so that the mail server tries again later."""
     with app.app_context():
-        config = current_app.config
+        config = current_settings()
         reply = reading.read(
             raw,
             envelope_to=envelope_to,
             bounce=bounce,
             size=len(raw) if size is None else size,
-            limit=config["MAIL_IN_MAX_BYTES"],
+            limit=config.mail_in_max_bytes,
         )
         with Session(get_engine(app), expire_on_commit=False) as session:
             outcome = _handle(session, config, reply, envelope_from.strip().lower())
@@ -103,10 +103,10 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
     """Identify the reply by its signed address, then refuse it or play its turn."""
     if _handled(session, reply.message_key):
         return Outcome("duplicate", "this message was handled before")
-    domain = config["MAIL_DOMAIN"]
+    domain = config.mail_domain
     ours = [a for a in reply.recipients if is_reply_address(a, domain)]
     signed = next(
-        (r for a in ours if (r := read_reply_address(verifying_keys(config), domain, a))), None
+        (r for a in ours if (r := read_reply_address(config.verifying_keys, domain, a))), None
     )
     if reply.automatic:
         _record(session, reply, None, "ignored")
@@ -125,7 +125,7 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
     if game.state is None:
         return _join(session, config, reply, player, game.id)
     if reply.too_large:
-        limit = config["MAIL_IN_MAX_BYTES"]
+        limit = config.mail_in_max_bytes
         return _refuse(session, reply, player, game.id, "too_large", f"over {limit} bytes")
     if game.version != signed.version:
         earlier = _played_from(session, game, player, signed.version)

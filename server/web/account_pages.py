@@ -14,7 +14,6 @@ from datetime import date, datetime, time
 from flask import (
     Blueprint,
     Response,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -27,6 +26,7 @@ from cafe.render import quantities
 from server import accounts, preferences, signin, throttle
 from server.apispec import page, refusal
 from server.clock import timesource, vacations
+from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, Unreadable
 from server.games import store
@@ -261,7 +261,7 @@ def change_vacation() -> Response:
     session = get_session()
     try:
         if request.form.get("action") == "end":
-            vacations.end(session, player, config=current_app.config)
+            vacations.end(session, player, config=current_settings())
             flash("Your vacation is over; unused whole hours went back to your bank.")
         else:
             request_ = VacationCreate.model_validate(
@@ -272,7 +272,7 @@ def change_vacation() -> Response:
                 player,
                 days=request_.days,
                 start=request_.start,
-                config=current_app.config,
+                config=current_settings(),
             )
             flash(f"Vacation declared: {request_.days} days.")
     except ValidationError as error:

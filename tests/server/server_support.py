@@ -15,6 +15,8 @@ from signin_support import mailed_code
 from sqlalchemy import event, func
 from sqlmodel import Session, col, select
 
+from server import config
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
 from server.models import OutboxMessage
@@ -30,6 +32,11 @@ TEST_CONFIG = {
     "MAIL_FROM": "Cafe <cafe@cafe.test>",
     "LOG_LEVEL": "WARNING",
 }
+
+
+def reconfigure(app: Flask, **changes: Any) -> None:
+    """Change some of `app`'s settings (keyed `SMTP_PORT=…`), as a restart with them would."""
+    config.attach(app, settings_of(app).replace(**changes))
 
 
 def in_transaction(dbapi_connection: Any) -> bool:
@@ -103,7 +110,7 @@ class Api:
             port = free_port()
             self._sink = start_catcher(self.sink, host="127.0.0.1", port=port)
             self._port = port
-        config = {**self.app.config, "SMTP_PORT": self._port, "MAIL_PER_MINUTE": 0}
+        config = settings_of(self.app).replace(SMTP_PORT=self._port, MAIL_PER_MINUTE=0)
         worker = Worker(engine, config)
         while worker.run_once():
             pass
@@ -138,7 +145,7 @@ class Api:
     def last_code(self, email: str, *, link: bool = False) -> str:
         """The sign-in code (`link`: the sign-in link's code) of the newest sign-in email to
         `email`, as the email shows it (`signin_support`)."""
-        return mailed_code(get_engine(self.app), self.app.config, email, link=link)
+        return mailed_code(get_engine(self.app), settings_of(self.app), email, link=link)
 
     def register(self, name: str) -> str:
         """Register `name` (email `name@example.com`) and sign in; the bearer token."""

@@ -11,6 +11,7 @@ from mail_support import make_due, outbox_rows
 from sqlalchemy import update
 from sqlmodel import Session
 
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.games import notify
@@ -71,7 +72,7 @@ def test_bad_messages_fail_alone_and_the_rest_of_the_batch_goes_out(api, dead_po
     monkeypatch.setitem(notify.GAME_EMAILS, "game_started", broken_for_the_first)
     handler, controller = sink(dead_port, smtputf8=False)
     try:
-        config = {**api.app.config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 0}
+        config = settings_of(api.app).replace(SMTP_PORT=dead_port, MAIL_PER_MINUTE=0)
         assert Worker(get_engine(api.app), config).run_once() == len(outbox_rows(api.app))
     finally:
         controller.stop()
@@ -97,7 +98,7 @@ def test_an_international_address_goes_out_where_the_server_offers_smtputf8(app,
     queue(app, "müller@example.com")
     handler, controller = sink(dead_port, smtputf8=True)
     try:
-        config = {**app.config, "SMTP_PORT": dead_port}
+        config = settings_of(app).replace(SMTP_PORT=dead_port)
         assert smtp_offers_utf8(config)
         assert Worker(get_engine(app), config).run_once() == 1
     finally:
@@ -118,9 +119,9 @@ def a_minute_passes(app):
 @pytest.mark.postgres
 def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_over(api, dead_port):
     game_id, tokens = api.started_game("ann", "bob")
-    config = api.app.config
+    config = settings_of(api.app)
     handler, controller = sink(dead_port, smtputf8=False)
-    worker = Worker(get_engine(api.app), {**config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 2})
+    worker = Worker(get_engine(api.app), config.replace(SMTP_PORT=dead_port, MAIL_PER_MINUTE=2))
     received: list[tuple[str, str, int, bool]] = []  # to, subject, version when sent, over
 
     def deliver_round() -> None:
@@ -130,7 +131,7 @@ def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_o
         for message in handler.messages[before:]:
             reply = message["Reply-To"]
             version = (
-                read_reply_address(config["SECRET_KEY"], config["MAIL_DOMAIN"], reply).version
+                read_reply_address(config.secret_key, config.mail_domain, reply).version
                 if reply
                 else -1
             )

@@ -13,6 +13,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.games import notify
@@ -57,7 +58,7 @@ def sink(dead_port):
 
 
 def worker(app, port, per_minute=0):
-    config = {**app.config, "SMTP_PORT": port, "MAIL_PER_MINUTE": per_minute}
+    config = settings_of(app).replace(SMTP_PORT=port, MAIL_PER_MINUTE=per_minute)
     return Worker(get_engine(app), config)
 
 

@@ -26,6 +26,7 @@ from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import Session, select
 
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.models import OutboxMessage
@@ -120,7 +121,7 @@ def test_two_live_workers_send_every_message_once(postgres_app, tmp_path):
     port = free_port()
     controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
-    url = postgres_app.config["DATABASE_URL"]
+    url = settings_of(postgres_app).database_url
     logs = [tmp_path / "first.log", tmp_path / "second.log"]
     workers = [start_worker(url, port, log) for log in logs]
     turns = 0

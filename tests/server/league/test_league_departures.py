@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.league import check, store, withdrawal
 from server.models import MemberLeft, Player
@@ -75,7 +76,7 @@ def remove_on_time(api, tokens, clock, ghost):
     """`ghost` never plays: the others play up to the ghost's turn in each of the ghost's
     games, the clock passes the deadlines, the sweep acts — a turn played for them the
     first time, their removal the second (the league's `max_timeouts` is 1)."""
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     ghostly = games_of(api, tokens, season(api), ghost)
     for _ in range(2):
         deadlines = []

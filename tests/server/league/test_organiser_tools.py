@@ -20,6 +20,7 @@ from server import create_app
 from server.cli import app as cli
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.games import turns
 from server.league import check
@@ -108,7 +109,7 @@ def words(message) -> str:
 
 
 def swept(api):
-    done = sweep(get_engine(api.app), api.app.config)
+    done = sweep(get_engine(api.app), settings_of(api.app))
     api.send_events()
     return done
 
