@@ -331,7 +331,7 @@ def _klatsch_assignments(
                     break
                 points += extra
         else:
-            nations = {nation for _, _, nation in assignment}
+            nations: set[str | None] = {nation for _, _, nation in assignment}
             nations.update(state.seating.nation[c] for c in TABLES[table].chairs if c not in free)
             single = len(nations) == 1
             birthday = table[:2] == state.birthday_nation

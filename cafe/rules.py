@@ -48,7 +48,10 @@ def apply_turn(state: State, turn: Turn) -> TurnResult:
 
 def _check_in_hand(state: State, seat: int, turn: Turn) -> None:
     hand = state.hands[seat]
-    wanted = [turn.tile] if turn.kind is TurnKind.BAR else [p.tile for p in turn.placements]
+    wanted = [p.tile for p in turn.placements]
+    if turn.kind is TurnKind.BAR:
+        assert turn.tile is not None  # a bar turn names its tile (`Turn.bar`)
+        wanted = [turn.tile]
     for tile in set(wanted):
         count = wanted.count(tile)
         if hand.count(tile) < count:
@@ -123,7 +126,7 @@ def _resolve_free_chair(state: State, ref: ChairRef) -> tuple[int, bool]:
     and whether its table id names it."""
     tile_at = state.seating.tile
     if ref.shared:
-        chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
+        chair = SHARED_CHAIR[ref.tables]
         named = True
     else:
         free = [c for c in PRIVATE_CHAIRS[ref.tables[0]] if tile_at[c] is None]
@@ -155,7 +158,7 @@ def _seat_nation(placement: Placement, chair: int) -> str:
             raise IllegalTurnError(
                 f"{tile} cannot sit at {CHAIR_REFS[chair]}: {_where(chair)}", rule="nation"
             )
-        return nation  # type: ignore[return-value]
+        return nation
     declared = placement.nation
     if declared is None:
         if len(nations) == 1:
@@ -274,24 +277,22 @@ def _joker_chair(state: State, ref: ChairRef, gender: str) -> tuple[int, bool]:
     tile_at = state.seating.tile
     named = True
     if ref.shared:
-        chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
+        chair = SHARED_CHAIR[ref.tables]
     else:
         table = ref.tables[0]
-        jokers = [c for c in PRIVATE_CHAIRS[table] if (t := tile_at[c]) and is_joker(t)]
-        matching = [c for c in jokers if gender_of(tile_at[c]) == gender]  # type: ignore[arg-type]
-        if ref.number is None and not jokers:
+        jokers = {c: t for c in PRIVATE_CHAIRS[table] if (t := tile_at[c]) and is_joker(t)}
+        likely = [c for c, t in jokers.items() if gender_of(t) == gender] or list(jokers)
+        if ref.number is None and not likely:
             raise IllegalTurnError(f"no joker sits on a private chair of {table}", rule="swap")
-        first = (matching or jokers or [None])[0]
-        chair = first if ref.number is None else ref.number
-        named = chair == first
-    held = tile_at[chair]  # type: ignore[index]
+        chair = likely[0] if ref.number is None else ref.number
+        named = bool(likely) and chair == likely[0]
+    held = tile_at[chair]
     if held is None or not is_joker(held):
         what = held or "nobody"
         raise IllegalTurnError(
-            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker",
-            rule="swap",  # type: ignore[index]
+            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker", rule="swap"
         )
-    return chair, named  # type: ignore[return-value]
+    return chair, named
 
 
 # --- after the action -------------------------------------------------------------------
