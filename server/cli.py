@@ -189,7 +189,9 @@ def players_add(name: str, email: str) -> None:
     with flask_app.app_context(), Session(get_engine(flask_app)) as session:
         try:
             new = PlayerCreate.model_validate({"name": name, "email": email})
-            player = accounts.create_player(session, name=new.name, email=new.email)
+            player = accounts.create_player(
+                session, name=new.name, email=new.email, config=settings_of(flask_app)
+            )
         except ValidationError as error:
             raise fail(refusal(error).message) from None
         except DomainError as error:
@@ -207,7 +209,7 @@ def players_remove(name: str) -> None:
         if player is None:
             raise fail(f"no player is named {name!r}")
         try:
-            gone = departure.remove_player(session, player)
+            gone = departure.remove_player(session, player, config=settings_of(flask_app))
         except DomainError as error:
             raise fail(error.message) from None
     games = ", ".join(str(game) for game in gone.games) or "none"

@@ -27,7 +27,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from server.clock.store import seat_clocks
-from server.config import Settings, current_settings
+from server.config import Settings
 from server.league import labels
 from server.league.labels import LeagueLabel
 from server.mail import messages, outgoing
@@ -191,10 +191,9 @@ def offer_hints(session: Session, game: GameFacts, player: Player) -> list[Offer
     return hints
 
 
-def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
+def invitations(session: Session, *, game: GameRecord, creator: str, config: Settings) -> None:
     """Invite each player named in `game.invited`."""
     assert game.id is not None
-    config = current_settings()
     for player in players_named(session, game.invited).values():
         if player.turn_emails == TurnEmails.NONE:
             continue
@@ -219,13 +218,15 @@ def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
 LOBBY_EMAILS = frozenset({"player_joined", "table_full"})
 
 
-def joined(session: Session, *, game: GameRecord, join_order: int, full: bool) -> None:
+def joined(
+    session: Session, *, game: GameRecord, join_order: int, full: bool, config: Settings
+) -> None:
     """Tell the creator of `game` that the player `join_order` took a seat (`table_full`
     when it was the last one); rendered by the worker (`server.mail.events`)."""
     assert game.id is not None
     outgoing.queue_events(
         session,
-        current_settings(),
+        config,
         [
             outgoing.Event(
                 kind="table_full" if full else "player_joined",
@@ -244,11 +245,11 @@ def send_game_email(
     kind: str,
     *,
     answering: str | None = None,
+    config: Settings,
     **extra: Any,
 ) -> None:
     """Render one game email (`kind`, one of `GAME_EMAILS`) for `player` and queue it; its
     reply address names the version in `game` while the game runs."""
-    config = current_settings()
     running = not game.seed_hex
     assert player.id is not None
     links = outgoing.links(
@@ -280,7 +281,7 @@ def after_change(
     turn: int | None,
     by_email: EmailTurn | None = None,
     timed_out: str | None = None,
-    config: Settings | None = None,
+    config: Settings,
 ) -> None:
     """Queue the events of a game change (`change_events`) in one statement, and record an
     emailed turn as handled. `config`: the app's, when there is no app context (the sweep).
@@ -289,7 +290,7 @@ def after_change(
         handled(session, by_email, game_id=game_id)
     outgoing.queue_events(
         session,
-        current_settings() if config is None else config,
+        config,
         change_events(
             game_id=game_id,
             version=version,

@@ -25,6 +25,7 @@ from cafe import Game, Options
 from cafe.endings import Departure
 from server.clock.deadlines import Interval
 from server.clock.store import alarms, pauses
+from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.views import to_move_name
@@ -268,6 +269,7 @@ def create_game(
     rated: bool = False,
     private: bool = False,
     auto_start: bool = False,
+    config: Settings,
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
     (None: no clock), `rated` or not; invitees are mailed. A `private` game needs invitees:
@@ -304,12 +306,12 @@ def create_game(
     session.flush()
     assert game.id is not None
     session.add(GameSeat(game_id=game.id, player_id=creator.id, join_order=0))
-    notify.invitations(session, game=game, creator=creator.name)
+    notify.invitations(session, game=game, creator=creator.name, config=config)
     session.commit()
     return game
 
 
-def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
+def join_game(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """Take a free seat in an open game (retrying if another join wins the race). The
     creator hears of it (`player_joined`, or `table_full` for the last seat); an
     `auto_start` game whose last seat this is starts in the same transaction."""
@@ -331,9 +333,9 @@ def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
             try:
                 session.flush()
                 session.refresh(game)
-                notify.joined(session, game=game, join_order=len(names), full=full)
+                notify.joined(session, game=game, join_order=len(names), full=full, config=config)
                 if full and game.auto_start:
-                    _deal(session, game)
+                    _deal(session, game, config=config)
                 session.commit()
             except IntegrityError:
                 session.rollback()
@@ -343,7 +345,7 @@ def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     raise conflict(session, game_id, "busy", "too many players joined at once; try again")
 
 
-def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
+def start_game(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """Deal: seat order and bag from a new secret seed; its commitment is published."""
     game = visible_game(session, load_game(session, game_id), player)
     if game.creator_id != player.id:
@@ -354,7 +356,7 @@ def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
         raise Conflict(
             "not_enough_players", "a game needs at least 2 players; wait for one to join"
         )
-    _deal(session, game)
+    _deal(session, game, config=config)
     session.commit()
     return load_game(session, game_id)
 
@@ -381,7 +383,7 @@ def started_columns(
     }
 
 
-def _deal(session: Session, game: GameRecord) -> None:
+def _deal(session: Session, game: GameRecord, *, config: Settings) -> None:
     """Start the open `game` in the caller's transaction (compare-and-set on its version):
     the seat order and bag from a new secret seed, the commitment published, the emails
     queued."""
@@ -417,6 +419,7 @@ def _deal(session: Session, game: GameRecord) -> None:
         finished=False,
         mover=None,
         turn=None,
+        config=config,
     )
 
 

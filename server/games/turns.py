@@ -17,7 +17,7 @@ from sqlmodel import Session
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
 from server import idempotency
 from server.clock.store import next_deadline
-from server.config import Settings, current_settings
+from server.config import Settings
 from server.db import transaction, writing
 from server.domain import Conflict
 from server.games import notify, positions
@@ -106,7 +106,7 @@ def write_change(
     entry: TurnRecord,
     by_email: notify.EmailTurn | None = None,
     timed_out: str | None = None,
-    config: Settings | None = None,
+    config: Settings,
     remembered: dict[str, Any] | None = None,
 ) -> bool:
     """In the caller's transaction: compare-and-set the game with `values`, append `entry`
@@ -115,7 +115,6 @@ def write_change(
     moved on."""
     assert game.id is not None
     finished = values.get("status") == "finished"
-    config = current_settings() if config is None else config
     events = notify.change_events(
         game_id=game.id,
         version=game.version + 1,
@@ -159,6 +158,7 @@ def _commit_change(
     response: dict[str, Any],
     idem: Idempotency | None,
     by_email: notify.EmailTurn | None = None,
+    config: Settings,
 ) -> dict[str, Any]:
     """The one transaction of a turn or resignation; a 409 if the game moved on meanwhile.
 
@@ -180,6 +180,7 @@ def _commit_change(
                 values=values,
                 entry=entry,
                 by_email=by_email,
+                config=config,
                 remembered=None if idem is None else idempotency.record(idem, response, 201),
             )
             if applied:
@@ -206,6 +207,7 @@ def play_turn(
     idem: Idempotency | None,
     source: TurnSource = TurnSource.API,
     by_email: notify.EmailTurn | None = None,
+    config: Settings,
 ) -> dict[str, Any]:
     """Apply the caller's turn made against `version`; the response describes it.
     `source`: how the turn came in, kept in the log. `by_email`: the emailed reply the turn
@@ -227,6 +229,7 @@ def play_turn(
             idem=idem,
             source=source,
             by_email=by_email,
+            config=config,
         )
     except Conflict:
         if idem is not None:
@@ -264,6 +267,7 @@ def _apply_turn(
     idem: Idempotency | None,
     source: TurnSource,
     by_email: notify.EmailTurn | None,
+    config: Settings,
 ) -> dict[str, Any]:
     """The checks, the engine and the transaction of `play_turn`."""
     game, seat = movers_game(session, game_id=game_id, player=player, version=version)
@@ -302,6 +306,7 @@ def _apply_turn(
         response=response,
         idem=idem,
         by_email=by_email,
+        config=config,
     )
 
 
@@ -321,7 +326,7 @@ def resignation(game: GameRecord, seat: int, *, withdrew: bool = False) -> tuple
     return engine, entry
 
 
-def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
+def resign(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """The caller leaves a running game for good (``Game.resign``): out like an eliminated
     player, ranked below everyone still in."""
     game = load_game(session, game_id)
@@ -331,7 +336,9 @@ def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
         raise Conflict("already_out", f"you are already out of game {game_id}")
     engine, entry = resignation(game, seat)
     response = {"summary": f"{player.name} resigned"}
-    _commit_change(session, game=game, engine=engine, entry=entry, response=response, idem=None)
+    _commit_change(
+        session, game=game, engine=engine, entry=entry, response=response, idem=None, config=config
+    )
     return load_game(session, game_id)
 
 
@@ -370,7 +377,7 @@ def replay(session: Session, game: GameRecord) -> Game:
     return engine
 
 
-def record_text(session: Session, game: GameRecord) -> str:
+def record_text(session: Session, game: GameRecord, *, config: Settings) -> str:
     """The game record (`cafe.record`); it reveals the seed only once the game is over. Its
     Event is a league game's league, season and division, Site the service's address, Date
     the day the game started, Game its id."""
@@ -378,7 +385,7 @@ def record_text(session: Session, game: GameRecord) -> str:
     league = labels.label(session, game)
     return replay(session, game).to_record(
         event=league.text if league else None,
-        site=str(current_settings().base_url),
+        site=config.base_url,
         date=started.strftime("%Y.%m.%d") if started else None,
         game_id=str(game.id),
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from cafe import Game
-from server.config import Settings, current_settings
+from server.config import Settings
 from server.db import writing
 from server.domain import Conflict, Refused
 from server.games import turns
@@ -40,7 +40,7 @@ def adjudicate(
     game_id: int,
     organiser: Player,
     reason: str,
-    config: Settings | None = None,
+    config: Settings,
 ) -> GameRecord:
     """End the running league game `game_id` now with its standings as they are, and
     commit: 404 if there is no such game, 422 for a game of no league, 403 unless
@@ -76,7 +76,6 @@ def adjudicate(
     values = turns.change_values(
         session, game=game, engine=engine, entry=entry, by_the_player=False
     )
-    config = current_settings() if config is None else config
     with writing(session):
         try:
             applied = turns.write_change(

@@ -16,13 +16,12 @@ carries a season reply address
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
-from typing import Any
 
 from sqlmodel import Session, col, select
 
-from server.config import Settings, current_settings
+from server.config import Settings
 from server.games.notify import recipient
 from server.league import messages, ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
@@ -70,10 +69,6 @@ def season_links(config: Settings, *, season_id: int, player_id: int) -> Links:
     )
 
 
-def _config(config: Settings | None) -> Mapping[str, Any]:
-    return current_settings() if config is None else config
-
-
 def _send(
     session: Session,
     config: Settings,
@@ -97,11 +92,10 @@ def registration_opened(
     season: Season,
     registered: Sequence[Player],
     invited: Sequence[Player],
-    config: Settings | None = None,
+    config: Settings,
 ) -> None:
     """Tell the returning members they are registered (and how to withdraw), and the
     invitees how to join (`cafe league join SLUG`, or reply `join`)."""
-    config = _config(config)
     facts = season_facts(league, season)
     assert season.id is not None
     for player in wanted(registered):
@@ -164,13 +158,10 @@ def _only_my_deadline(game: LeagueGame, name: str) -> LeagueGame:
     return game if game.to_move == name else dataclasses.replace(game, deadline=None)
 
 
-def season_started(
-    session: Session, *, league: League, season: Season, config: Settings | None = None
-) -> None:
+def season_started(session: Session, *, league: League, season: Season, config: Settings) -> None:
     """Tell every member their division and why they are in it, their opponents and games
     (with links and first deadlines): the one email of the season's start, which queues no
     email per game."""
-    config = _config(config)
     facts = season_facts(league, season)
     everyone = members(session, season)
     games = league_games(session, season, running=False)
@@ -253,12 +244,9 @@ def rating_changes(
     }
 
 
-def season_finished(
-    session: Session, *, league: League, season: Season, config: Settings | None = None
-) -> None:
+def season_finished(session: Session, *, league: League, season: Season, config: Settings) -> None:
     """Send every member placed in the season — those who left it too, marked so — the final
     table, who moves up and down as things stand, and their new rating."""
-    config = _config(config)
     facts = season_facts(league, season)
     tables = division_tables(session, season)
     moves = [Move(m["player"], m["from_division"], m["to_division"]) for m in season.moves or []]
@@ -288,12 +276,11 @@ def removed_by_organiser(
     player: Player,
     reason: str,
     resigned: Sequence[int],
-    config: Settings | None = None,
+    config: Settings,
 ) -> None:
     """Tell the removed player they were removed, why, and which games were resigned."""
     if player.turn_emails == TurnEmails.NONE:
         return
-    config = _config(config)
     links = outgoing.links(config, player_id=player.id)
     rendered = messages.removed(
         recipient(player),
@@ -312,10 +299,9 @@ def season_paused(
     league: League,
     season: Season,
     reason: str,
-    config: Settings | None = None,
+    config: Settings,
 ) -> None:
     """Tell every member still in the season that its clocks are stopped, and why."""
-    config = _config(config)
     facts = season_facts(league, season)
     for _, player in members(session, season):
         if player.turn_emails == TurnEmails.NONE:
@@ -331,11 +317,10 @@ def season_resumed(
     league: League,
     season: Season,
     paused: timedelta,
-    config: Settings | None = None,
+    config: Settings,
 ) -> None:
     """Tell every member still in the season that its clocks run again, with the new
     deadlines of the games waiting for their move."""
-    config = _config(config)
     facts = season_facts(league, season)
     running = league_games(session, season, running=True)
     for _, player in members(session, season):

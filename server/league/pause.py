@@ -53,7 +53,7 @@ def pause(
     number: int,
     organiser: Player,
     reason: str,
-    config: Settings | None = None,
+    config: Settings,
 ) -> Season:
     """Stop every clock of the running season's games from now, and commit: 403 unless
     `organiser` organises the league, 409 unless the season runs and is not paused."""
@@ -75,7 +75,7 @@ def resume(
     number: int,
     organiser: Player,
     reason: str = "",
-    config: Settings | None = None,
+    config: Settings,
 ) -> Season:
     """Start the paused season's clocks again from now, every deadline moved back by the
     pause, and commit: 403 unless `organiser` organises the league, 409 unless the season
@@ -99,7 +99,7 @@ def _change(
     organiser: Player,
     reason: str,
     action: SeasonLogAction,
-    config: Settings | None,
+    config: Settings,
 ) -> Season:
     doing = "pause" if action == SeasonLogAction.PAUSE else "resume"
     season = load_season(session, league, number)

@@ -37,7 +37,7 @@ def remove(
     organiser: Player,
     name: str,
     reason: str,
-    config: Settings | None = None,
+    config: Settings,
 ) -> Season:
     """Remove the player named `name` from season `number` and commit: 403 unless
     `organiser` organises the league, 409 once the season is over or if they are not a
@@ -59,7 +59,9 @@ def remove(
     if member is None or member.withdrawn_at is not None:
         left = "has left" if member is not None else "is not a member of"
         raise Conflict("not_a_member", f"{player.name} {left} season {number} of {league.slug}")
-    resigned = leave(session, season=season, member=member, player=player, how=MemberLeft.REMOVED)
+    resigned = leave(
+        session, season=season, member=member, player=player, how=MemberLeft.REMOVED, config=config
+    )
     member.removed_reason = reason
     log.write(
         session,

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from cafe import Game, Options
 from cafe.fairbag import commitment
 from server.clock.deadlines import Interval
+from server.config import Settings
 from server.domain import Conflict
 from server.games.store import started_columns
 from server.league import emails, ratings, scheduling, table
@@ -128,7 +129,9 @@ def _claim(
         raise Conflict("season_not_open", f"season {season.number} of {league.slug} has started")
 
 
-def start_season(session: Session, *, league: League, season: Season, player: Player) -> Season:
+def start_season(
+    session: Session, *, league: League, season: Season, player: Player, config: Settings
+) -> Season:
     """Start the season (the organiser): divisions, schedule, and every game dealt and
     running; each member gets one email with their division and games (no "game started"
     or "your turn" email per game: issue 20 §17)."""
@@ -213,6 +216,6 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
     session.add_all(member for member, _ in members)
     session.flush()
     session.refresh(season)
-    emails.season_started(session, league=league, season=season)
+    emails.season_started(session, league=league, season=season, config=config)
     session.commit()
     return season

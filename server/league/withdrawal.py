@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.domain import Conflict
 from server.games import turns
 from server.league.store import load_season, mark_left, running_games_of
@@ -53,7 +54,9 @@ def lock_games(session: Session, games: Sequence[GameRecord]) -> list[GameRecord
     return [game for game in locked if game.status == GameStatus.ACTIVE]
 
 
-def resign_games(session: Session, games: Sequence[GameRecord], player: Player) -> list[int]:
+def resign_games(
+    session: Session, games: Sequence[GameRecord], player: Player, *, config: Settings
+) -> list[int]:
     """Resign the player from each of these running games they are still in (in the
     caller's transaction, which locked them first: `lock_games`; a league game's log says
     they withdrew); the games resigned. A game that moved on meanwhile makes the whole
@@ -68,7 +71,7 @@ def resign_games(session: Session, games: Sequence[GameRecord], player: Player) 
         values = turns.change_values(
             session, game=game, engine=engine, entry=entry, by_the_player=True
         )
-        if not turns.write_change(session, game=game, values=values, entry=entry):
+        if not turns.write_change(session, game=game, values=values, entry=entry, config=config):
             session.rollback()
             raise Conflict("busy", f"game {game.id} changed meanwhile; nothing changed, try again")
         resigned.append(game.id)
@@ -82,6 +85,7 @@ def withdraw(
     number: int,
     player: Player,
     how: MemberLeft = MemberLeft.WITHDREW,
+    config: Settings,
 ) -> Season:
     """The player leaves the season (`how`: they withdrew, or the organiser removed them):
     before its start they are simply not placed; during it they resign every running game
@@ -98,13 +102,19 @@ def withdraw(
         )
     if season.status == SeasonStatus.FINISHED:
         raise Conflict("season_finished", f"season {number} of {league.slug} is over")
-    leave(session, season=season, member=member, player=player, how=how)
+    leave(session, season=season, member=member, player=player, how=how, config=config)
     session.commit()
     return season
 
 
 def leave(
-    session: Session, *, season: Season, member: SeasonMember, player: Player, how: MemberLeft
+    session: Session,
+    *,
+    season: Season,
+    member: SeasonMember,
+    player: Player,
+    how: MemberLeft,
+    config: Settings,
 ) -> list[int]:
     """The member leaves the season (not finished) in the way `how` says, in the caller's
     transaction: marked as left now, and during the season their running games of it
@@ -118,4 +128,4 @@ def leave(
         )
     mark_left(member, how, utcnow())
     session.add(member)
-    return resign_games(session, running, player)
+    return resign_games(session, running, player, config=config)

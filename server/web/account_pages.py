@@ -123,13 +123,17 @@ def send_code() -> tuple[str, int]:
     try:
         if name:
             new = PlayerCreate.model_validate({"name": name, "email": typed})
-            throttle.attempt(session, accounts.signups_limit(), throttle.client_address())
-            accounts.register(session, name=new.name, email=new.email)
+            throttle.attempt(
+                session, accounts.signups_limit(current_settings()), throttle.client_address()
+            )
+            accounts.register(session, name=new.name, email=new.email, config=current_settings())
             email = new.email
         else:
             email = SignInCodeCreate.model_validate({"email": typed}).email
-            throttle.attempt(session, accounts.codes_limit(), throttle.client_address())
-            accounts.request_code(session, email=email)
+            throttle.attempt(
+                session, accounts.codes_limit(current_settings()), throttle.client_address()
+            )
+            accounts.request_code(session, email=email, config=current_settings())
     except (ValidationError, DomainError) as error:
         session.rollback()
         problem = refusal(error).message if isinstance(error, ValidationError) else error.message
@@ -154,6 +158,7 @@ def redeem() -> Response | tuple[str, int]:
             code=data.code,
             label=WEB_LABEL,
             client=throttle.client_address(),
+            config=current_settings(),
         )
     except (ValidationError, DomainError) as error:
         problem = refusal(error).message if isinstance(error, ValidationError) else error.message
@@ -170,7 +175,11 @@ def redeem() -> Response | tuple[str, int]:
 def link(code: str) -> str:
     """The page a sign-in link opens: whom it signs in, and a button that does. Opening it
     changes nothing (mail scanners follow links)."""
-    owner = accounts.link_owner(get_session(), code) if signin.is_link_code(code) else None
+    owner = (
+        accounts.link_owner(get_session(), code, config=current_settings())
+        if signin.is_link_code(code)
+        else None
+    )
     return render_template(
         "web/signin.html", step="link", code=code, owner=None if owner is None else owner.name
     )
@@ -182,7 +191,9 @@ def redeem_link(code: str) -> Response | tuple[str, int]:
     """Sign in with the link's button."""
     check_csrf()
     try:
-        player, secret = accounts.redeem_signin_link(get_session(), code=code, label=WEB_LABEL)
+        player, secret = accounts.redeem_signin_link(
+            get_session(), code=code, label=WEB_LABEL, config=current_settings()
+        )
     except DomainError as error:
         return _signin_page("link", 400, code=code, owner=None, problem=error.message)
     sign_in(player, secret)

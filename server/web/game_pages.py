@@ -18,6 +18,7 @@ from cafe import CafeError, Options
 from cafe.notation import BIRTHDAY, NOSHRINK
 from cafe.render import quantities
 from server.apispec import page, refusal
+from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, Forbidden, NotFound, from_engine
 from server.errors import domain_status
@@ -105,6 +106,7 @@ def create() -> Response:
             invite=wanted.invite or [],
             clock=None if wanted.clock is None else wanted.clock.model_dump(),
             private=wanted.private,
+            config=current_settings(),
         )
     except (ValidationError, DomainError) as error:
         session.rollback()
@@ -125,7 +127,7 @@ def join(game_id: int) -> Response:
     session = get_session()
     store.visible_game(session, store.load_game(session, game_id), player)
     try:
-        store.join_game(session, game_id=game_id, player=player)
+        store.join_game(session, game_id=game_id, player=player, config=current_settings())
     except DomainError as error:
         session.rollback()
         flash(error.message)
@@ -170,6 +172,7 @@ def play(game_id: int) -> Response | tuple[str, int]:
             version=int(seen),
             idem=None,
             source=TurnSource.WEB,
+            config=current_settings(),
         )
     except (DomainError, CafeError) as error:
         session.rollback()
@@ -238,7 +241,7 @@ def record(game_id: int) -> Response:
         raise Forbidden(
             "record_not_public", f"the record of game {game_id} is public once the game is over"
         )
-    text = turns.record_text(session, game)
+    text = turns.record_text(session, game, config=current_settings())
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = f'attachment; filename="cafe-game-{game_id}.txt"'
     return response

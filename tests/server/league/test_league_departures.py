@@ -106,7 +106,14 @@ def test_who_left_is_listed_last_marked_counted_apart_and_told(api, clock):
     with api.app.app_context(), Session(get_engine(api.app)) as session:
         league = store.load_league(session, "tuesday")
         cid = session.exec(select(Player).where(Player.name == "cid")).one()
-        withdrawal.withdraw(session, league=league, number=1, player=cid, how=MemberLeft.REMOVED)
+        withdrawal.withdraw(
+            session,
+            league=league,
+            number=1,
+            player=cid,
+            how=MemberLeft.REMOVED,
+            config=settings_of(api.app),
+        )
 
     running = season(api)
     rows = rows_of(running)

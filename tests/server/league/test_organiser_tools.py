@@ -443,7 +443,9 @@ def test_a_turn_computed_before_the_pause_cannot_land_with_a_deadline_after_it(a
         session.expunge(stale)  # the game as that turn read it
         session.rollback()
         ok(api.call("POST", f"{SEASON}/pause", tokens["ann"], json={"reason": "holidays"}))
-        assert not turns.write_change(session, game=stale, values=values, entry=entry)
+        assert not turns.write_change(
+            session, game=stale, values=values, entry=entry, config=settings_of(api.app)
+        )
         session.rollback()
     shown = game(api, game_id, tokens["ann"])
     assert shown["deadline"] is None and shown["turns"] == 0
