@@ -223,9 +223,9 @@ def active_seat(session: Session, game: GameRecord, player: Player) -> int:
     if not joined:
         visible_game(session, game, player)
         raise Forbidden("not_a_player", f"you are not playing in game {game.id}")
-    if game.status == "open":
+    if game.status == GameStatus.OPEN:
         raise Conflict("game_not_started", f"game {game.id} has not started yet")
-    if game.status == "finished":
+    if game.status == GameStatus.FINISHED:
         assert game.id is not None
         raise conflict(session, game.id, "game_finished", f"game {game.id} is over")
     assert game.state is not None
@@ -317,7 +317,7 @@ def join_game(session: Session, *, game_id: int, player: Player, config: Setting
     `auto_start` game whose last seat this is starts in the same transaction."""
     for _ in range(JOIN_RETRIES):
         game = visible_game(session, load_game(session, game_id), player)
-        if game.status != "open":
+        if game.status != GameStatus.OPEN:
             raise Conflict("game_not_open", f"game {game_id} has already started")
         if game.invited and player.name not in game.invited:
             raise Forbidden("not_invited", f"game {game_id} is by invitation only")
@@ -350,7 +350,7 @@ def start_game(session: Session, *, game_id: int, player: Player, config: Settin
     game = visible_game(session, load_game(session, game_id), player)
     if game.creator_id != player.id:
         raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
-    if game.status != "open":
+    if game.status != GameStatus.OPEN:
         raise Conflict("game_not_open", f"game {game_id} has already started")
     if len(joined_names(session, game)) < 2:
         raise Conflict(
@@ -459,7 +459,7 @@ def list_games(
         query = query.where(GameRecord.status == status)
     if mine:
         query = query.where(_seated(player))
-    elif status == "open":
+    elif status == GameStatus.OPEN:
         query = query.where(_joinable(player))
     else:
         query = query.where(or_(GameRecord.private == false(), _seated(player), _invited(player)))

@@ -34,7 +34,7 @@ from server.games.store import (
 from server.idempotency import Idempotency
 from server.league import labels, results
 from server.mail import outgoing
-from server.models import GameRecord, Player, TurnKind, TurnRecord, TurnSource, utcnow
+from server.models import GameRecord, GameStatus, Player, TurnKind, TurnRecord, TurnSource, utcnow
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
 #: would, without its deep copy of every value (they are all plain already).
@@ -71,7 +71,10 @@ def change_values(
         left = departures(session, game, entry)
         standings = [standing_json(s, left.get(s.player)) for s in engine.standings()]
         values.update(
-            status="finished", finished_at=utcnow(), standings=standings, ending=engine.ending
+            status=GameStatus.FINISHED,
+            finished_at=utcnow(),
+            standings=standings,
+            ending=engine.ending,
         )
     new_turn = entry.kind != TurnKind.RESIGN and not entry.detail.get("removed")
     values.update(
@@ -114,7 +117,7 @@ def write_change(
     statement where the database allows (`guarded`); False (nothing written) if the game
     moved on."""
     assert game.id is not None
-    finished = values.get("status") == "finished"
+    finished = values.get("status") == GameStatus.FINISHED
     events = notify.change_events(
         game_id=game.id,
         version=game.version + 1,
@@ -171,7 +174,7 @@ def _commit_change(
     """
     assert game.id is not None
     values = change_values(session, game=game, engine=engine, entry=entry, by_the_player=True)
-    more = by_email is not None or values.get("status") == "finished"
+    more = by_email is not None or values.get("status") == GameStatus.FINISHED
     with writing(session), transaction(session, needed=more) as writer:
         try:
             applied = write_change(

@@ -20,11 +20,11 @@ from server.config import Settings
 from server.games import notify
 from server.mail import messages, outgoing
 from server.mail.facts import DigestGame, LoggedTurn, OfferedTurn
-from server.models import GameRecord, GameSeat, Player, TurnRecord, utcnow
+from server.models import GameRecord, GameSeat, GameStatus, Player, TurnEmails, TurnRecord, utcnow
 
 
 def _due(period: timedelta, now: datetime) -> Any:
-    return (col(Player.turn_emails) == "digest") & or_(
+    return (col(Player.turn_emails) == TurnEmails.DIGEST) & or_(
         col(Player.last_digest_at).is_(None), col(Player.last_digest_at) <= now - period
     )
 
@@ -62,7 +62,7 @@ def _games(session: Session, player: Player, *, since: datetime) -> list[DigestG
     game_ids = session.exec(
         select(GameRecord.id)
         .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
-        .where(GameSeat.player_id == player.id, GameRecord.status == "active")
+        .where(GameSeat.player_id == player.id, GameRecord.status == GameStatus.ACTIVE)
         .order_by(col(GameRecord.id))
     ).all()
     found = []

@@ -48,10 +48,12 @@ from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
 from server.models import (
     GameRecord,
     GameSeat,
+    GameStatus,
     OfferedHints,
     OutboxMessage,
     OutboxStatus,
     Player,
+    TurnEmails,
     TurnRecord,
     utcnow,
 )
@@ -78,7 +80,7 @@ class Prepared:
 def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str, str] | None:
     """Why an event is not to be sent now, as (status, reason), or None to send it."""
     if row.kind in CURRENT_ONLY:
-        if game.status == "finished":
+        if game.status == GameStatus.FINISHED:
             return OutboxStatus.SUPERSEDED, f"game {game.id} is over"
         if row.version != game.version:
             return OutboxStatus.SUPERSEDED, f"game {game.id} is at version {game.version} now"
@@ -87,17 +89,17 @@ def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str,
         why = f"{player.name} turned reminders off"
     else:
         wanted = row.kind in NOTICES or {
-            "your_turn": player.turn_emails == "each",
-            "turn_played": player.turn_emails == "each" and player.others_turns,
+            "your_turn": player.turn_emails == TurnEmails.EACH,
+            "turn_played": player.turn_emails == TurnEmails.EACH and player.others_turns,
             "turn_confirmed": True,
-        }.get(row.kind, player.turn_emails != "none")
+        }.get(row.kind, player.turn_emails != TurnEmails.NONE)
         why = f"{player.name} chose turn_emails={player.turn_emails}"
     return None if wanted else (OutboxStatus.SKIPPED, why)
 
 
 def _waits_for(game: GameRecord, version: int, player: Player) -> bool:
     """Whether `game` is still at `version`, running, with `player` to move."""
-    if game.version != version or game.status == "finished" or game.state is None:
+    if game.version != version or game.status == GameStatus.FINISHED or game.state is None:
         return False
     return game.state["players"][game.state["to_move"]] == player.name
 
@@ -328,7 +330,7 @@ class _Batch:
             extra["now"] = utcnow()
         elif row.kind == "auto_vacation":
             extra["bank_days"] = player.vacation_hours / 24
-        running = game.status != "finished"
+        running = game.status != GameStatus.FINISHED
         links = outgoing.links(
             self.config,
             player_id=player.id,
@@ -385,7 +387,7 @@ class _Batch:
             raise LookupError(f"game {row.game_id} is gone")
         creator = self.session.get(Player, game.creator_id)
         assert creator is not None
-        if creator.turn_emails == "none":
+        if creator.turn_emails == TurnEmails.NONE:
             return OutboxStatus.SKIPPED, f"{creator.name} chose turn_emails=none"
         names = list(
             self.session.exec(
@@ -405,7 +407,7 @@ class _Batch:
             joined=joiner,
             players=names,
             seats=game.seats,
-            started=game.status != "open",
+            started=game.status != GameStatus.OPEN,
             links=links,
             **extra,
         )
