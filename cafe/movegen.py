@@ -347,7 +347,7 @@ def _swap_turns(state: State, hand: Counter[str], out: list[Found]) -> None:
     tile_at = state.seating.tile
     seen: set[str] = set()
     for chair in sorted(state.seating.jokers):
-        joker: str = tile_at[chair]  # type: ignore[assignment]
+        joker: str = tile_at[chair]  # type: ignore[assignment]  # a chair in `jokers` holds one
         for tile in hand:
             if is_joker(tile) or tile[-1] != joker[-1]:
                 continue

@@ -35,7 +35,7 @@ def apply_turn(state: State, turn: Turn) -> TurnResult:
         eliminated = state.scores[seat] + value < 0
         points = 0 if eliminated else value
         _check_birthday(state, seat, turn, state.scores[seat] + points)
-        state.bar.append(turn.tile)  # type: ignore[arg-type]
+        state.bar.append(turn.tile)  # type: ignore[arg-type]  # a bar turn names its tile
         return _finish(state, seat, turn, points, eliminated=eliminated, stool=len(state.bar))
     chair, nation, joker, named = _plan_swap(state, turn)
     _check_birthday(state, seat, turn, state.scores[seat])
@@ -246,7 +246,7 @@ def _check_company(state: State, placed: list[int]) -> None:
 def _check_bar(state: State, turn: Turn) -> None:
     if state.next_stool_value is None:
         raise IllegalTurnError("the bar is full", rule="bar-full")
-    if is_joker(turn.tile) and has_legal_turn_besides_joker_bar(state):  # type: ignore[arg-type]
+    if is_joker(turn.tile) and has_legal_turn_besides_joker_bar(state):  # type: ignore[arg-type]  # bar turn: tile set
         raise IllegalTurnError(
             "a joker may go to the bar only when no other turn is possible", rule="joker-bar"
         )
@@ -260,7 +260,7 @@ def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str, bool]:
     if is_joker(tile):
         raise IllegalTurnError("a joker cannot be swapped for a joker", rule="swap")
     chair, named = _joker_chair(state, placement.chair, gender_of(tile))
-    joker: str = state.seating.tile[chair]  # type: ignore[assignment]
+    joker: str = state.seating.tile[chair]  # type: ignore[assignment]  # `_joker_chair` checked
     if gender_of(joker) != gender_of(tile):
         gender = GENDER_NAMES[gender_of(joker)]
         raise IllegalTurnError(
@@ -313,7 +313,7 @@ def _finish(
     """Commit the rest of a checked turn: hand, score, hand limit, refill, birthday, end."""
     hand = state.hands[seat]
     if played.kind is TurnKind.BAR:
-        hand.remove(played.tile)  # type: ignore[arg-type]
+        hand.remove(played.tile)  # type: ignore[arg-type]  # a bar turn names its tile
     else:
         for placement in played.placements:
             hand.remove(placement.tile)
