@@ -40,7 +40,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     settings = config.load(app.instance_path, overrides=overrides)
     config.attach(app, settings)
     app.json = apispec.JsonProvider(app)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False
     app.jinja_env.globals["palette"] = PALETTE
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)  # the default SQLite file's home
     logs.configure(settings.log_level)

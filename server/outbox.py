@@ -132,7 +132,7 @@ def _claimable(now: datetime, lease_now: datetime, limit: int) -> ScalarSelect[A
         )
         .order_by(col(OutboxMessage.id))
         .limit(limit)
-        .with_for_update(of=OutboxMessage)  # type: ignore[arg-type]
+        .with_for_update(of=OutboxMessage)
         .scalar_subquery()
     )
 

@@ -221,7 +221,7 @@ def _reminders_soon(
             col(GameRecord.reminder_due) <= until,
         )
         .order_by(col(GameRecord.id))
-        .with_for_update(skip_locked=True, of=GameRecord)  # type: ignore[arg-type]
+        .with_for_update(skip_locked=True, of=GameRecord)
         .execution_options(populate_existing=True)
     ).all()
     return [

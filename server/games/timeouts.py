@@ -98,7 +98,7 @@ def _mover(session: Session, game: GameRecord) -> Player | None:
         select(Player)
         .join(GameSeat, col(GameSeat.player_id) == Player.id)
         .where(GameSeat.game_id == game.id, GameSeat.seat == game.state["to_move"])
-        .with_for_update(skip_locked=True, of=Player)  # type: ignore[arg-type]
+        .with_for_update(skip_locked=True, of=Player)
         .execution_options(populate_existing=True)
     ).first()
 

@@ -203,8 +203,11 @@ def start_season(
         seat_of = {name: seat for seat, name in enumerate(engine.players)}
         seats += [
             GameSeat(
-                game_id=record.id, player_id=players[name].id, join_order=order, seat=seat_of[name]
-            )  # type: ignore[arg-type]
+                game_id=record.id,
+                player_id=players[name].id,  # type: ignore[arg-type]  # stored: it has an id
+                join_order=order,
+                seat=seat_of[name],
+            )
             for order, name in enumerate(names)
         ]
     session.add_all(seats)

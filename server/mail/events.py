@@ -382,7 +382,7 @@ class _Batch:
 
     def _render_lobby(self, row: OutboxMessage) -> tuple[str, str] | None:
         """Render a `player_joined` or `table_full` event for the game's creator."""
-        game = self.games.get(row.game_id)  # type: ignore[arg-type]
+        game = self.games.get(row.game_id)
         if game is None:
             raise LookupError(f"game {row.game_id} is gone")
         creator = self.session.get(Player, game.creator_id)
@@ -400,7 +400,7 @@ class _Batch:
         links = outgoing.links(self.config, player_id=creator.id)
         extra = {"auto_start": game.auto_start} if row.kind == "table_full" else {}
         build = messages.table_full if row.kind == "table_full" else messages.player_joined
-        joiner = names[row.seat] if row.seat is not None and row.seat < len(names) else ""  # type: ignore[index]
+        joiner = names[row.seat] if row.seat is not None and row.seat < len(names) else ""
         rendered = build(
             notify.recipient(creator),
             game_id=game.id,  # type: ignore[arg-type]

@@ -13,7 +13,6 @@ from datetime import date, datetime, time
 
 from flask import (
     Blueprint,
-    Response,
     flash,
     redirect,
     render_template,
@@ -21,6 +20,7 @@ from flask import (
     url_for,
 )
 from pydantic import ValidationError
+from werkzeug.wrappers import Response  # flask's subclass, and `redirect()`'s
 
 from cafe.render import quantities
 from server import accounts, preferences, signin, throttle

@@ -13,6 +13,7 @@ from importlib import resources
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from pydantic import ValidationError
+from werkzeug import wrappers  # `redirect()` answers werkzeug's Response
 
 from cafe import CafeError, Options
 from cafe.notation import BIRTHDAY, NOSHRINK
@@ -89,7 +90,7 @@ def _number(text: str) -> int | str:
 
 @bp.post("/games")
 @page(303, 302, 403, 413)
-def create() -> Response:
+def create() -> wrappers.Response:
     """Open a game from the home page's form, then show it; a refusal goes back home, said."""
     check_csrf()
     player = signed_in()
@@ -117,7 +118,7 @@ def create() -> Response:
 
 @bp.post("/games/<int:game_id>/join")
 @page(303, 302, 403, 404)
-def join(game_id: int) -> Response:
+def join(game_id: int) -> wrappers.Response:
     """Take a seat in an open game (an invitation's button on the home page), then show
     the game; a refusal (full, started, not invited) goes back home, said."""
     check_csrf()
@@ -145,7 +146,7 @@ def show(game_id: int) -> tuple[str, int]:
 
 @bp.post("/games/<int:game_id>/play")
 @page(303, 302, 400, 403, 404, 409, 413, 422)
-def play(game_id: int) -> Response | tuple[str, int]:
+def play(game_id: int) -> wrappers.Response | tuple[str, int]:
     """Play a turn from the page: a hint's button or the notation box, with the modifiers
     chosen beside them."""
     check_csrf()

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, col, select
+from werkzeug.wrappers import Response  # flask's subclass, and `redirect()`'s
 
 from server.apispec import page, refusal
 from server.config import current_settings
