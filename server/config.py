@@ -132,7 +132,7 @@ class Settings(BaseSettings):
     outbox_max_attempts: int = 8  # delivery attempts before a message is marked failed
     outbox_backoff: int = 30  # seconds before the first retry, doubled each time
     outbox_lease: int = 300  # seconds a worker owns a claimed message
-    worker_poll: int = 2  # seconds the worker sleeps when the outbox is empty
+    worker_poll: float = 2  # seconds (a fraction too) the worker sleeps when the outbox is empty
     worker_sweep: int = 10  # seconds between two sweeps of the clocks by one worker
     worker_outage_max: int = 60  # longest wait (s) between tries of an unreachable SMTP server
     sqlite_busy_timeout: int = 30_000  # milliseconds a SQLite writer waits for the lock
