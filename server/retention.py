@@ -71,8 +71,8 @@ def purge(
                 update(OutboxMessage)
                 .where(
                     col(OutboxMessage.status).in_(DONE),
-                    OutboxMessage.created_at < body_until,
-                    (OutboxMessage.body != "")
+                    col(OutboxMessage.created_at) < body_until,
+                    (col(OutboxMessage.body) != "")
                     | col(OutboxMessage.html).is_not(None)
                     | col(OutboxMessage.headers).is_not(None),
                 )
@@ -104,10 +104,10 @@ def purge(
             session,
             OfferedHints,
             exists().where(
-                GameRecord.id == OfferedHints.game_id,
+                col(GameRecord.id) == OfferedHints.game_id,
                 or_(
-                    GameRecord.version > OfferedHints.version,
-                    GameRecord.status == GameStatus.FINISHED,
+                    col(GameRecord.version) > OfferedHints.version,
+                    col(GameRecord.status) == GameStatus.FINISHED,
                 ),
             ),
         ),

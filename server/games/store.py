@@ -462,7 +462,9 @@ def list_games(
     elif status == GameStatus.OPEN:
         query = query.where(_joinable(player))
     else:
-        query = query.where(or_(GameRecord.private == false(), _seated(player), _invited(player)))
+        query = query.where(
+            or_(col(GameRecord.private) == false(), _seated(player), _invited(player))
+        )
     games = session.exec(query.order_by(col(GameRecord.id).desc()).limit(limit)).all()
     names = player_names(session, [game.id for game in games if game.id is not None])
     return [(game, names[game.id]) for game in games if game.id is not None]
