@@ -23,6 +23,7 @@ from pathlib import Path
 import server
 from cafe import Game
 from cafe.bots import GreedyBot
+from server import config
 from server.games.store import standing_json
 from server.games.turns import result_detail
 from server.league import messages as league
@@ -43,11 +44,15 @@ from server.mail.facts import (
 #: Players with names as long as they may be (`server.models.NAME_LENGTH`, 24).
 ANN, BOB, CID, DAN = (f"{name}_has_a_very_long_name" for name in ("ann", "bob", "cid", "dan"))
 #: The links of a real installation, as long as its ids get (a player, a game, a version).
-CONFIG = {
-    "BASE_URL": "https://cafe.example.org",
-    "SECRET_KEY": "k" * 64,
-    "MAIL_DOMAIN": "cafe.example.org",
-}
+CONFIG = config.load(
+    "instance",
+    environ={},
+    overrides={
+        "BASE_URL": "https://cafe.example.org",
+        "SECRET_KEY": "k" * 64,
+        "MAIL_DOMAIN": "cafe.example.org",
+    },
+)
 LINKS = outgoing.links(CONFIG, player_id=123456, reply=ReplyAddress(123456, 12345, 123456))
 GAME = 123456
 EMAIL = "someone.with.a.long.address@mail.example.org"

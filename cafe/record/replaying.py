@@ -77,7 +77,7 @@ def verify(text: str) -> VerifyReport:
     return VerifyReport(
         players=game.players,
         turns=len(game.history),
-        commitment=game.commitment,  # type: ignore[arg-type]
+        commitment=game.commitment,  # type: ignore[arg-type]  # a record always carries one
         standings=tuple(game.standings()),
         left=departures(game),
         adjudication=game.adjudication,

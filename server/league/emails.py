@@ -17,13 +17,13 @@ carries a season reply address
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from flask import current_app
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.games.notify import recipient
 from server.league import ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
@@ -60,22 +60,18 @@ def season_facts(league: League, season: Season) -> SeasonFacts:
     )
 
 
-def season_links(config: Mapping[str, Any], *, season_id: int, player_id: int) -> Links:
+def season_links(config: Settings, *, season_id: int, player_id: int) -> Links:
     """The links of an email that may be answered with `join`: its reply address names the
     season and the player."""
     address = SeasonReplyAddress(season_id=season_id, player_id=player_id)
     return dataclasses.replace(
         outgoing.links(config, player_id=player_id),
-        reply_to=season_reply_address(config["SECRET_KEY"], config["MAIL_DOMAIN"], address),
+        reply_to=season_reply_address(config.secret_key, config.mail_domain, address),
     )
 
 
-def _config(config: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return current_app.config if config is None else config
-
-
 def _send(
-    session: Session, config: Mapping[str, Any], kind: EmailKind, player: Player, **facts: Any
+    session: Session, config: Settings, kind: EmailKind, player: Player, **facts: Any
 ) -> None:
     """Queue the notice `kind` to `player` with the facts its builder takes, the player as
     its recipient among them (`server.mail.notices`)."""
@@ -94,11 +90,10 @@ def registration_opened(
     season: Season,
     registered: Sequence[Player],
     invited: Sequence[Player],
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell the returning members they are registered (and how to withdraw), and the
     invitees how to join (`cafe league join SLUG`, or reply `join`)."""
-    config = _config(config)
     facts = season_facts(league, season)
     assert season.id is not None
     for player in wanted(registered, EmailKind.LEAGUE_REGISTRATION):
@@ -175,13 +170,10 @@ def _only_my_deadline(game: LeagueGame, name: str) -> LeagueGame:
     return game if game.to_move == name else dataclasses.replace(game, deadline=None)
 
 
-def season_started(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
-) -> None:
+def season_started(session: Session, *, league: League, season: Season, config: Settings) -> None:
     """Tell every member their division and why they are in it, their opponents and games
     (with links and first deadlines): the one email of the season's start, which queues no
     email per game."""
-    config = _config(config)
     facts = season_facts(league, season)
     everyone = members(session, season)
     games = league_games(session, season, running=False)
@@ -209,9 +201,7 @@ def season_started(
         )
 
 
-def weekly_digest(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any]
-) -> int:
+def weekly_digest(session: Session, *, league: League, season: Season, config: Settings) -> int:
     """Queue the weekly league digest of a running season to every member who takes game
     emails: their division's table and their games waiting for their move. How many."""
     facts = season_facts(league, season)
@@ -269,12 +259,9 @@ def rating_changes(
     }
 
 
-def season_finished(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
-) -> None:
+def season_finished(session: Session, *, league: League, season: Season, config: Settings) -> None:
     """Send every member placed in the season — those who left it too, marked so — the final
     table, who moves up and down as things stand, and their new rating."""
-    config = _config(config)
     facts = season_facts(league, season)
     tables = division_tables(session, season)
     moves = [Move(m["player"], m["from_division"], m["to_division"]) for m in season.moves or []]
@@ -305,12 +292,11 @@ def removed_by_organiser(
     player: Player,
     reason: str,
     resigned: Sequence[int],
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell the removed player they were removed, why, and which games were resigned."""
     if not wants(player, EmailKind.LEAGUE_REMOVED):
         return
-    config = _config(config)
     _send(
         session,
         config,
@@ -330,10 +316,9 @@ def season_paused(
     league: League,
     season: Season,
     reason: str,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell every member still in the season that its clocks are stopped, and why."""
-    config = _config(config)
     facts = season_facts(league, season)
     for _, player in members(session, season):
         if not wants(player, EmailKind.LEAGUE_PAUSED):
@@ -356,11 +341,10 @@ def season_resumed(
     league: League,
     season: Season,
     paused: timedelta,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell every member still in the season that its clocks run again, with the new
     deadlines of the games waiting for their move."""
-    config = _config(config)
     facts = season_facts(league, season)
     running = league_games(session, season, running=True)
     for _, player in members(session, season):

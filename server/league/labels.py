@@ -54,7 +54,7 @@ def labels(session: Session, games: Iterable[GameRecord]) -> dict[int, LeagueLab
         )
     }
     return {
-        game.id: LeagueLabel(*found[game.season_id], division=game.division or 1)  # type: ignore[misc,index]
+        game.id: LeagueLabel(*found[game.season_id], division=game.division or 1)  # type: ignore[misc]  # the row unpacks to the label's fields
         for game in league_games
         if game.season_id in found
     }

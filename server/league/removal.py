@@ -10,12 +10,10 @@ A removed player cannot register again for that season; the next season they may
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from server.config import Settings
 from server.domain import Conflict, NotFound
 from server.league import emails, log
 from server.league.store import load_season, organiser_only
@@ -39,7 +37,7 @@ def remove(
     organiser: Player,
     name: str,
     reason: str,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> Season:
     """Remove the player named `name` from season `number` and commit: 403 unless
     `organiser` organises the league, 409 once the season is over or if they are not a
@@ -81,6 +79,7 @@ def remove(
         player=player,
         how=MemberLeft.REMOVED,
         before_resigning=tell,
+        config=config,
     )
     member.removed_reason = reason
     log.write(

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.domain import Conflict
 from server.games import turns
 from server.league.store import load_season, mark_left, running_games_of
@@ -63,7 +64,9 @@ def still_in(games: Sequence[GameRecord], player: Player) -> list[GameRecord]:
     ]
 
 
-def resign_games(session: Session, games: Sequence[GameRecord], player: Player) -> list[int]:
+def resign_games(
+    session: Session, games: Sequence[GameRecord], player: Player, *, config: Settings
+) -> list[int]:
     """Resign the player from each of these running games they are still in (in the
     caller's transaction, which locked them first: `lock_games`; a league game's log says
     they withdrew); the games resigned. A game that moved on meanwhile makes the whole
@@ -76,7 +79,7 @@ def resign_games(session: Session, games: Sequence[GameRecord], player: Player) 
         values = turns.change_values(
             session, game=game, engine=engine, entry=entry, by_the_player=True
         )
-        if not turns.write_change(session, game=game, values=values, entry=entry):
+        if not turns.write_change(session, game=game, values=values, entry=entry, config=config):
             session.rollback()
             raise Conflict("busy", f"game {game.id} changed meanwhile; nothing changed, try again")
         resigned.append(game.id)
@@ -90,6 +93,7 @@ def withdraw(
     number: int,
     player: Player,
     how: MemberLeft = MemberLeft.WITHDREW,
+    config: Settings,
 ) -> Season:
     """The player leaves the season (`how`: they withdrew, or the organiser removed them):
     before its start they are simply not placed; during it they resign every running game
@@ -106,7 +110,7 @@ def withdraw(
         )
     if season.status == SeasonStatus.FINISHED:
         raise Conflict("season_finished", f"season {number} of {league.slug} is over")
-    leave(session, season=season, member=member, player=player, how=how)
+    leave(session, season=season, member=member, player=player, how=how, config=config)
     session.commit()
     return season
 
@@ -119,6 +123,7 @@ def leave(
     player: Player,
     how: MemberLeft,
     before_resigning: Callable[[list[int]], None] | None = None,
+    config: Settings,
 ) -> list[int]:
     """The member leaves the season (not finished) in the way `how` says, in the caller's
     transaction: marked as left now, and during the season their running games of it
@@ -137,4 +142,4 @@ def leave(
     if before_resigning is not None:
         before_resigning([game.id for game in still_in(running, player) if game.id is not None])
         session.flush()  # its rows first: the outbox's order is the mail's
-    return resign_games(session, running, player)
+    return resign_games(session, running, player, config=config)

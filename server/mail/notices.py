@@ -25,6 +25,7 @@ from pydantic import TypeAdapter
 from sqlalchemy import insert
 from sqlmodel import Session
 
+from server.config import Settings
 from server.league import messages as league
 from server.mail import messages, outgoing
 from server.mail.addresses import new_message_id
@@ -91,7 +92,7 @@ _INSERT = insert(OutboxMessage.__table__)  # type: ignore[attr-defined]
 
 def queue(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     kind: EmailKind,
     *,
     to: str,
@@ -110,7 +111,7 @@ def queue(
             "to_addr": to,
             "payload": {"facts": encode(kind, facts), "thread": thread},
             "answering": answering,
-            "message_id": new_message_id(config["MAIL_DOMAIN"]),
+            "message_id": new_message_id(config.mail_domain),
             "status": OutboxStatus.PENDING,
             "attempts": 0,
             "available_at": now,
@@ -121,7 +122,7 @@ def queue(
 
 def queue_about_game(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     kind: EmailKind,
     *,
     game_id: int,
@@ -142,7 +143,7 @@ def queue_about_game(
             "game_id": game_id,
             "payload": {"facts": encode(kind, facts), "player": player.id},
             "answering": answering,
-            "message_id": new_message_id(config["MAIL_DOMAIN"]),
+            "message_id": new_message_id(config.mail_domain),
             "status": OutboxStatus.PENDING,
             "attempts": 0,
             "available_at": now,
@@ -151,7 +152,7 @@ def queue_about_game(
     )
 
 
-def render(config: Mapping[str, Any], row: OutboxMessage) -> Composed:
+def render(config: Settings, row: OutboxMessage) -> Composed:
     """Render the notice `row` from its stored facts with its kind's builder, and the
     header fields that thread it and let it be answered."""
     assert row.payload is not None and row.to_addr is not None

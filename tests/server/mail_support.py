@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cafe.render.common import display_width
+from server.config import settings_of
 from server.db import get_engine
 from server.mail import events
 from server.models import GameRecord, OutboxMessage, utcnow
@@ -110,7 +111,7 @@ def sample_emails() -> ModuleType:
 
 def deliver(app: Any, port: int, **config: Any) -> int:
     """Run a worker against the SMTP server on `port` until nothing is due; messages handled."""
-    worker = Worker(get_engine(app), {**app.config, "SMTP_PORT": port, **config})
+    worker = Worker(get_engine(app), settings_of(app).replace(SMTP_PORT=port, **config))
     handled = 0
     while count := worker.run_once():
         handled += count
@@ -151,7 +152,7 @@ def render_notices(app: Any) -> None:
         session.expunge_all()
     if not waiting:
         return
-    prepared = events.prepare(engine, app.config, waiting)
+    prepared = events.prepare(engine, settings_of(app), waiting)
     assert not prepared.broken and not prepared.dropped, (prepared.broken, prepared.dropped)
     with Session(engine) as session:
         for row in prepared.ready:

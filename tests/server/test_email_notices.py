@@ -12,6 +12,7 @@ import pytest
 from mail_support import reply_message
 from sqlmodel import Session, select
 
+from server.config import settings_of
 from server.db import get_engine
 from server.mail import batch, notices, replies
 from server.mail.facts import Links, Recipient, VacationGame
@@ -72,7 +73,7 @@ def test_a_notice_is_stored_as_facts_and_rendered_when_sent(api, backend):
     assert [game["id"] for game in row.payload["facts"]["games"]] == [game_id]
     [sent] = [m for m in api.outbox("bob@example.com") if m.kind == EmailKind.VACATION_STARTED]
     assert sent.status == "sent" and f"game {game_id} with " in sent.body
-    again = notices.render(api.app.config, row)
+    again = notices.render(settings_of(api.app), row)
     assert (again.rendered.subject, again.rendered.text) == (sent.subject, sent.body)
 
 

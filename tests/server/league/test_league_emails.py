@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.league import digest, messages, ratings
 from server.league.table import Move, TableRow
@@ -135,9 +136,9 @@ def test_registration_emails_of_a_second_season_and_of_an_invitation(api):
     assert "\n    cafe league join tuesday\n" in eve.body
     assert "reply to this email with the word: join" in eve.body
     assert "reply to this email with the word join" in readable(eve)
-    config = api.app.config
+    config = settings_of(api.app)
     signed = read_season_reply_address(
-        config["SECRET_KEY"], config["MAIL_DOMAIN"], eve.headers["Reply-To"]
+        config.secret_key, config.mail_domain, eve.headers["Reply-To"]
     )
     with Session(get_engine(api.app)) as session:
         second = session.exec(select(Season).where(Season.number == 2)).one()
@@ -155,7 +156,7 @@ def test_the_weekly_digest_once_a_week_not_twice_and_not_for_none(api, clock):
     prefer(api, tokens["hal"], turn_emails="none")
     prefer(api, tokens["cid"], timezone="Europe/Prague")
     season = start(api, tokens)
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     assert sweep(engine, config).league_digests == 0 and digests(api) == []
 
     clock.advance(WEEK + timedelta(minutes=1))
@@ -198,7 +199,7 @@ def test_two_workers_claiming_one_digest_queue_it_once(api, clock):
     tokens = opened(api)
     start(api, tokens)
     clock.advance(WEEK)
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     with Session(engine) as session:
         [(season_id, due)] = digest.due_seasons(session, clock(), 10)
     with Session(engine) as first, Session(engine) as second:
@@ -211,7 +212,7 @@ def test_after_weeks_without_a_sweep_one_digest_and_the_next_due_a_week_on(api, 
     tokens = opened(api)
     start(api, tokens)
     clock.advance(3 * WEEK + timedelta(hours=1))
-    assert sweep(get_engine(api.app), api.app.config).league_digests == 1
+    assert sweep(get_engine(api.app), settings_of(api.app)).league_digests == 1
     with Session(get_engine(api.app)) as session:
         assert session.exec(select(Season.digest_due)).one() == T0 + 4 * WEEK
     assert len(digests(api)) == len(NAMES)
