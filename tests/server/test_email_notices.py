@@ -58,6 +58,7 @@ def test_no_transaction_queues_a_rendered_body():
     assert len(_calling("notices.queue")) >= 6
 
 
+@pytest.mark.postgres
 def test_a_notice_is_stored_as_facts_and_rendered_when_sent(api, backend):
     """Declaring a vacation queues "vacation started" with its facts and no body; the worker
     renders it from them, the same email as rendering the facts directly."""
@@ -96,6 +97,7 @@ def test_a_fact_the_builder_does_not_take_is_refused_when_queued():
         notices.encode(EmailKind.GAME_EXPIRED, {"colour": "red"})
 
 
+@pytest.mark.postgres
 def test_the_answer_to_a_refused_turn_is_queued_with_its_facts_and_rendered_when_sent(api, backend):
     """A reply with no turn queues the refusal's facts, no body; the worker renders it from
     the game as it is then, with the reason and the hints."""
