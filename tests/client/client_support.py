@@ -31,6 +31,7 @@ from client.cli import app as cafe_app
 from server import create_app
 from server.config import settings_of
 from server.db import get_engine
+from server.mail import events
 from server.models import GameRecord, OutboxMessage
 
 TEST_CONFIG = {
@@ -82,7 +83,19 @@ class LiveServer:
 
     def outbox(self, to: str) -> list[str]:
         """The bodies of the emails queued for `to`, oldest first (a sign-in email's is
-        empty: it is rendered only when sent)."""
+        empty: it is rendered only when sent); the notices rendered as the worker will."""
+        engine = get_engine(self.app)
+        with Session(engine) as session:
+            waiting = session.exec(
+                select(OutboxMessage).where(
+                    col(OutboxMessage.payload).is_not(None), col(OutboxMessage.body).is_(None)
+                )
+            ).all()
+            session.expunge_all()
+        with Session(engine) as session:
+            for row in events.prepare(engine, settings_of(self.app), waiting).ready:
+                session.merge(row)
+            session.commit()
         with Session(get_engine(self.app)) as session:
             query = select(OutboxMessage.body).where(OutboxMessage.to_addr == to)
             return [body or "" for body in session.exec(query.order_by(col(OutboxMessage.id)))]
