@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from server.league.scheduling import division_sizes
+from cafe.league.scheduling import division_sizes
 from server.models import Placement
 
 POINT_UNITS = 36

@@ -8,8 +8,9 @@ from typing import Any
 from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
+from cafe.league import scheduling
 from server.domain import NotFound
-from server.league import log, ratings, scheduling
+from server.league import log, ratings
 from server.league.counts import season_counts
 from server.league.standings import division_tables
 from server.league.store import league_games

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe.fairbag import shuffled
-from server.league.scheduling import (
+from cafe.league.scheduling import (
     _Draws,
     default_rounds,
     division_sizes,
