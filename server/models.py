@@ -18,6 +18,7 @@ from sqlmodel import AutoString, Field, SQLModel
 
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in
+from cafe.league.table import Placement
 from server.clock import timesource
 from server.names import skeleton
 
@@ -78,22 +79,6 @@ class MemberLeft(StrEnum):
     WITHDREW = "withdrew"
     REMOVED = "removed"
     REMOVED_ON_TIME = "removed_on_time"
-
-
-class Placement(StrEnum):
-    """Why a member plays in their division (`SeasonMember.placed`, README: League): placed
-    by rating (a first season), new to the league, moved up or down or stayed as the last
-    season's final table announced, or placed otherwise by the refilling of the divisions
-    in order: higher than announced, to fill a place (`filled`), or lower, as the divisions
-    were evened out (`evened`)."""
-
-    RATING = "rating"
-    NEW = "new"
-    UP = "up"
-    DOWN = "down"
-    STAYED = "stayed"
-    FILLED = "filled"
-    EVENED = "evened"
 
 
 class TurnKind(StrEnum):
@@ -585,7 +570,7 @@ class Season(SQLModel, table=True):
 class SeasonMember(SQLModel, table=True):
     """A player registered for a season, their `division` once it started, and their line
     of the division's standings, kept up to date as its games finish: league points in
-    units of 1/`server.league.table.POINT_UNITS` (exact: shared places give fractions), the
+    units of 1/`cafe.league.table.POINT_UNITS` (exact: shared places give fractions), the
     sum of final game scores, games won and games finished. `withdrawn_at`: when they left
     (their finished results stand), and `departure` how (a `MemberLeft`); `removed_reason`:
     why the organiser removed them (`server.league.removal`). `placed`: why they are in

@@ -23,12 +23,12 @@ from typing import Any
 from flask import current_app
 from sqlmodel import Session, col, select
 
+from cafe.league.table import Move
 from server.games.notify import recipient
 from server.league import messages, ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
 from server.league.reasons import placement_text
 from server.league.standings import division_tables
-from server.league.table import Move
 from server.mail import outgoing
 from server.mail.addresses import SeasonReplyAddress, season_reply_address
 from server.mail.facts import Links

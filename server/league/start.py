@@ -18,10 +18,10 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cafe.fairbag import commitment
-from cafe.league import scheduling
+from cafe.league import scheduling, table
 from server.domain import Conflict
 from server.games.store import deal
-from server.league import emails, ratings, table
+from server.league import emails, ratings
 from server.league.standings import final_tables
 from server.league.store import organiser_only
 from server.models import (

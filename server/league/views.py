@@ -9,12 +9,12 @@ from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
 from cafe.league import scheduling
+from cafe.league.table import TableRow
 from server.domain import NotFound
 from server.league import log, ratings
 from server.league.counts import season_counts
 from server.league.standings import division_tables
 from server.league.store import league_games
-from server.league.table import TableRow
 from server.models import (
     GameRecord,
     GameSeat,

@@ -30,6 +30,7 @@ sys.path.insert(0, ENGINE_PARENT)
 
 import cafe.league
 import cafe.league.scheduling
+import cafe.league.table
 
 games = cafe.league.schedule(
     ["ann", "bob", "cid", "dee"], 2, seed=cafe.league.division_seed(b"published", 1)

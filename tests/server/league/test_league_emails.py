@@ -14,11 +14,11 @@ from league_support import NAMES, finish, ok, opened, prefer, start
 from mail_support import assert_text_fits, outbox_rows, read_html
 from sqlmodel import Session, select
 
+from cafe.league.table import Move, TableRow
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.db import get_engine
 from server.league import digest, messages, ratings
-from server.league.table import Move, TableRow
 from server.mail.addresses import read_season_reply_address
 from server.mail.facts import Links, Recipient
 from server.models import Season

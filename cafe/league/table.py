@@ -11,13 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from cafe.league.scheduling import division_sizes
-from server.models import Placement
 
 POINT_UNITS = 36
+
+
+class Placement(StrEnum):
+    """Why a member plays in their division (README: League; the service stores it as
+    `SeasonMember.placed`): placed by rating (a first season), new to the league, moved up
+    or down or stayed as the last season's final table announced, or placed otherwise by
+    the refilling of the divisions in order: higher than announced, to fill a place
+    (`filled`), or lower, as the divisions were evened out (`evened`)."""
+
+    RATING = "rating"
+    NEW = "new"
+    UP = "up"
+    DOWN = "down"
+    STAYED = "stayed"
+    FILLED = "filled"
+    EVENED = "evened"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +47,8 @@ class GameOutcome:
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """A player's line in a division's table. `left`: how the player left the season (a
-    `server.models.MemberLeft` value), None while they are in it; `placed` and
+    """A player's line in a division's table. `left`: how the player left the season (the
+    service's `MemberLeft` value), None while they are in it; `placed` and
     `placed_from`: why they play in this division (`Placed`), when known."""
 
     player: str
@@ -52,8 +68,8 @@ class TableRow:
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """Why a player plays in their division: a `server.models.Placement` value and their
-    division in the season before (None for a first season or a newcomer)."""
+    """Why a player plays in their division: a `Placement` value and their division in the
+    season before (None for a first season or a newcomer)."""
 
     reason: str
     from_division: int | None = None

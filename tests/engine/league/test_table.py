@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.league.table import (
+from cafe.league.table import (
     POINT_UNITS,
     GameOutcome,
     Move,
