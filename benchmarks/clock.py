@@ -32,7 +32,8 @@ from sqlalchemy import Engine, delete, insert, update  # noqa: E402
 from sqlmodel import Session, col  # noqa: E402
 
 from cafe import Game  # noqa: E402
-from server import create_app, migrate  # noqa: E402
+from server import migrate  # noqa: E402
+from server.app import create_app  # noqa: E402
 from server.clock.sweep import sweep  # noqa: E402
 from server.db import get_engine  # noqa: E402
 from server.models import GameRecord, GameSeat, OutboxMessage, Player, TurnRecord, utcnow  # noqa: E402

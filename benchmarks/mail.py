@@ -38,7 +38,8 @@ from sqlmodel import Session, col, select  # noqa: E402
 
 from cafe import Game  # noqa: E402
 from cafe.bots import GreedyBot  # noqa: E402
-from server import create_app, migrate  # noqa: E402
+from server import migrate  # noqa: E402
+from server.app import create_app  # noqa: E402
 from server.db import get_engine  # noqa: E402
 from server.mail import outgoing  # noqa: E402
 from server.mail.compose import compose  # noqa: E402

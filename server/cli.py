@@ -23,8 +23,9 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from cafe.render import quantities
-from server import accounts, auth, create_app, migrate, outbox, retention
+from server import accounts, auth, migrate, outbox, retention
 from server.apispec import refusal
+from server.app import create_app
 from server.clock import devclock, timesource
 from server.config import ConfigError
 from server.db import get_engine

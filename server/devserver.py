@@ -29,7 +29,8 @@ from typing import Any
 
 import typer
 
-from server import config, create_app, migrate
+from server import config, migrate
+from server.app import create_app
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
 from server.worker import Worker

@@ -21,7 +21,8 @@ from server_support import TEST_CONFIG, Api, free_port, openapi_path
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-from server import apispec, create_app
+from server import apispec
+from server.app import create_app
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
 from server.mail.receiver import start_receiver

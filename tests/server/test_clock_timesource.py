@@ -14,7 +14,8 @@ import pytest
 from server_support import TEST_CONFIG
 from typer.testing import CliRunner
 
-from server import create_app, migrate
+from server import migrate
+from server.app import create_app
 from server.cli import app as server_cli
 from server.clock import devclock, timesource
 from server.clock.timesource import FakeClock, use

@@ -11,7 +11,8 @@ from mail_support import deliver
 from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import SQLModel
 
-from server import config, create_app
+from server import config
+from server.app import create_app
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
 from server.web.devmail import form_token

@@ -14,7 +14,8 @@ from server_support import TEST_CONFIG, Api
 from sqlalchemy import text
 from sqlmodel import Session, select
 
-from server import create_app, migrate
+from server import migrate
+from server.app import create_app
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.db import get_engine, make_engine

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from server_support import TEST_CONFIG, openapi_path
 
-from server import create_app
+from server.app import create_app
 from server.clock.timesource import FakeClock, use
 
 

@@ -25,7 +25,7 @@ from sqlmodel import Session, select
 from test_web_pages import csrf_of, web_sign_in
 from typer.testing import CliRunner
 
-from server import create_app
+from server.app import create_app
 from server.cli import app as cli
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, text
 from test_web_pages import csrf_of, web_sign_in
 from werkzeug.routing import IntegerConverter
 
-from server import create_app
+from server.app import create_app
 from server.db import get_engine, get_session
 from server.schemas.fields import MAX_INT
 

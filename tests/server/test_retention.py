@@ -12,7 +12,8 @@ from server_support import TEST_CONFIG
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from server import create_app, retention
+from server import retention
+from server.app import create_app
 from server.cli import app as cli
 from server.db import get_engine
 from server.mail import replies

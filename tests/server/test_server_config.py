@@ -6,7 +6,8 @@ import pytest
 from server_support import TEST_CONFIG
 from sqlalchemy import text
 
-from server import config, create_app
+from server import config
+from server.app import create_app
 from server.db import get_engine
 
 #: A production-worthy key, as the environment gives it.

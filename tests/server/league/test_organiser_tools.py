@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from cafe import Game
 from cafe.record import verify
-from server import create_app
+from server.app import create_app
 from server.cli import app as cli
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
