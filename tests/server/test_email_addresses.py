@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.mail.addresses import AddressError, normalise_address, parse_new_address
+from server.mailbox import AddressError, normalise_address, parse_new_address
 
 
 @pytest.mark.parametrize(
