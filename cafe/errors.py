@@ -35,4 +35,4 @@ class GameOverError(CafeError):
 
 
 class InvalidPositionError(CafeError):
-    """A position (README: Positions) or game record that does not describe a possible game."""
+    """A position (docs/formats.md) or game record that does not describe a possible game."""

@@ -1,6 +1,6 @@
 """The fair bag (rulebook §12): seat order and tile order derived from a secret seed.
 
-The algorithm is specified in the README ("Fair bag") so that anyone can reimplement it:
+The algorithm is specified in docs/formats.md ("Fair bag") so that anyone can reimplement it:
 
 * the seed is bytes; a ``str`` seed means its UTF-8 bytes, an ``int`` its decimal digits;
 * the commitment published at the deal is the SHA-256 hex digest of the seed;

@@ -113,7 +113,7 @@ class Game:
 
     @classmethod
     def from_position(cls, source: dict[str, Any] | str) -> Game:
-        """A game from a position (README: Positions), as a dict or JSON text."""
+        """A game from a position (docs/formats.md), as a dict or JSON text."""
         if isinstance(source, str):
             try:
                 source = json.loads(source)

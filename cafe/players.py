@@ -1,14 +1,36 @@
-"""Player names: what a game accepts, since names appear in records, pictures and emails."""
+"""Player names: the one rule for the names a game accepts and the service registers.
+
+Names appear in records (a `Players` tag separates them by spaces), in terminal pictures,
+in emails and in URLs (`/players/<name>`), so the rule is narrow: a letter, then letters,
+digits, `_`, `.` or `-`, at most `NAME_LENGTH` characters. The service's database column
+holds `NAME_LENGTH` characters, and its API publishes `NAME_PATTERN` (`server.schemas`),
+so the engine and the service accept and refuse the very same names (docs/formats.md).
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from cafe.errors import CafeError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
-MAX_NAME_LENGTH = 32
+#: The longest name: what the service's `players.name` column holds.
+NAME_LENGTH = 24
+#: A whole name, as a regular expression (the API publishes it as its pattern).
+NAME_PATTERN = rf"^[A-Za-z][A-Za-z0-9_.-]{{0,{NAME_LENGTH - 1}}}$"
+#: What a valid name is, in words: every refusal of a name says it.
+NAME_RULE = (
+    f"a player name: a letter, then up to {NAME_LENGTH - 1} letters, digits, '_', '.' or '-'"
+)
+_NAME = re.compile(NAME_PATTERN)
+
+
+def is_player_name(name: object) -> bool:
+    """Whether `name` is a name a player may have (`NAME_RULE`). ASCII only, and matched
+    with `fullmatch`, so no trailing newline slips past the pattern's `$`."""
+    return isinstance(name, str) and _NAME.fullmatch(name) is not None
 
 
 def check_players(players: Sequence[str]) -> list[str]:
@@ -17,16 +39,8 @@ def check_players(players: Sequence[str]) -> list[str]:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise CafeError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
     for name in names:
-        if (
-            not isinstance(name, str)
-            or not 0 < len(name) <= MAX_NAME_LENGTH
-            or not name.isprintable()
-            or any(c.isspace() or c in ':"' for c in name)
-        ):
-            raise CafeError(
-                f"player name {name!r}: 1 to {MAX_NAME_LENGTH} printable characters, "
-                "without spaces, ':' or '\"'"
-            )
+        if not is_player_name(name):
+            raise CafeError(f"player name {name!r}: {NAME_RULE}")
     if len(set(names)) != len(names):
         raise CafeError("player names must differ")
     return names

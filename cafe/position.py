@@ -1,4 +1,4 @@
-"""Positions (README: Positions): a game state as a JSON object, checked when loaded.
+"""Positions (docs/formats.md): a game state as a JSON object, checked when loaded.
 
 Every seated joker is written with its nation (``Jm=FR``), even where its chair implies
 it, so that a reader needs no board geometry; reading also takes a bare joker on a chair
@@ -40,7 +40,7 @@ OPTIONAL = (
 
 def chair_texts(seating: Seating) -> dict[int, str]:
     """Seated tiles by chair; every joker carries the nation it counts as (``Jf=FR``), on a
-    private chair too, so that the text alone says what it counts as (README: Positions)."""
+    private chair too, so that the text alone says what it counts as (docs/formats.md)."""
     texts = {}
     for chair in range(1, CHAIR_COUNT + 1):
         tile = seating.tile[chair]
@@ -277,9 +277,9 @@ def _seat(value: Any, size: int) -> bool:
 
 def _birthday(state: State, data: dict[str, Any]) -> None:
     """``birthday_nation`` and ``birthday_player`` (the seat that first reached the
-    threshold, null while nobody has: README, Positions). Where it is omitted or null
+    threshold, null while nobody has: docs/formats.md). Where it is omitted or null
     although a score has reached the threshold, the seat with the highest such score is
-    taken (README)."""
+    taken (docs/rules.md)."""
     nation = data.get("birthday_nation")
     if nation is not None and nation not in NATIONS:
         raise InvalidPositionError(f"birthday_nation: {nation!r} is not a nation code")
@@ -298,7 +298,7 @@ def _birthday(state: State, data: dict[str, Any]) -> None:
 
 def _elimination_order(data: dict[str, Any], eliminated: list[bool]) -> list[int]:
     """The position's ``elimination_order``: the eliminated seats, first out first. A position that
-    leaves it out takes the eliminated seats in seat order (README)."""
+    leaves it out takes the eliminated seats in seat order (docs/rules.md)."""
     out = [seat for seat, flag in enumerate(eliminated) if flag]
     order = data.get("elimination_order")
     if order is None:

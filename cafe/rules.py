@@ -269,7 +269,7 @@ def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str, bool]:
 
 
 def _joker_chair(state: State, ref: ChairRef, gender: str) -> tuple[int, bool]:
-    """The chair of the joker a swap means (README: Decisions: ``DE1`` is the private chair of
+    """The chair of the joker a swap means (docs/rules.md: ``DE1`` is the private chair of
     DE1 holding a joker of the tile's gender), and whether the table id names it."""
     tile_at = state.seating.tile
     named = True

@@ -132,7 +132,7 @@ class Seating:
 
 @dataclass(slots=True)
 class State:
-    """Everything a position (README: Positions) holds, plus the seed and who may name a
+    """Everything a position (docs/formats.md) holds, plus the seed and who may name a
     birthday."""
 
     players: tuple[str, ...]

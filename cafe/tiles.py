@@ -17,7 +17,7 @@ LADY = "f"
 GENTLEMAN = "m"
 GENDER_NAMES = {LADY: "lady", GENTLEMAN: "gentleman"}
 
-#: All 100 tiles in the canonical order the fair bag shuffles (README, "Fair bag"):
+#: All 100 tiles in the canonical order the fair bag shuffles (docs/formats.md, "Fair bag"):
 #: nations in alphabetical order of their code, each with 4 ladies then 4 gentlemen,
 #: followed by the jokers Jf, Jf, Jm, Jm.
 ALL_TILES: tuple[str, ...] = (

@@ -188,7 +188,7 @@ class ApiClient:
     def resign(self, game_id: int) -> dict[str, Any]:
         return self._json("POST", f"/api/games/{game_id}/resign")
 
-    # --- leagues and ratings (README: League) -------------------------------------------
+    # --- leagues and ratings (docs/league.md) -------------------------------------------
 
     def leagues(self) -> list[dict[str, Any]]:
         """Every league, oldest first, each with its newest season."""

@@ -12,7 +12,7 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """What `cafe` exits with (documented in `cafe --help` and the README)."""
+    """What `cafe` exits with (documented in `cafe --help` and docs/playing.md)."""
 
     OK = 0
     ERROR = 1  # the command was understood but could not be done
@@ -68,7 +68,7 @@ class ApiError(CliError):
         self.error = error
 
 
-#: What each exit code means, for `cafe --help` and the README.
+#: What each exit code means, for `cafe --help` and docs/playing.md.
 EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "ok",
     ExitCode.ERROR: "error",

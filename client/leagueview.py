@@ -1,5 +1,5 @@
 """Leagues, seasons, tables, schedules and ratings in words and 80-column tables
-(README: League), from the API's answers. Text only: the commands fetch, this formats.
+(docs/league.md), from the API's answers. Text only: the commands fetch, this formats.
 
 Every table marks the reader's own rows (`client.output.marked_table`): their line of a
 division's table, their games in a schedule, their line of the rating list.

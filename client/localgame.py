@@ -1,7 +1,7 @@
 """The engine on the client's side: a game rebuilt from the server's public state, for
 pictures and for checking a turn before it is sent.
 
-The public state (`GET /api/games/<id>`) holds everything a position (README: Positions) needs
+The public state (`GET /api/games/<id>`) holds everything a position (docs/formats.md) needs
 except the bag's order, which is secret: the engine shuffles the unseen tiles itself, so a
 local preview scores a turn exactly as the server will, but cannot know the tiles it draws.
 """
@@ -16,7 +16,7 @@ from client.errors import CliError, TurnRefused
 
 
 def position(state: dict[str, Any], mover: str | None = None) -> dict[str, Any]:
-    """The position (README: Positions, without the bag) of a started game's public state; with
+    """The position (docs/formats.md, without the bag) of a started game's public state; with
     `mover`, as if it were that player's turn (planning while waiting)."""
     players = state["players"]
     mover = mover or state.get("to_move")

@@ -223,12 +223,12 @@ def _account_key(address: str) -> str:
 
 
 def guesses_limit() -> throttle.Limit:
-    """Short-code tries per client, with backoff (README: Security)."""
+    """Short-code tries per client, with backoff (docs/security.md)."""
     return throttle.Limit("guesses", current_app.config["SIGNIN_GUESSES_PER_CLIENT"], backoff=True)
 
 
 def account_guesses_limit() -> throttle.Limit:
-    """Short-code tries per account in a day (README: Security): what keeps the expected
+    """Short-code tries per account in a day (docs/security.md): what keeps the expected
     takeovers below one a year; the owner's sign-in link is not limited."""
     return throttle.Limit(
         "account_guesses",

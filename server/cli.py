@@ -333,7 +333,7 @@ def purge(
         bool, typer.Option("--dry-run", help="Count what would go, change nothing")
     ] = False,
 ) -> None:
-    """Apply the retention rules (README: Security): clear old mail bodies, delete expired
+    """Apply the retention rules (docs/security.md): clear old mail bodies, delete expired
     codes, keys and records, expire open games nobody joined. Prints a count per rule."""
     flask_app = load_app()
     with flask_app.app_context(), Session(get_engine(flask_app)) as session:

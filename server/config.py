@@ -2,7 +2,7 @@
 
 The defaults run locally with no setup (a SQLite file under `instance/`, mail to a local
 catcher on port 8025), so `cafe-server dev` needs nothing but a checkout. Every setting can
-be changed by an environment variable named `CAFE_<KEY>`; the README lists them.
+be changed by an environment variable named `CAFE_<KEY>`; docs/operations.md lists them.
 
 The instance folder itself (the SQLite file, caught mail) is the current directory's
 `instance/`, or `CAFE_INSTANCE_DIR`: never beside the code, which may be installed in a

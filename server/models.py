@@ -19,6 +19,7 @@ from sqlmodel import AutoString, Field, SQLModel
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in
 from cafe.league.table import Placement
+from cafe.players import NAME_LENGTH
 from server.clock import timesource
 from server.names import skeleton
 
@@ -54,14 +55,14 @@ class OutboxStatus(StrEnum):
 
 class VacationKind(StrEnum):
     """How a vacation came about: declared by the player, or taken automatically for a
-    day when a deadline passed (README: Time controls and vacation)."""
+    day when a deadline passed (docs/league.md)."""
 
     DECLARED = "declared"
     AUTOMATIC = "automatic"
 
 
 class SeasonStatus(StrEnum):
-    """A league season's life (README: League): players sign up or withdraw
+    """A league season's life (docs/league.md): players sign up or withdraw
     (`registration`), its games are played (`running`), its standings are final
     (`finished`)."""
 
@@ -83,7 +84,7 @@ class MemberLeft(StrEnum):
 
 class TurnKind(StrEnum):
     """What an entry of a game's log is: a played turn, a resignation, or what the service
-    did when the player's time ran out (README: Time controls and vacation): the best turn
+    did when the player's time ran out (docs/league.md): the best turn
     played for them, or their removal (an entry without a notation, `detail`
     `{"removed": true}`), or the league organiser's adjudication that ended the game (`end`)."""
 
@@ -124,8 +125,6 @@ def why_over(engine: Game, ending: str | None, standings: Sequence[Mapping[str, 
 
 #: The longest reason an organiser may give for an action (`SeasonLogEntry.reason`).
 REASON_LENGTH = 500
-#: The longest player name (the rule itself is `server.schemas.fields.PlayerName`).
-NAME_LENGTH = 24
 
 
 def utcnow() -> datetime:
@@ -517,7 +516,7 @@ class OfferedHints(SQLModel, table=True):
 
 
 class League(SQLModel, table=True):
-    """A standing competition (README: League): its organiser, `slug` (its short unique name
+    """A standing competition (docs/league.md): its organiser, `slug` (its short unique name
     in addresses), whether anyone may register (`open`) or only the `invited` names, and
     the settings every game of it uses."""
 
@@ -596,7 +595,7 @@ class SeasonMember(SQLModel, table=True):
 
 
 class Rating(SQLModel, table=True):
-    """A player's OpenSkill rating (README: League): `mu` and `sigma` after `games` rated
+    """A player's OpenSkill rating (docs/league.md): `mu` and `sigma` after `games` rated
     games; players without a row have the model's defaults."""
 
     __tablename__ = "ratings"

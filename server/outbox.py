@@ -44,9 +44,8 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
 from server.clock import timesource
-from server.games.notify import LOBBY_EMAILS
+from server.mail.kinds import CREATOR_KINDS, SIGNIN_KINDS
 from server.models import GameRecord, GameSeat, OutboxMessage, OutboxStatus, Player, utcnow
-from server.signin import SIGNIN_KINDS
 from server.transactions import retried
 
 
@@ -77,7 +76,7 @@ CLAIM_LOCK = 0x_CAFE_3A11
 #: else the player in the event's seat.
 _RECIPIENT = case(
     (
-        col(OutboxMessage.kind).in_(sorted(LOBBY_EMAILS)),
+        col(OutboxMessage.kind).in_(sorted(CREATOR_KINDS)),
         select(Player.email)
         .join(GameRecord, col(GameRecord.creator_id) == Player.id)
         .where(col(GameRecord.id) == OutboxMessage.game_id)

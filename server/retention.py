@@ -1,6 +1,6 @@
 """Retention: how long each growing table keeps its rows, and the purge that applies it.
 
-Every table that grows with traffic has a rule (the README's Security section lists them
+Every table that grows with traffic has a rule (docs/security.md lists them
 with their settings):
 
 - `idempotency_keys`: deleted `IDEMPOTENCY_HOURS` after use (a client retries within

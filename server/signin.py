@@ -10,7 +10,7 @@ request that asked for it does the same work whether or not the address has an a
 (`server.accounts`).
 
 The **short code** is 10 digits, for typing; its guesses are limited per client and per
-account (README: Security). The **link** carries 162 bits no one can guess, so no limit
+account (docs/security.md). The **link** carries 162 bits no one can guess, so no limit
 applies to it: however many wrong codes strangers send for an account, its owner signs in
 with the link. The link opens a page with a button (`server.web.account_pages`): mail
 scanners follow links, and a GET never signs anyone in.
@@ -32,11 +32,8 @@ from sqlmodel import Session, col, select
 from server.mail import messages, outgoing
 from server.mail.addresses import new_message_id
 from server.mail.facts import Recipient
+from server.mail.kinds import EmailKind
 from server.models import OutboxMessage, OutboxStatus, Player, SignInCode, aware, utcnow
-
-#: The outbox kinds of sign-in email: a code asked for (or a new account's first), and
-#: the answer to a registration of an address that has an account already.
-SIGNIN_KINDS = frozenset({"signin_code", "signin_again"})
 
 #: Digits of the short code.
 CODE_DIGITS = 10
@@ -156,13 +153,11 @@ def render(
         link=f"{links.base_url}{LINK_PATH}{link_code(secret, request.request_id)}",
         minutes=max(1, int(left.total_seconds()) // 60),
         links=links,
-        again=row.kind == "signin_again",
+        again=row.kind == EmailKind.SIGNIN_AGAIN,
     )
-    row.to_addr = player.email
-    row.subject = rendered.subject[:200]
-    row.body = rendered.text
-    row.html = rendered.html
-    row.headers = outgoing.headers(config, links=links)
+    outgoing.fill(
+        row, outgoing.Composed(player.email, rendered, outgoing.headers(config, links=links))
+    )
     return None
 
 

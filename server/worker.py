@@ -140,6 +140,9 @@ class Worker:
         self.clock_engine = engine if clock_engine is None else clock_engine
         self.config = config
         self._next_sweep = 0.0
+        #: Sweeps finished so far; each is logged (DEBUG, "sweep N done"), so that a test
+        #: can wait for a worker's next sweep rather than sleep.
+        self.sweeps = 0
         self.policy = outbox.RetryPolicy(
             max_attempts=config["OUTBOX_MAX_ATTEMPTS"],
             backoff_seconds=config["OUTBOX_BACKOFF"],
@@ -171,6 +174,8 @@ class Worker:
             self._next_sweep = time.monotonic() + self.config["WORKER_SWEEP"]
             done = sweep.sweep(self.clock_engine, self.config)
             swept = done.total
+            self.sweeps += 1
+            log.debug("sweep %d done: %d acted on", self.sweeps, swept)
             if swept:
                 log.info(
                     "sweep: %s, %d reminders, vacation emails %s, %d league digests",

@@ -8,21 +8,24 @@ and its subprocesses read; nothing listens on it unless the test starts a server
 
 from __future__ import annotations
 
-import socket
+from collections.abc import Iterator
 
 import pytest
-
-
-def unused_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from smtp_support import Catchers, free_port
 
 
 @pytest.fixture(autouse=True)
 def own_smtp_port(monkeypatch: pytest.MonkeyPatch) -> int:
     """This test's SMTP port (never 8025)."""
-    port = unused_port()
+    port = free_port()
     monkeypatch.setenv("CAFE_SMTP_PORT", str(port))
     return port
+
+
+@pytest.fixture
+def smtp_catcher() -> Iterator[Catchers]:
+    """Real SMTP servers on loopback for this test (`smtp_support.Catchers`), stopped at
+    its end."""
+    catchers = Catchers()
+    yield catchers
+    catchers.stop_all()

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from server import signin
 from server.clock import devclock, timesource
+from server.mail.kinds import SIGNIN_KINDS
 from server.models import OutboxMessage, OutboxStatus
 
 #: The states of an email that is, or will be, in its reader's mailbox.
@@ -33,7 +34,7 @@ def mailed_code(
             select(OutboxMessage)
             .where(
                 OutboxMessage.to_addr == email,
-                col(OutboxMessage.kind).in_(signin.SIGNIN_KINDS),
+                col(OutboxMessage.kind).in_(SIGNIN_KINDS),
                 col(OutboxMessage.status).in_(MAILED),
             )
             .order_by(col(OutboxMessage.id).desc())

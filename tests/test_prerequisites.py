@@ -105,7 +105,7 @@ def test_a_named_database_must_answer(tmp_path: Path) -> None:
 
 def test_the_needs_are_where_the_tests_look() -> None:
     browser = (ROOT / "tests" / "e2e" / "test_browser.py").read_text()
-    serving = (ROOT / "tests" / "e2e" / "test_serving.py").read_text()
+    serving = (ROOT / "tests" / "deploy_support.py").read_text()  # test_serving's nginx
     chromium, npm, nginx = NEEDS
     assert re.search(rf'^CHROMIUM = "{chromium.paths[0]}"$', browser, re.MULTILINE)
     assert '["npm", "install"' in browser and npm.commands == ("npm",)

@@ -9,7 +9,9 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUTSIDE = re.compile(r"\.\./shared\b|\]\(\.\./")
+OUTSIDE = re.compile(r"\.\./shared\b")
+#: A Markdown link that climbs (`](../…)`): fine while it stays in the checkout.
+CLIMBING = re.compile(r"\]\((\.\./[^)\s#]*)")
 
 
 def repository_files() -> list[Path]:
@@ -29,7 +31,11 @@ def test_no_file_links_outside_the_repository() -> None:
         except UnicodeDecodeError:
             continue  # not text
         for number, line in enumerate(text.splitlines(), 1):
-            if OUTSIDE.search(line) and path != Path(__file__):
+            climbs_out = any(
+                not (path.parent / target).resolve().is_relative_to(ROOT)
+                for target in CLIMBING.findall(line)
+            )
+            if (OUTSIDE.search(line) or climbs_out) and path != Path(__file__):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
 

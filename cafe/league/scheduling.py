@@ -1,4 +1,4 @@
-"""The games of a league season (README: League, "Divisions" and "Schedule"), as pure functions.
+"""The games of a league season (docs/league.md, "Divisions" and "Schedule"), as pure functions.
 
 A division of N players, in games of g (2, 3 or 4) players, plays R games per player,
 R = ⌈(N − 1) / (g − 1)⌉ by default. Where N·R is not a multiple of g, the fewest possible

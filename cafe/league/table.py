@@ -1,4 +1,4 @@
-"""League points, a division's table, promotion and relegation (README: League), as pure
+"""League points, a division's table, promotion and relegation (docs/league.md), as pure
 functions: no database, no clock. The service stores what these compute.
 
 League points are exact fractions; the service keeps them as integers in units of
@@ -150,7 +150,7 @@ def table_key(row: TableRow) -> tuple[bool, Fraction, int, int, str, str]:
 
 
 def order_table(rows: Iterable[TableRow]) -> list[TableRow]:
-    """A division's table in order: the tiebreaks of README: League, below every player
+    """A division's table in order: the tiebreaks of docs/league.md, below every player
     still in the season those who left it (whatever their points: their finished games
     count for their opponents, but they hold no place).
 

@@ -1,4 +1,4 @@
-"""`cafe league …`: leagues, their seasons, tables and schedules (README: League).
+"""`cafe league …`: leagues, their seasons, tables and schedules (docs/league.md).
 
 Players list and read leagues, join and leave seasons; the organiser creates a league,
 opens each season's registration, invites players (to a league by invitation) and starts

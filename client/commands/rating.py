@@ -1,5 +1,5 @@
 """`cafe rating [NAME]`: the rating list, or one player's rating and its history
-(README: League; OpenSkill, sorted and shown by the ordinal mu − 3·sigma)."""
+(docs/league.md; OpenSkill, sorted and shown by the ordinal mu − 3·sigma)."""
 
 import math
 from typing import Annotated, Any

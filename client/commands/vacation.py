@@ -1,4 +1,4 @@
-"""Vacation: see the bank, take days off, come back early (README: Time controls and vacation)."""
+"""Vacation: see the bank, take days off, come back early (docs/league.md)."""
 
 # ruff: noqa: PLC0415 (commands import what they need when they run: fast `cafe --help`)
 

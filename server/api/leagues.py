@@ -1,4 +1,4 @@
-"""Routes for leagues and their seasons (README: League): create and list leagues, open,
+"""Routes for leagues and their seasons (docs/league.md): create and list leagues, open,
 start and read seasons, register and withdraw, invite; the organiser's tools (remove a
 member, pause and resume the clocks; adjudicating a game is `POST /api/games/<id>/adjudicate`)
 and the season's log of them. Reading is public, like the games."""

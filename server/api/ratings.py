@@ -1,4 +1,4 @@
-"""Routes for ratings and players' public profiles (README: League)."""
+"""Routes for ratings and players' public profiles (docs/league.md)."""
 
 from __future__ import annotations
 

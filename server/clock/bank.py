@@ -1,4 +1,4 @@
-"""The vacation bank, as pure functions (README: Time controls and vacation; the OGS rule).
+"""The vacation bank, as pure functions (docs/league.md; the OGS rule).
 
 A player starts with 14 days; every 8 hours they spend off vacation earn 1 hour (1 day per
 8 days), up to 30 days. The bank counts whole hours. A declared vacation of N days is paid

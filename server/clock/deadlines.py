@@ -1,4 +1,4 @@
-"""Deadlines and reminders of a turn, as pure functions (README: Time controls and vacation).
+"""Deadlines and reminders of a turn, as pure functions (docs/league.md).
 
 A player's clock runs from the start of their turn, except while they are on vacation in a
 game that allows it. The deadline is the moment the running time reaches the allowance

@@ -1,4 +1,4 @@
-"""The emails about a declared vacation (README: Time controls and vacation): "vacation
+"""The emails about a declared vacation (docs/league.md): "vacation
 started" and "vacation ended", each sent once.
 
 They are rendered when queued, in the transaction that makes them true: declaring a vacation
@@ -15,7 +15,6 @@ Cancelling a vacation before it began sends nothing: nothing was paused.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -23,6 +22,7 @@ from sqlmodel import Session, col, select
 from server.games import notify
 from server.mail import messages, outgoing
 from server.mail.facts import VacationGame
+from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     GameSeat,
@@ -30,13 +30,6 @@ from server.models import (
     Player,
     Vacation,
 )
-
-
-class Notice(StrEnum):
-    """The kinds of vacation email (also their outbox `kind`)."""
-
-    STARTED = "vacation_started"
-    ENDED = "vacation_ended"
 
 
 def games_of(session: Session, player: Player) -> list[VacationGame]:
@@ -77,16 +70,17 @@ def queue(
     config: Mapping[str, Any],
     player: Player,
     vacation: Vacation,
-    notice: Notice,
+    notice: EmailKind,
     *,
     bank_days: float,
     early: bool = False,
 ) -> None:
-    """Render the `notice` about `vacation` for `player` and queue it (in the caller's
+    """Render the `notice` about `vacation` for `player` (`vacation_started` or
+    `vacation_ended`) and queue it (in the caller's
     transaction, after the deadlines were recomputed)."""
     links = outgoing.links(config, player_id=player.id)
     recipient, games = notify.recipient(player), games_of(session, player)
-    if notice is Notice.STARTED:
+    if notice is EmailKind.VACATION_STARTED:
         rendered = messages.vacation_started(
             recipient, until=vacation.end, games=games, bank_days=bank_days, links=links
         )

@@ -42,11 +42,12 @@ from sqlalchemy import Engine, update
 from sqlmodel import Session, col, select
 
 from server.clock import deadlines, store, vacations
-from server.clock.notices import Notice, queue
+from server.clock.notices import queue
 from server.db import write_transaction
 from server.games import timeouts
 from server.league import digest as league_digest
 from server.mail import outgoing
+from server.mail.kinds import EmailKind, wants
 from server.models import (
     GameRecord,
     GameSeat,
@@ -153,7 +154,7 @@ def _remind(session: Session, game_id: int, version: int, config: Mapping[str, A
     ).one()
     assert player.id is not None
     due, away = _record_reminders(session, game, player, until=now)
-    wanted = due and player.reminders and not away
+    wanted = due and wants(player, EmailKind.REMINDER) and not away
     if wanted:
         more = [
             (other.id, other.version)
@@ -161,7 +162,7 @@ def _remind(session: Session, game_id: int, version: int, config: Mapping[str, A
             if _record_reminders(session, other, player, until=now + TOGETHER)[0]
         ]
         event = outgoing.Event(
-            kind="reminder",
+            kind=EmailKind.REMINDER,
             game_id=game_id,
             version=version,
             seat=seat,
@@ -241,14 +242,14 @@ def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:
 
 
 @retried
-def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -> Notice | None:
+def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -> EmailKind | None:
     """Queue the email due about vacation `vacation_id`, move its `notice_due` on, and
     commit; None when none is due any more or another transaction holds it or its player."""
     with write_transaction(session):
         return _announce(session, vacation_id, config)
 
 
-def _announce(session: Session, vacation_id: int, config: Mapping[str, Any]) -> Notice | None:
+def _announce(session: Session, vacation_id: int, config: Mapping[str, Any]) -> EmailKind | None:
     now = utcnow()
     vacation = session.exec(
         select(Vacation)
@@ -271,7 +272,7 @@ def _announce(session: Session, vacation_id: int, config: Mapping[str, Any]) -> 
     if player is None:  # held by a vacation being declared or ended: the next sweep
         return None
     ended = vacation.end <= now
-    notice = Notice.ENDED if ended else Notice.STARTED
+    notice = EmailKind.VACATION_ENDED if ended else EmailKind.VACATION_STARTED
     vacation.notice_due = None if ended else vacation.end
     session.add(vacation)
     queue(

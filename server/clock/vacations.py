@@ -1,4 +1,4 @@
-"""A player's vacations: show the bank, declare one, end it (README: Time controls and vacation).
+"""A player's vacations: show the bank, declare one, end it (docs/league.md).
 
 The bank's arithmetic is `server.clock.bank`; this module stores it in the player's row,
 keeps the vacations in their table, and recomputes the player's deadlines in the same
@@ -18,8 +18,9 @@ from sqlmodel import Session, col, select
 
 from server.clock import bank, store
 from server.clock.bank import Bank, BankRefusal
-from server.clock.notices import Notice, queue
+from server.clock.notices import queue
 from server.domain import Conflict, Refused
+from server.mail.kinds import EmailKind
 from server.models import Player, Vacation, VacationKind, iso, utcnow
 
 
@@ -117,7 +118,7 @@ def declare(
     session.flush()
     store.recompute_for_player(session, player, vacation.pause)
     if begun:
-        queue(session, config, player, row, Notice.STARTED, bank_days=balance.days)
+        queue(session, config, player, row, EmailKind.VACATION_STARTED, bank_days=balance.days)
     session.commit()
     return status(session, player)
 
@@ -141,6 +142,14 @@ def end(session: Session, player: Player, *, config: Mapping[str, Any]) -> Statu
     session.flush()
     store.recompute_for_player(session, player, None)
     if taken is not None:
-        queue(session, config, player, declared, Notice.ENDED, bank_days=balance.days, early=True)
+        queue(
+            session,
+            config,
+            player,
+            declared,
+            EmailKind.VACATION_ENDED,
+            bank_days=balance.days,
+            early=True,
+        )
     session.commit()
     return status(session, player)

@@ -1,5 +1,4 @@
-"""What the service does when a player's deadline passes (README: Time controls and
-vacation), exactly once.
+"""What the service does when a player's deadline passes (docs/league.md), exactly once.
 
 `apply_timeout` claims the game (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so that a rival
 sweeper skips it; the writer lock on SQLite), re-checks inside the transaction that the same

@@ -387,7 +387,7 @@ def check(session: Session, game: GameRecord) -> str | None:
     """Why the game's snapshot differs from its replayed log, or None when they agree.
 
     The snapshot is compared as the engine reads it, so one stored in an older spelling of
-    the same position (a joker on a private chair without its nation, README: Positions) agrees.
+    the same position (a joker on a private chair without its nation, docs/formats.md) agrees.
     """
     if game.state is None:
         return None

@@ -1,4 +1,4 @@
-"""The correspondence league (README: League): leagues, seasons, divisions, the schedule,
+"""The correspondence league (docs/league.md): leagues, seasons, divisions, the schedule,
 standings, promotion and relegation, and ratings, as stored and served.
 
 The pure rules (the schedule from a season's seed, league points, the tables) are the

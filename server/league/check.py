@@ -1,5 +1,5 @@
 """`cafe-server league check`: the stored standings and ratings are a pure function of the
-finished games (README: League); recompute them and report every difference."""
+finished games (docs/league.md); recompute them and report every difference."""
 
 from __future__ import annotations
 

@@ -68,5 +68,5 @@ def count_text(players: int, left: int = 0) -> str:
 
 
 def division_size_text(division_size: int) -> str:
-    """What `division_size` does (README: League), in a phrase: it is a target, not a cap."""
+    """What `division_size` does (docs/league.md), in a phrase: it is a target, not a cap."""
     return f"{division_size} as a target: {DIVISION_SIZE_RULE.format(size=division_size)}"

@@ -6,7 +6,7 @@ whole season, and each member's message is built by `server.league.messages`.
 Outbox kinds: `league_registration`, `league_season_started`, `league_digest`,
 `league_season_finished`, and the organiser's actions (`server.league.removal`,
 `server.league.pause`): `league_removed`, `league_paused`, `league_resumed`. They follow
-the players' preferences like the game emails of `server.games.notify`: none goes to a
+the players' preferences like the game emails (`server.mail.kinds.wants`): none goes to a
 player who chose `turn_emails = none`. A registration email to someone not yet registered
 carries a season reply address
 (`server.mail.addresses.SeasonReplyAddress`): replying `join` registers them
@@ -32,6 +32,7 @@ from server.league.standings import division_tables
 from server.mail import outgoing
 from server.mail.addresses import SeasonReplyAddress, season_reply_address
 from server.mail.facts import Links
+from server.mail.kinds import EmailKind, wants
 from server.mail.templates import Rendered
 from server.models import (
     GameRecord,
@@ -44,7 +45,6 @@ from server.models import (
     Season,
     SeasonMember,
     SeasonStatus,
-    TurnEmails,
 )
 from server.schemas.clock import DEFAULT_CLOCK
 
@@ -85,9 +85,9 @@ def _send(
     outgoing.queue(session, config, kind=kind, to=player.email, rendered=rendered, links=links)
 
 
-def wanted(players: Iterable[Player]) -> list[Player]:
-    """The players who take game emails at all (not `turn_emails = none`)."""
-    return [player for player in players if player.turn_emails != TurnEmails.NONE]
+def wanted(players: Iterable[Player], kind: EmailKind) -> list[Player]:
+    """The players who want an email of `kind` (`server.mail.kinds.wants`)."""
+    return [player for player in players if wants(player, kind)]
 
 
 def registration_opened(
@@ -104,15 +104,15 @@ def registration_opened(
     config = _config(config)
     facts = season_facts(league, season)
     assert season.id is not None
-    for player in wanted(registered):
+    for player in wanted(registered, EmailKind.LEAGUE_REGISTRATION):
         links = outgoing.links(config, player_id=player.id)
         rendered = messages.registration(recipient(player), facts, registered=True, links=links)
-        _send(session, config, "league_registration", player, rendered, links)
-    for player in wanted(invited):
+        _send(session, config, EmailKind.LEAGUE_REGISTRATION, player, rendered, links)
+    for player in wanted(invited, EmailKind.LEAGUE_REGISTRATION):
         assert player.id is not None
         links = season_links(config, season_id=season.id, player_id=player.id)
         rendered = messages.registration(recipient(player), facts, registered=False, links=links)
-        _send(session, config, "league_registration", player, rendered, links)
+        _send(session, config, EmailKind.LEAGUE_REGISTRATION, player, rendered, links)
 
 
 def members(
@@ -179,7 +179,7 @@ def season_started(
         assert member.division is not None
         divisions.setdefault(member.division, []).append(player.name)
     for member, player in everyone:
-        if player.turn_emails == TurnEmails.NONE:
+        if not wants(player, EmailKind.LEAGUE_SEASON_STARTED):
             continue
         assert member.division is not None
         links = outgoing.links(config, player_id=player.id)
@@ -193,7 +193,7 @@ def season_started(
             games=[_only_my_deadline(g, player.name) for g in _mine(games, player.name)],
             links=links,
         )
-        _send(session, config, "league_season_started", player, rendered, links)
+        _send(session, config, EmailKind.LEAGUE_SEASON_STARTED, player, rendered, links)
 
 
 def weekly_digest(
@@ -206,7 +206,7 @@ def weekly_digest(
     running = league_games(session, season, running=True)
     queued = 0
     for member, player in members(session, season):
-        if player.turn_emails == TurnEmails.NONE or member.division is None:
+        if not wants(player, EmailKind.LEAGUE_DIGEST) or member.division is None:
             continue
         links = outgoing.links(config, player_id=player.id)
         rendered = messages.digest(
@@ -217,7 +217,7 @@ def weekly_digest(
             waiting=[game for game in running if game.to_move == player.name],
             links=links,
         )
-        _send(session, config, "league_digest", player, rendered, links)
+        _send(session, config, EmailKind.LEAGUE_DIGEST, player, rendered, links)
         queued += 1
     return queued
 
@@ -265,7 +265,7 @@ def season_finished(
     tables = division_tables(session, season)
     moves = [Move(m["player"], m["from_division"], m["to_division"]) for m in season.moves or []]
     everyone = members(session, season, placed=True)
-    told = [(m, p) for m, p in everyone if p.turn_emails != TurnEmails.NONE]
+    told = [(m, p) for m, p in everyone if wants(p, EmailKind.LEAGUE_SEASON_FINISHED)]
     changes = rating_changes(session, season, [p.id for _, p in told if p.id is not None])
     for member, player in told:
         assert member.division is not None and player.id is not None
@@ -279,7 +279,7 @@ def season_finished(
             rating=changes[player.id],
             links=links,
         )
-        _send(session, config, "league_season_finished", player, rendered, links)
+        _send(session, config, EmailKind.LEAGUE_SEASON_FINISHED, player, rendered, links)
 
 
 def removed_by_organiser(
@@ -293,7 +293,7 @@ def removed_by_organiser(
     config: Mapping[str, Any] | None = None,
 ) -> None:
     """Tell the removed player they were removed, why, and which games were resigned."""
-    if player.turn_emails == TurnEmails.NONE:
+    if not wants(player, EmailKind.LEAGUE_REMOVED):
         return
     config = _config(config)
     links = outgoing.links(config, player_id=player.id)
@@ -305,7 +305,7 @@ def removed_by_organiser(
         resigned=resigned,
         links=links,
     )
-    _send(session, config, "league_removed", player, rendered, links)
+    _send(session, config, EmailKind.LEAGUE_REMOVED, player, rendered, links)
 
 
 def season_paused(
@@ -320,11 +320,11 @@ def season_paused(
     config = _config(config)
     facts = season_facts(league, season)
     for _, player in members(session, season):
-        if player.turn_emails == TurnEmails.NONE:
+        if not wants(player, EmailKind.LEAGUE_PAUSED):
             continue
         links = outgoing.links(config, player_id=player.id)
         rendered = messages.paused(recipient(player), facts, reason=reason, links=links)
-        _send(session, config, "league_paused", player, rendered, links)
+        _send(session, config, EmailKind.LEAGUE_PAUSED, player, rendered, links)
 
 
 def season_resumed(
@@ -341,7 +341,7 @@ def season_resumed(
     facts = season_facts(league, season)
     running = league_games(session, season, running=True)
     for _, player in members(session, season):
-        if player.turn_emails == TurnEmails.NONE:
+        if not wants(player, EmailKind.LEAGUE_RESUMED):
             continue
         links = outgoing.links(config, player_id=player.id)
         rendered = messages.resumed(
@@ -351,4 +351,4 @@ def season_resumed(
             waiting=[game for game in running if game.to_move == player.name],
             links=links,
         )
-        _send(session, config, "league_resumed", player, rendered, links)
+        _send(session, config, EmailKind.LEAGUE_RESUMED, player, rendered, links)

@@ -30,6 +30,7 @@ from server.league.store import add_member
 from server.mail import outgoing, reading
 from server.mail.addresses import SeasonReplyAddress, read_season_reply_address
 from server.mail.facts import Links
+from server.mail.kinds import EmailKind
 from server.mail.templates import Rendered
 from server.models import InboundMail, League, Player, Season, SeasonStatus
 
@@ -86,7 +87,7 @@ def answer(
     assert player.id is not None
     links = outgoing.links(config, player_id=player.id)
     rendered = messages.joined(recipient(player), season_facts(league, season), links=links)
-    _queue(session, config, reply, "league_joined", player, rendered, links)
+    _queue(session, config, reply, EmailKind.LEAGUE_JOINED, player, rendered, links)
     if _record(session, reply, player, "joined"):
         return "joined", f"{player.name} registered for {league.slug} season {season.number}"
     if _handled(session, reply.message_key):
@@ -115,7 +116,7 @@ def _refuse(
     rendered = messages.join_refused(
         recipient(player), season_facts(league, season), reason=reason, links=links
     )
-    _queue(session, config, reply, "league_join_refused", player, rendered, links)
+    _queue(session, config, reply, EmailKind.LEAGUE_JOIN_REFUSED, player, rendered, links)
     if _record(session, reply, player, "join_refused"):
         return "refused", reason
     return "duplicate", "handled by another process meanwhile"

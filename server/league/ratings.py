@@ -1,4 +1,4 @@
-"""Ratings (README: League): OpenSkill's Plackett–Luce model with its default parameters.
+"""Ratings (docs/league.md): OpenSkill's Plackett–Luce model with its default parameters.
 
 Every finished league game and every casual game created as `rated` updates its players'
 ratings in the transaction that finishes it; the game's standings give the ranks (shared

@@ -1,6 +1,6 @@
 """What a finished game changes beyond itself, in the transaction that finishes it: the
 ratings of a rated game's players (`server.league.ratings`), the division table of a
-league game, and — when it was the season's last game — the season's end (README: League).
+league game, and — when it was the season's last game — the season's end (docs/league.md).
 
 The table's totals are updated with increments (`points = points + …`), so games of one
 season finishing at once never lose each other's results; the season's count of games left

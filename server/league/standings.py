@@ -1,5 +1,5 @@
 """A season's division tables, read from the members' running totals (kept up to date as
-games finish, `server.league.results`) and ordered by the tiebreaks of README: League. A member
+games finish, `server.league.results`) and ordered by the tiebreaks of docs/league.md. A member
 left the season when `withdrawn_at` is set, in the way `departure` says (a withdrawal
 where it does not)."""
 

@@ -1,4 +1,4 @@
-"""Starting a season (README: League): place the registered players in divisions, draw the
+"""Starting a season (docs/league.md): place the registered players in divisions, draw the
 schedule from the season's secret seed, and start every game of it at once with the
 league's clock and options — in one transaction, so a season starts whole or not at all.
 Each member hears of it in one email (`emails.season_started`), not one per game.

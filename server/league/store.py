@@ -1,5 +1,5 @@
 """Leagues and their seasons' registration: create a league, open a season, register,
-withdraw, invite (README: League).
+withdraw, invite (docs/league.md).
 
 Starting a season is `server.league.start`, a finished game's effect on the standings
 `server.league.results`.

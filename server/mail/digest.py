@@ -19,12 +19,14 @@ from sqlmodel import Session, col, select
 
 from server.games import notify
 from server.mail import messages, outgoing
+from server.mail.batch import Batch
 from server.mail.facts import DigestGame, LoggedTurn, OfferedTurn
-from server.models import GameRecord, GameSeat, Player, TurnRecord, utcnow
+from server.models import GameRecord, GameSeat, Player, TurnEmails, TurnRecord, utcnow
 
 
 def _due(period: timedelta, now: datetime) -> Any:
-    return (col(Player.turn_emails) == "digest") & or_(
+    # the digest's audience (`server.mail.kinds.Audience.DIGEST`), as a query
+    return (col(Player.turn_emails) == TurnEmails.DIGEST) & or_(
         col(Player.last_digest_at).is_(None), col(Player.last_digest_at) <= now - period
     )
 
@@ -45,7 +47,7 @@ def queue_due(engine: Engine, config: Mapping[str, Any], now: datetime | None = 
             )
             if taken.rowcount != 1:  # type: ignore[attr-defined]
                 continue  # another worker took this period
-            games = _games(session, player, since=player.last_digest_at or now - period)
+            games = _games(session, config, player, since=player.last_digest_at or now - period)
             if games:
                 links = outgoing.links(config, player_id=player.id)
                 rendered = messages.digest(notify.recipient(player), games, links, now)
@@ -57,7 +59,9 @@ def queue_due(engine: Engine, config: Mapping[str, Any], now: datetime | None = 
     return queued
 
 
-def _games(session: Session, player: Player, *, since: datetime) -> list[DigestGame]:
+def _games(
+    session: Session, config: Mapping[str, Any], player: Player, *, since: datetime
+) -> list[DigestGame]:
     """The player's running games that wait for them or (if wanted) saw turns since."""
     game_ids = session.exec(
         select(GameRecord.id)
@@ -65,10 +69,11 @@ def _games(session: Session, player: Player, *, since: datetime) -> list[DigestG
         .where(GameSeat.player_id == player.id, GameRecord.status == "active")
         .order_by(col(GameRecord.id))
     ).all()
+    batch = Batch(session, config, (), games=filter(None, game_ids))
     found = []
     for game_id in game_ids:
         assert game_id is not None
-        game = notify.game_facts(session, game_id)
+        game = batch.facts(batch.games[game_id])
         state = game.state
         your_turn = state["players"][state["to_move"]] == player.name
         played = _played_since(session, game_id, state["players"], player, since)

@@ -1,6 +1,6 @@
 """What an email is made from: small value types, gathered from the database by the code that
-queues the email (`server.games.notify`, `server.mail.replies`, `server.mail.digest`) and
-handed to the pure builders of `server.mail.messages`.
+renders the email (`server.mail.batch` for the emails about games, the modules that queue
+the others) and handed to the pure builders of `server.mail.messages`.
 
 Only public facts go in: names, scores, hands (face up, rulebook §3), the board, the log. The
 snapshot's bag is read by the engine to draw the picture but never shown; the seed is set

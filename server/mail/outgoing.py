@@ -77,6 +77,15 @@ def headers(
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Composed:
+    """A rendered email ready for the outbox: its address, parts and header fields."""
+
+    to: str
+    rendered: Rendered
+    headers: dict[str, str]
+
+
 def queue(
     session: Session,
     config: Mapping[str, Any],
@@ -89,16 +98,24 @@ def queue(
     answering: str | None = None,
 ) -> None:
     """Add a rendered email to the outbox (in the caller's transaction)."""
+    found = headers(config, links=links, game_id=game_id, answering=answering)
+    queue_composed(session, config, kind=kind, composed=Composed(to, rendered, found))
+
+
+def queue_composed(
+    session: Session, config: Mapping[str, Any], *, kind: str, composed: Composed
+) -> None:
+    """Add a composed email to the outbox (in the caller's transaction)."""
     now = utcnow()
     session.execute(
         _INSERT,
         {
             "kind": kind,
-            "to_addr": to,
-            "subject": rendered.subject[:200],
-            "body": rendered.text,
-            "html": rendered.html,
-            "headers": headers(config, links=links, game_id=game_id, answering=answering),
+            "to_addr": composed.to,
+            "subject": composed.rendered.subject[:200],
+            "body": composed.rendered.text,
+            "html": composed.rendered.html,
+            "headers": composed.headers,
             "message_id": new_message_id(config["MAIL_DOMAIN"]),
             "status": OutboxStatus.PENDING,
             "attempts": 0,
@@ -106,6 +123,15 @@ def queue(
             "created_at": now,
         },
     )
+
+
+def fill(row: OutboxMessage, composed: Composed) -> None:
+    """Write a composed email into the fields of its event's outbox row."""
+    row.to_addr = composed.to
+    row.subject = composed.rendered.subject[:200]
+    row.body = composed.rendered.text
+    row.html = composed.rendered.html
+    row.headers = composed.headers
 
 
 @dataclass(frozen=True, slots=True)

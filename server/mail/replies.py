@@ -37,9 +37,10 @@ from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, store, turns
 from server.league import joining
-from server.mail import messages, outgoing, reading
+from server.mail import batch, messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
 from server.mail.facts import EarlierTurn, LoggedTurn
+from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     InboundMail,
@@ -198,7 +199,7 @@ def _answer_join(
     outgoing.queue(
         session,
         config,
-        kind="join_answer",
+        kind=EmailKind.JOIN_ANSWER,
         to=player.email,
         rendered=rendered,
         links=links,
@@ -235,7 +236,7 @@ def _played_from(
 
 def _offered(session: Session, signed: ReplyAddress, number: int) -> str | None:
     """The turn with this number in the email the player answered (None if not offered)."""
-    hints = notify.offered(
+    hints = batch.offered(
         session, game_id=signed.game_id, version=signed.version, player_id=signed.player_id
     )
     return hints[number - 1].turn if 1 <= number <= len(hints) else None
@@ -286,27 +287,20 @@ def _refuse(
 ) -> Outcome:
     """Answer with the reason and the game now (for `already_played`, the `earlier` turn),
     and record the message as handled."""
-    for _ in range(2):  # a second try only if a rival wrote the offered hints meanwhile
-        game = notify.game_facts(session, game_id)
-        state = game.state
-        to_move = not game.seed_hex and state["players"][state["to_move"]] == player.name
-        hints = notify.offer_hints(session, game, player) if to_move else []
-        notify.send_game_email(
-            session,
-            game,
-            player,
-            "turn_refused",
-            answering=reply.message_id,
-            problem=problem,
-            reason=reason,
-            read=read,
-            hints=hints,
-            earlier=earlier,
-        )
-        if _record(session, reply, player, problem, game_id=game_id):
-            return Outcome("refused", f"{problem}: {reason}")
-        if _handled(session, reply.message_key):
-            break
+    batch.queue_now(  # the turns it offers are kept if a rival offered them meanwhile
+        session,
+        current_app.config,
+        EmailKind.TURN_REFUSED,
+        game_id=game_id,
+        player=player,
+        answering=reply.message_id,
+        problem=problem,
+        reason=reason,
+        read=read,
+        earlier=earlier,
+    )
+    if _record(session, reply, player, problem, game_id=game_id):
+        return Outcome("refused", f"{problem}: {reason}")
     return Outcome("duplicate", "answered by another process meanwhile")
 
 
@@ -329,7 +323,7 @@ def _answer_stranger(
         outgoing.queue(
             session,
             config,
-            kind="reply_unrecognised",
+            kind=EmailKind.REPLY_UNRECOGNISED,
             to=player.email,
             rendered=rendered,
             links=links,
@@ -344,7 +338,7 @@ def _answered_lately(session: Session, email: str) -> bool:
     since = utcnow() - STRANGER_ANSWER_EVERY
     found = session.exec(
         select(OutboxMessage.id).where(
-            OutboxMessage.kind == "reply_unrecognised",
+            OutboxMessage.kind == EmailKind.REPLY_UNRECOGNISED,
             OutboxMessage.to_addr == email,
             OutboxMessage.created_at > since,
         )

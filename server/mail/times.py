@@ -1,7 +1,7 @@
 """Moments as emails and pages show them, in the reader's time zone (time left and other
 spans are said by `cafe.render.quantities`).
 
-Times are stored in UTC (README: Time controls and vacation); a player reads them in their
+Times are stored in UTC (docs/league.md); a player reads them in their
 own zone (their `timezone` setting, an IANA name; an unknown one falls back to UTC).
 """
 

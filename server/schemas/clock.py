@@ -1,5 +1,4 @@
-"""Time controls and vacations: what clients send and are shown (README: Time controls and
-vacation)."""
+"""Time controls and vacations: what clients send and are shown (docs/league.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ DEFAULT_CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "
 
 
 class ClockSettings(RequestModel):
-    """A game's time control; each setting has its default (README: Time controls and vacation)."""
+    """A game's time control; each setting has its default (docs/league.md)."""
 
     days_per_turn: int = Field(
         default=DEFAULT_CLOCK["days_per_turn"],

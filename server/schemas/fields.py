@@ -23,8 +23,8 @@ from pydantic.functional_serializers import SerializerFunctionWrapHandler
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import IntegerConverter
 
-from cafe.players import MAX_NAME_LENGTH
-from server.models import NAME_LENGTH, iso
+from cafe.players import NAME_LENGTH, NAME_PATTERN, NAME_RULE
+from server.models import iso
 
 #: Largest id or version accepted (PostgreSQL `integer`).
 MAX_INT = 2**31 - 1
@@ -42,15 +42,6 @@ class StoredInt(IntegerConverter):
             raise NotFound(f"nothing here has the number {value}; numbers go up to {MAX_INT}")
         return number
 
-
-#: Player names: a letter, then letters, digits, '_', '.' or '-'. A strict subset of the
-#: engine's rule (`cafe.players`: up to 32 printable characters without spaces, ':' or '"'),
-#: narrower so that a name is safe in an email address's local part and in a URL.
-assert NAME_LENGTH <= MAX_NAME_LENGTH
-NAME_PATTERN = rf"^[A-Za-z][A-Za-z0-9_.-]{{0,{NAME_LENGTH - 1}}}$"
-NAME_RULE = (
-    f"a player name: a letter, then up to {NAME_LENGTH - 1} letters, digits, '_', '.' or '-'"
-)
 
 #: Text no database column can hold: NUL (PostgreSQL refuses it) and unpaired surrogates
 #: (JSON can spell them as `\ud800`, but they have no UTF-8 encoding). Refused anywhere in
@@ -109,7 +100,8 @@ def _plain_digits(value: Any) -> Any:
     return value
 
 
-#: A name a player is known by.
+#: A name a player is known by: the engine's rule (`cafe.players`), which the engine, this
+#: pattern and the `players.name` column share.
 PlayerName = Annotated[
     str,
     Field(min_length=1, max_length=NAME_LENGTH, pattern=NAME_PATTERN, description=NAME_RULE),

@@ -1,5 +1,5 @@
 """Leagues, seasons, standings and ratings: what organisers and players send, and what
-everyone is shown (README: League)."""
+everyone is shown (docs/league.md)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ LeagueName = Annotated[
 
 
 class LeagueCreate(RequestModel):
-    """A new league, organised by the caller; every setting has its default (README: League)."""
+    """A new league, organised by the caller; every setting has its default (docs/league.md)."""
 
     name: LeagueName
     slug: LeagueSlug
@@ -130,7 +130,7 @@ class Invited(PublicModel):
 
 
 class StandingRow(PublicModel):
-    """A line of a division's table: league points, then the tiebreaks (README: League).
+    """A line of a division's table: league points, then the tiebreaks (docs/league.md).
     Players who left the season come last, whatever their points, without a place."""
 
     place: int | None = Field(description="null for a player who left the season")
@@ -203,7 +203,7 @@ class SeasonPublic(PublicModel):
 
 
 class RatingRow(PublicModel):
-    """A player's rating (README: League): shown and sorted by `ordinal` = mu − 3·sigma."""
+    """A player's rating (docs/league.md): shown and sorted by `ordinal` = mu − 3·sigma."""
 
     player: str
     mu: float

@@ -1,4 +1,5 @@
-"""The README's Play section runs: its `cafe` commands, in order, against a fresh service.
+"""The README's Play section runs: its `cafe` commands, in order, against a fresh service, and
+then those of docs/league.md's time controls.
 
 The deal is random, so three things are adapted, and only these: `hint`, `move` and `watch`
 run as the player whose turn it is, with the turn replaced by that player's best hint; a
@@ -8,25 +9,22 @@ the game is brought to its end (the second player resigns).
 
 from __future__ import annotations
 
-import re
-import shlex
 from pathlib import Path
 
 import pytest
 from client_support import Cafe, LiveServer, Player
+from docs_support import section, sh_commands
 
-ROOT = Path(__file__).resolve().parents[2]
 README_SERVER = "http://127.0.0.1:5000"
 PLAYERS = {"default": "ann", "bob": "bob"}  # profile -> player, as the README uses them
 
 
-def play_commands(readme: str) -> list[list[str]]:
-    """The `cafe` command lines of the sh blocks in the Play section, as argument lists."""
-    section = re.search(r"^## Play\n(.*?)(?=^## |\Z)", readme, re.DOTALL | re.MULTILINE)
-    assert section, "README.md has no '## Play' section (the `cafe` client's documentation)"
-    blocks = re.findall(r"```sh\n(.*?)```", section.group(1), re.DOTALL)
-    lines = [shlex.split(line, comments=True) for block in blocks for line in block.splitlines()]
-    return [line for line in lines if line]
+def play_commands() -> list[list[str]]:
+    """The `cafe` command lines of the README's Play section, then those of the time
+    controls in docs/league.md, which go on with the same players."""
+    return sh_commands(section("README.md", "Play")) + sh_commands(
+        section("docs/league.md", "Time controls and vacation")
+    )
 
 
 def run_session(cafe: Cafe, commands: list[list[str]]) -> list[str]:
@@ -69,7 +67,7 @@ def player_to_move(cafe: Cafe, game: str) -> Player:
 def test_the_play_section_of_the_readme_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    commands = play_commands((ROOT / "README.md").read_text(encoding="utf-8"))
+    commands = play_commands()
     monkeypatch.chdir(tmp_path)  # where the README's files (game-1.txt) are written
     server = LiveServer.on_file(tmp_path / "readme.db")  # fresh: ann, bob and game 1
     try:

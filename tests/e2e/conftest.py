@@ -19,10 +19,11 @@ import pytest
 import requests
 from e2e_support import E2E_SECRET_KEY, free_port, mailed_code
 from postgres_support import scratch_postgres
+from smtp_support import Catchers
 
 from server import migrate
 from server.db import make_engine
-from server.devmail import CatchingHandler, start_catcher
+from server.devmail import CatchingHandler
 
 PG_URL = os.environ.get("CAFE_TEST_DATABASE_URL")
 BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
@@ -202,9 +203,6 @@ def dev_client(dev_server: Server) -> Iterator[Client]:
 
 
 @pytest.fixture
-def sink() -> Iterator[tuple[CatchingHandler, int]]:
+def sink(smtp_catcher: Catchers) -> tuple[CatchingHandler, int]:
     """An SMTP server for the mail workers to deliver to, keeping every message."""
-    handler, port = CatchingHandler(), free_port()
-    controller = start_catcher(handler, host="127.0.0.1", port=port)
-    yield handler, port
-    controller.stop()
+    return smtp_catcher.start()

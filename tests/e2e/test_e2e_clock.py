@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 from e2e_support import ROOT, cafe_server, wait_for, worker_environment
 from sqlalchemy import update
 from sqlmodel import Session, col, select
+from worker_support import SWEEP_LOGGING, wait_for_further_sweeps
 
 from server.devmail import CatchingHandler
 from server.models import OutboxMessage, Player
@@ -113,21 +113,19 @@ def test_reminders_timeouts_removal_and_a_vacation_with_real_workers(
         declared = client.call("POST", "/api/me/vacation", val, json={"days": 2, "start": start})
         assert declared.status_code == 201, declared.text
         vacation_end = datetime.fromisoformat(declared.json()["current"]["end"])
+        logs = [tmp_path / f"worker{n}.log" for n in range(2)]
         workers = [
             subprocess.Popen(
-                cafe_server("worker"),
-                env=env,
-                stderr=(tmp_path / f"worker{n}.log").open("wb"),
-                cwd=ROOT,
+                cafe_server("worker"), env={**env, **SWEEP_LOGGING}, stderr=log.open("wb"), cwd=ROOT
             )
-            for n in range(2)
+            for log in logs
         ]
         removed = drive(table, pat=pat, nat=nat, val=val, vacation_end=vacation_end)
         check_state(removed, nat)
         while table.state()["status"] == "active":
             table.play(table.state()["to_move"])
         wait_for("deliver every message", table.delivered)
-        time.sleep(2.5)  # a further sweep and poll of each worker: nothing more is sent
+        wait_for_further_sweeps(logs)  # and polls of the outbox: nothing more is sent
         check_mail(client, handler, pat=pat, nat=nat, val=val)
         check_record(client, game_id, nat, tmp_path)
     finally:

@@ -10,59 +10,23 @@ fails, saying so.
 
 from __future__ import annotations
 
-import getpass
 import os
-import shutil
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import requests
+from deploy_support import nginx_binary, procfile_web, start_nginx, start_web, stop
 from e2e_support import free_port
 
 from server import migrate
 
-ROOT = Path(__file__).resolve().parents[2]
 #: Twice the Procfile's 2 workers × 4 threads: every thread of both workers is taken
 #: however the connections split between them (with 10, a 7/3 split under load left one
 #: thread free, and bare gunicorn answered /healthz after all).
 SLOW_CLIENTS = 16
-
-
-def procfile_web() -> str:
-    """The Procfile's `web` command."""
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        if line.startswith("web:"):
-            return line.removeprefix("web:").strip()
-    raise AssertionError("the Procfile has no web process")
-
-
-def wait_healthy(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert process.poll() is None, log.read_text(errors="replace")
-        try:
-            if requests.get(f"{base}/healthz", timeout=2).ok:
-                return
-        except requests.RequestException:
-            time.sleep(0.1)
-    raise AssertionError(f"{base} did not come up; see {log}")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -71,26 +35,15 @@ def gunicorn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("serving")
     url = f"sqlite:///{folder / 'cafe.db'}"
     migrate.upgrade(url)
-    port = free_port()
     env = {
         **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "PORT": str(port),
         "CAFE_DATABASE_URL": url,
         "CAFE_SECRET_KEY": "serving-test-secret-of-at-least-32-bytes",
         "CAFE_TRUSTED_PROXIES": "1",
         "CAFE_LOG_LEVEL": "WARNING",
     }
-    env.pop("CAFE_BIND", None)
-    log = folder / "gunicorn.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            ["sh", "-c", f"exec {procfile_web()}"],
-            env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
+    base, process = start_web(env, free_port(), folder / "gunicorn.log")
     try:
-        wait_healthy(base, process, log)
         yield base
     finally:
         stop(process)
@@ -99,37 +52,12 @@ def gunicorn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def nginx(gunicorn: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """nginx with `deploy/nginx.conf`, its listening port and upstream moved to the test's."""
-    binary = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None
-    )
+    binary = nginx_binary()
     if binary is None:
         pytest.fail("nginx is not installed: apt-get install -y nginx (make test does, as root)")
     folder = tmp_path_factory.mktemp("nginx")
-    port = free_port()
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
-    assert "listen 80;" in site and "server 127.0.0.1:8000;" in site
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
-    site = site.replace("server 127.0.0.1:8000;", f"server {gunicorn.removeprefix('http://')};")
-    (folder / "cafe.conf").write_text(site)
-    temp = folder / "temp"
-    temp.mkdir()
-    (folder / "nginx.conf").write_text(
-        # workers as this user (nginx would switch root's to `nobody`, shut out of tmp_path)
-        f"daemon off;\nuser {getpass.getuser()};\npid {folder / 'nginx.pid'};\n"
-        f"error_log {folder / 'error.log'};\n"
-        "events { worker_connections 256; }\n"
-        f"http {{\n  access_log off;\n  client_body_temp_path {temp};\n"
-        f"  proxy_temp_path {temp};\n  include {folder / 'cafe.conf'};\n}}\n"
-    )
-    log = folder / "nginx.out"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")],
-            stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
+    base, process = start_nginx(binary, folder, free_port(), gunicorn.removeprefix("http://"))
     try:
-        wait_healthy(base, process, log)
         yield base
     finally:
         stop(process)

@@ -1,6 +1,6 @@
 """Helpers for the rules tests: positions built from their interesting parts, and checks.
 
-A position (README: Positions) must account for all 100 tiles. ``position`` takes what a test
+A position (docs/formats.md) must account for all 100 tiles. ``position`` takes what a test
 cares about (hands, seated guests, the bar, the tiles to be drawn next) and puts every other
 tile in the bag, below the named ones, so that every draw of the test is known.
 

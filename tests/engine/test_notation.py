@@ -1,4 +1,4 @@
-"""Rulebook §13 (notation) and the README's decisions on ``#N``, ``swap X@DE1`` and modifiers."""
+"""Rulebook §13 (notation) and docs/rules.md's decisions on ``#N``, ``swap X@DE1`` and modifiers."""
 
 from __future__ import annotations
 

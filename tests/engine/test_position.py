@@ -1,4 +1,4 @@
-"""README: Positions: positions load, round-trip, and are refused with a clear message when they
+"""docs/formats.md: positions load, round-trip, and are refused with a clear message when they
 do not describe a possible game."""
 
 from __future__ import annotations

@@ -224,15 +224,15 @@ def test_text_marks_the_last_turn_within_the_layouts_width(layout: board_text.La
     assert "›" not in ANSI.sub("", coloured) and "reversed: the last turn" in coloured
 
 
-def test_text_keeps_wide_and_long_names_within_the_width() -> None:
-    game = Game.new(["王小明王小明王小明王小明王小明", "b" * 32, "<i>"], seed=1)
+def test_text_keeps_the_longest_names_within_the_width() -> None:
+    game = Game.new(["a" * 24, "b" * 24, "c" * 24, "cid"], seed=1)
     text = render.text(game)
-    assert "<i>" in text
+    assert "cid" in text
     assert all(display_width(line) <= 100 for line in text.splitlines())
 
 
 def test_names_that_could_reach_a_terminal_as_control_codes_are_refused() -> None:
-    with pytest.raises(CafeError, match="printable"):
+    with pytest.raises(CafeError, match="a player name: a letter"):
         Game.new(["\x1b[2Jann", "bob"], seed=1)
 
 
@@ -340,7 +340,7 @@ def test_svg_special_marks() -> None:
 
 def test_svg_is_self_contained_and_safe() -> None:
     """No scripts, no links or external resources, and names are text, not markup."""
-    game = Game.new(["<script>", "a&b", "q'uote"], seed=2)
+    game = Game.new(["script", "a.b", "q-uote"], seed=2)
     source = render.svg(game)
     root = ET.fromstring(source)
     tags = {el.tag.removeprefix(SVG) for el in root.iter()}

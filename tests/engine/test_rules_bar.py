@@ -1,5 +1,5 @@
 """Rulebook §7: the bar — stool values in order, any tile, jokers only as a last resort,
-elimination — and the README's decisions on bar values, jokers at the bar and elimination."""
+elimination — and docs/rules.md's decisions on bar values, jokers at the bar and elimination."""
 
 from __future__ import annotations
 

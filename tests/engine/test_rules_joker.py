@@ -1,4 +1,4 @@
-"""Rulebook §8: exchanging a seated joker, and the README's decisions on the exchange (same
+"""Rulebook §8: exchanging a seated joker, and docs/rules.md's decisions on the exchange (same
 gender, nation of either table), joker for joker, and ``swap X@DE1``."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Rulebook §9 (refill and the hand limit) and §10 (end of the game, final scoring), with
-the README's decisions on the hand limit, a hand above it, the end, penalties, ties, and the
+docs/rules.md's decisions on the hand limit, a hand above it, the end, penalties, ties, and the
 running scores."""
 
 from __future__ import annotations

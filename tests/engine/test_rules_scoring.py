@@ -1,5 +1,5 @@
 """Rulebook §6: scoring a seating turn placement by placement, in written order, with
-single-nation doubling and jokers counting as one nation; the README's decisions on doubling,
+single-nation doubling and jokers counting as one nation; docs/rules.md's decisions on doubling,
 the order of placements and jokers on two-nation chairs."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Rulebook §4–§5: what a seating turn may do — nation, gender balance, no one alone, the
-empty board — and the README's decisions on when the conditions are checked."""
+empty board — and docs/rules.md's decisions on when the conditions are checked."""
 
 from __future__ import annotations
 

@@ -18,13 +18,14 @@ from flask import request as flask_request
 from flask.testing import FlaskClient
 from postgres_support import scratch_postgres
 from server_support import TEST_CONFIG, Api, free_port, openapi_path
+from smtp_support import Catchers
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
 from server import apispec
 from server.app import create_app
 from server.db import get_engine
-from server.devmail import CatchingHandler, start_catcher
+from server.devmail import CatchingHandler
 from server.mail.receiver import start_receiver
 
 PG_URL = os.environ.get("CAFE_TEST_DATABASE_URL")
@@ -85,13 +86,9 @@ def dead_port() -> int:
 
 
 @pytest.fixture
-def smtp_server() -> Iterator[tuple[CatchingHandler, int]]:
+def smtp_server(smtp_catcher: Catchers) -> tuple[CatchingHandler, int]:
     """A real SMTP server (aiosmtpd) on a free port that keeps what it receives."""
-    handler = CatchingHandler()
-    port = free_port()
-    controller = start_catcher(handler, host="127.0.0.1", port=port)
-    yield handler, port
-    controller.stop()
+    return smtp_catcher.start()
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ outbox to a real SMTP server, and write replies the way mail programs do."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import smtplib
@@ -94,8 +95,11 @@ def assert_text_fits(text: str) -> None:
     assert not wide, wide
 
 
+@functools.cache
 def sample_emails() -> ModuleType:
-    """`.ci/render_every_email.py`, whose `builders()` build one email of every kind."""
+    """`.ci/render_every_email.py`, whose `builders()` build one email of every kind: the
+    one list of sample emails, for the wheel check and every test that goes over the kinds
+    (loaded once)."""
     spec = importlib.util.spec_from_file_location("render_every_email", SAMPLES)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -8,15 +8,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from aiosmtpd.controller import Controller
 from flask import Flask
 from flask.testing import FlaskClient
 from signin_support import mailed_code
+from smtp_support import Catchers
 from sqlalchemy import event, func
 from sqlmodel import Session, col, select
 
 from server.db import get_engine
-from server.devmail import CatchingHandler, start_catcher
+from server.devmail import CatchingHandler
 from server.models import OutboxMessage
 from server.worker import Worker
 
@@ -78,14 +78,14 @@ class Api:
     def __init__(self, app: Flask, client: FlaskClient) -> None:
         self.app = app
         self.client = client
-        self._sink: Controller | None = None
+        self._catchers = Catchers()
+        self._port: int | None = None
         self.sink = CatchingHandler()
 
     def close(self) -> None:
         """Stop the SMTP sink, if one was started."""
-        if self._sink is not None:
-            self._sink.stop()
-            self._sink = None
+        self._catchers.stop_all()
+        self._port = None
 
     def send_events(self) -> None:
         """Render and send the pending events of game changes as the worker does (to a local
@@ -99,10 +99,8 @@ class Api:
             ).one()
         if not waiting:
             return
-        if self._sink is None:
-            port = free_port()
-            self._sink = start_catcher(self.sink, host="127.0.0.1", port=port)
-            self._port = port
+        if self._port is None:
+            _, self._port = self._catchers.start(self.sink)
         config = {**self.app.config, "SMTP_PORT": self._port, "MAIL_PER_MINUTE": 0}
         worker = Worker(engine, config)
         while worker.run_once():

@@ -15,6 +15,7 @@ import pytest
 from server_support import TEST_CONFIG
 from sqlalchemy import func
 from sqlmodel import Session, select
+from worker_support import SWEEP_LOGGING, wait_for_further_sweeps
 
 from server.clock import devclock
 from server.db import get_engine
@@ -39,7 +40,7 @@ def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
         "CAFE_SECRET_KEY": TEST_CONFIG["SECRET_KEY"],
         "CAFE_MAIL_FROM": "Cafe <cafe@cafe.test>",
         "CAFE_WORKER_POLL": "1",
-        "CAFE_LOG_LEVEL": "WARNING",
+        **SWEEP_LOGGING,
     }
     code = "from server.cli import app; app()"
     return subprocess.Popen(
@@ -78,12 +79,13 @@ def test_a_worker_killed_mid_sweep_loses_and_doubles_nothing(api, backend, tmp_p
     doomed.wait(10)
     killed_at = count(engine, entries)
     assert 0 < killed_at < GAMES, "the worker was not killed mid-sweep"
-    survivors = [start_worker(url, dead_port, tmp_path / f"w{n}.log") for n in range(2)]
+    logs = [tmp_path / f"w{n}.log" for n in range(2)]
+    survivors = [start_worker(url, dead_port, log) for log in logs]
     try:
         deadline = time.monotonic() + 120
         while count(engine, entries) < GAMES and time.monotonic() < deadline:
             time.sleep(0.1)
-        time.sleep(1.5)  # a further sweep of each survivor finds nothing more to do
+        wait_for_further_sweeps(logs)  # which find nothing more to do
     finally:
         for worker in survivors:
             worker.terminate()

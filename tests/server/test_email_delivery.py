@@ -14,7 +14,6 @@ from sqlmodel import Session, select
 from cafe.render.quantities import time_left
 from server import outbox
 from server.db import get_engine
-from server.devmail import CatchingHandler, start_catcher
 from server.mail import digest, times
 from server.models import OutboxMessage, Player, utcnow
 from server.worker import Worker
@@ -54,7 +53,7 @@ def due_message_ids(app):
 
 @pytest.mark.postgres
 def test_an_outage_longer_than_the_backoff_schedule_loses_and_doubles_nothing(
-    api, busy_game, dead_port
+    api, busy_game, dead_port, smtp_catcher
 ):
     """SMTP down for longer than all the retries of a message would take, then up: everything
     queued is delivered, each once, with no manual step."""
@@ -68,14 +67,13 @@ def test_an_outage_longer_than_the_backoff_schedule_loses_and_doubles_nothing(
         assert worker.run_once() == 0
         assert outbox.counts(get_engine(api.app))["pending"] == waiting
     assert {row.attempts for row in outbox_rows(api.app)} == {0}
-    handler = CatchingHandler()
-    controller = start_catcher(handler, host="127.0.0.1", port=dead_port)  # back up
+    handler, _ = smtp_catcher.start(port=dead_port)  # back up
     try:
         while worker.run_once():  # the same worker resumes by itself
             pass
         assert deliver(api.app, dead_port) == 0
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     ids = [message["Message-ID"] for message in handler.messages]
     sent = {row.message_id for row in outbox_rows(api.app) if row.status == "sent"}
     assert sorted(ids) == sorted(sent)  # each once
@@ -155,7 +153,9 @@ class RefusingHandler:
         return "550 5.1.1 no such mailbox"
 
 
-def test_a_failing_address_shows_in_me_until_mail_gets_through(api, dead_port, smtp_server):
+def test_a_failing_address_shows_in_me_until_mail_gets_through(
+    api, dead_port, smtp_server, smtp_catcher
+):
     handler, port = smtp_server
     token = api.register("ann")
     assert api.call("GET", "/api/me", token).json["email_status"] == {
@@ -166,12 +166,12 @@ def test_a_failing_address_shows_in_me_until_mail_gets_through(api, dead_port, s
     api.client.post("/api/signin-codes", json={"email": "ann@example.com"})
     deliver(api.app, dead_port)  # the sign-in mails wait: the server is down, not the address
     assert api.call("GET", "/api/me", token).json["email_status"]["state"] == "ok"
-    controller = start_catcher(RefusingHandler(), host="127.0.0.1", port=dead_port)
+    smtp_catcher.start(RefusingHandler(), port=dead_port)
     try:
         make_due(api.app)
         deliver(api.app, dead_port)
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     status = api.call("GET", "/api/me", token).json["email_status"]
     assert status["state"] == "failing" and "550" in status["last_error"]
     assert status["since"].endswith("Z")

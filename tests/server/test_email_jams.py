@@ -6,15 +6,15 @@ sent, nor one after "game over", and everybody gets "game over"."""
 from __future__ import annotations
 
 import pytest
-from aiosmtpd.controller import Controller
 from mail_support import make_due, outbox_rows
 from sqlalchemy import update
 from sqlmodel import Session
 
 from server.db import get_engine
 from server.devmail import CatchingHandler
-from server.games import notify
+from server.mail import batch
 from server.mail.addresses import read_reply_address
+from server.mail.kinds import EmailKind
 from server.models import MailRecipient, OutboxMessage
 from server.worker import Worker, smtp_offers_utf8
 
@@ -34,13 +34,6 @@ class BouncingHandler(CatchingHandler):
         return "250 OK"
 
 
-def sink(port, *, smtputf8):
-    handler = BouncingHandler()
-    controller = Controller(handler, hostname="127.0.0.1", port=port, enable_SMTPUTF8=smtputf8)
-    controller.start()
-    return handler, controller
-
-
 def queue(app, *addresses):
     with Session(get_engine(app)) as session:
         for n, address in enumerate(addresses):
@@ -57,24 +50,26 @@ def queue(app, *addresses):
 
 
 @pytest.mark.postgres
-def test_bad_messages_fail_alone_and_the_rest_of_the_batch_goes_out(api, dead_port, monkeypatch):
+def test_bad_messages_fail_alone_and_the_rest_of_the_batch_goes_out(
+    api, dead_port, monkeypatch, smtp_catcher
+):
     game_id, tokens = api.started_game("ann", "bob")  # events: game started ×2, your turn
     first = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
     queue(api.app, "müller@example.com", "bounce@example.com", "cid@example.com")
-    real = notify.GAME_EMAILS["game_started"]
+    real = batch.RENDERERS[EmailKind.GAME_STARTED]
 
-    def broken_for_the_first(game, recipient, **kwargs):
-        if recipient.name == first:
+    def broken_for_the_first(mail):
+        if mail.to.name == first:
             raise RuntimeError("template bug")
-        return real(game, recipient, **kwargs)
+        return real(mail)
 
-    monkeypatch.setitem(notify.GAME_EMAILS, "game_started", broken_for_the_first)
-    handler, controller = sink(dead_port, smtputf8=False)
+    monkeypatch.setitem(batch.RENDERERS, EmailKind.GAME_STARTED, broken_for_the_first)
+    handler, _ = smtp_catcher.start(BouncingHandler(), port=dead_port, smtputf8=False)
     try:
         config = {**api.app.config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 0}
         assert Worker(get_engine(api.app), config).run_once() == len(outbox_rows(api.app))
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     got = sorted((m["To"], m["Subject"]) for m in handler.messages)
     to = [address for address, _ in got]
     assert "cid@example.com" in to and "ann@example.com" in to  # one round: the rest went out
@@ -93,15 +88,17 @@ def test_bad_messages_fail_alone_and_the_rest_of_the_batch_goes_out(api, dead_po
     assert (turn.to_addr, turn.status, turn.attempts) == (f"{first}@example.com", "pending", 0)
 
 
-def test_an_international_address_goes_out_where_the_server_offers_smtputf8(app, dead_port):
+def test_an_international_address_goes_out_where_the_server_offers_smtputf8(
+    app, dead_port, smtp_catcher
+):
     queue(app, "müller@example.com")
-    handler, controller = sink(dead_port, smtputf8=True)
+    handler, _ = smtp_catcher.start(BouncingHandler(), port=dead_port, smtputf8=True)
     try:
         config = {**app.config, "SMTP_PORT": dead_port}
         assert smtp_offers_utf8(config)
         assert Worker(get_engine(app), config).run_once() == 1
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     [message] = handler.messages
     assert message["To"] == "müller@example.com"
     assert [row.status for row in outbox_rows(app)] == ["sent"]
@@ -116,10 +113,12 @@ def a_minute_passes(app):
 
 
 @pytest.mark.postgres
-def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_over(api, dead_port):
+def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_over(
+    api, dead_port, smtp_catcher
+):
     game_id, tokens = api.started_game("ann", "bob")
     config = api.app.config
-    handler, controller = sink(dead_port, smtputf8=False)
+    handler, _ = smtp_catcher.start(BouncingHandler(), port=dead_port, smtputf8=False)
     worker = Worker(get_engine(api.app), {**config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 2})
     received: list[tuple[str, str, int, bool]] = []  # to, subject, version when sent, over
 
@@ -157,7 +156,7 @@ def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_o
             a_minute_passes(api.app)
             deliver_round()
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     statuses = {row.status for row in outbox_rows(api.app)}
     assert "superseded" in statuses and statuses <= {"sent", "superseded", "skipped"}
     for name in ("ann", "bob"):

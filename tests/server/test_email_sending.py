@@ -6,7 +6,6 @@ and sent once when it is up."""
 from __future__ import annotations
 
 import pytest
-from aiosmtpd.controller import Controller
 from mail_support import outbox_rows
 from sqlmodel import Session
 
@@ -84,31 +83,25 @@ def a_game_with_events(api):
         assert api.call("POST", f"/api/games/{game_id}/turns", token, json=body).status_code == 201
 
 
-def serve(handler, port):
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    return controller
-
-
 def sent_ids(app):
     return sorted(row.message_id for row in outbox_rows(app) if row.status == "sent")
 
 
 @pytest.mark.postgres
 def test_a_connection_that_breaks_under_a_message_is_replaced_and_the_message_sent_once(
-    api, dead_port
+    api, dead_port, smtp_catcher
 ):
     queue_plain(api.app, PLAIN)
     a_game_with_events(api)
     handler = FlakyHandler(breaks={3, 10, CHUNK, CHUNK + 2, PLAIN + 3})
-    controller = serve(handler, dead_port)
+    smtp_catcher.start(handler, port=dead_port)
     try:
         config = {**api.app.config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 0}
         worker = Worker(get_engine(api.app), config)
         while worker.run_once():
             pass
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     received = sorted(message["Message-ID"] for message in handler.messages)
     assert received == sent_ids(api.app)  # each once
     assert len(received) > PLAIN  # the events were rendered and sent too
@@ -117,11 +110,11 @@ def test_a_connection_that_breaks_under_a_message_is_replaced_and_the_message_se
 
 
 @pytest.mark.postgres
-def test_a_server_that_goes_down_mid_batch_gets_the_rest_back_untried(api, dead_port):
+def test_a_server_that_goes_down_mid_batch_gets_the_rest_back_untried(api, dead_port, smtp_catcher):
     queue_plain(api.app, PLAIN)
     a_game_with_events(api)
     handler = FlakyHandler(down_after=CHUNK + 5)
-    controller = serve(handler, dead_port)
+    smtp_catcher.start(handler, port=dead_port)
     try:
         config = {
             **api.app.config,
@@ -143,7 +136,7 @@ def test_a_server_that_goes_down_mid_batch_gets_the_rest_back_untried(api, dead_
         while worker.run_once():
             pass
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     received = sorted(message["Message-ID"] for message in handler.messages)
     assert received == sent_ids(api.app)  # each once
     assert set(outbox.counts(get_engine(api.app))) <= {"sent", "superseded", "skipped"}

@@ -7,7 +7,6 @@ or given up on), and a second worker does not claim mail behind a batch being se
 from __future__ import annotations
 
 import pytest
-from aiosmtpd.controller import Controller
 from mail_support import make_due
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -42,18 +41,11 @@ class Refusing(CatchingHandler):
 
 
 @pytest.fixture
-def sink(dead_port):
+def sink(dead_port, smtp_catcher):
     def start(handler: CatchingHandler | None = None) -> CatchingHandler:
-        handler = handler or CatchingHandler()
-        controller = Controller(handler, hostname="127.0.0.1", port=dead_port)
-        controller.start()
-        started.append(controller)
-        return handler
+        return smtp_catcher.start(handler, port=dead_port)[0]
 
-    started: list[Controller] = []
-    yield start
-    for controller in started:
-        controller.stop()
+    return start
 
 
 def worker(app, port, per_minute=0):

@@ -15,8 +15,7 @@ from sqlmodel import Session, select
 
 from server import outbox
 from server.db import get_engine, make_engine
-from server.devmail import start_catcher
-from server.mail import events
+from server.mail import batch
 from server.models import OutboxMessage, utcnow
 from server.transactions import outage
 from server.worker import Worker
@@ -90,14 +89,14 @@ class TempFailHandler:
         return "451 4.3.0 try again later"
 
 
-def test_a_temporary_refusal_is_retried_with_backoff(app, dead_port):
-    controller = start_catcher(TempFailHandler(), host="127.0.0.1", port=dead_port)
+def test_a_temporary_refusal_is_retried_with_backoff(app, dead_port, smtp_catcher):
+    smtp_catcher.start(TempFailHandler(), port=dead_port)
     try:
         queue(app, 1)
         before = utcnow()
         assert worker_for(app, dead_port, OUTBOX_BACKOFF=60).run_once() == 1
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     [row] = rows(app)
     assert (row.status, row.attempts) == ("pending", 1)
     assert "451" in row.last_error
@@ -109,8 +108,8 @@ def test_delay_doubles_per_attempt():
     assert [policy.delay(n).total_seconds() for n in (1, 2, 3)] == [30, 60, 120]
 
 
-def test_gives_up_after_max_attempts(app, dead_port):
-    controller = start_catcher(TempFailHandler(), host="127.0.0.1", port=dead_port)
+def test_gives_up_after_max_attempts(app, dead_port, smtp_catcher):
+    smtp_catcher.start(TempFailHandler(), port=dead_port)
     try:
         queue(app, 1)
         for attempt in (1, 2):
@@ -118,7 +117,7 @@ def test_gives_up_after_max_attempts(app, dead_port):
             worker_for(app, dead_port, OUTBOX_MAX_ATTEMPTS=2).run_once()
             assert rows(app)[0].attempts == attempt
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     assert rows(app)[0].status == "failed"
 
 
@@ -129,13 +128,13 @@ class RefusingHandler:
         return "550 5.1.1 no such mailbox"
 
 
-def test_permanent_refusal_is_not_retried(app, dead_port):
-    controller = start_catcher(RefusingHandler(), host="127.0.0.1", port=dead_port)
+def test_permanent_refusal_is_not_retried(app, dead_port, smtp_catcher):
+    smtp_catcher.start(RefusingHandler(), port=dead_port)
     try:
         queue(app, 1)
         worker_for(app, dead_port).run_once()
     finally:
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     [row] = rows(app)
     assert (row.status, row.attempts) == ("failed", 1)
     assert "550" in row.last_error
@@ -241,16 +240,16 @@ def test_a_connection_lost_while_events_are_rendered_costs_no_attempt(
     handler, port = smtp_server
     api = Api(postgres_app, postgres_app.test_client())
     api.started_game("ann", "bob", "cid")  # sign-in codes, "joined" to ann, the start
-    loaded = events._Batch.__init__
+    loaded = batch.Batch.__init__
 
     def then_the_connection_ends(self, session, config, rows):
         loaded(self, session, config, rows)
-        monkeypatch.setattr(events._Batch, "__init__", loaded)  # once
+        monkeypatch.setattr(batch.Batch, "__init__", loaded)  # once
         backend = session.execute(text("SELECT pg_backend_pid()")).scalar_one()
         with get_engine(postgres_app).connect() as other:
             other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
 
-    monkeypatch.setattr(events._Batch, "__init__", then_the_connection_ends)
+    monkeypatch.setattr(batch.Batch, "__init__", then_the_connection_ends)
     worker = worker_for(postgres_app, port)
     with pytest.raises(OperationalError) as lost:
         worker.run_once()

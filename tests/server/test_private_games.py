@@ -5,8 +5,10 @@ only the open games the caller could join."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from flask import Flask
 from league import league_support
 from server_support import Api
 from test_web_pages import csrf_of, web_sign_in
@@ -168,15 +170,13 @@ def test_a_private_game_cannot_be_rated(api):
     assert api.call("GET", "/api/games?mine=true", ann).json["games"] == []
 
 
-def _mentions(response, game_id: int, finished_at: str) -> bool:
-    """Whether a response names the game: its id as a game's (JSON fields, links, "Game N")
-    or the moment it finished."""
-    text = response.get_data(as_text=True)
+def mentions(text: str, data: Any, game_id: int, finished_at: str) -> bool:
+    """Whether an answer (its `text`, and `data` if it is JSON) names the game: its id as a
+    game's (JSON fields, links, "Game N") or the moment it finished. `benchmarks/attack.py`
+    scans a deployment with it too."""
     if finished_at in text or re.search(rf"(/games/|Game ){game_id}\b", text):
         return True
-    if response.mimetype != "application/json":
-        return False
-    pending = [response.json]
+    pending = [data]
     while pending:
         item = pending.pop()
         if isinstance(item, dict):
@@ -196,6 +196,22 @@ NOT_SCANNED = {
     "/unsubscribe/<token>": "a player's own signed link, about their mail only",
     "/signin/link/<code>": "a player's own sign-in link, naming only them",
 }
+#: The scan's path arguments: the league and the player the test makes.
+SCAN_ARGS = {"name": "ann", "slug": "tuesday", "number": "1", "division": "1"}
+
+
+def scanned_paths(app: Flask) -> list[str]:
+    """Every GET route but a game's own (the test above) and `NOT_SCANNED`, its arguments
+    `SCAN_ARGS`, with each of the list queries."""
+    paths = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or "game_id" in rule.arguments or rule.rule in NOT_SCANNED:
+            continue
+        path = rule.rule
+        for argument in rule.arguments:
+            path = re.sub(rf"<(\w+:)?{argument}>", SCAN_ARGS[argument], path)
+        paths += [path + query for query in ("", "?mine=true", "?status=finished", "?limit=200")]
+    return paths
 
 
 @pytest.mark.postgres
@@ -219,24 +235,16 @@ def test_no_list_of_games_players_or_ratings_shows_a_private_game_to_others(api)
         if token is not None:
             web_sign_in(viewer, name.split()[-1])
         viewers[name] = (viewer, token)
-    args = {"name": "ann", "slug": "tuesday", "number": "1", "division": "1"}
     scanned = []
-    for rule in api.app.url_map.iter_rules():
-        if "GET" not in rule.methods or "game_id" in rule.arguments:
-            continue  # a game's own routes: the test above
-        if rule.rule in NOT_SCANNED:
-            continue
-        path = rule.rule
-        for argument in rule.arguments:
-            path = re.sub(rf"<(\w+:)?{argument}>", args[argument], path)
-        for query in ("", "?mine=true", "?status=finished", "?limit=200"):
-            for name, (viewer, token) in viewers.items():
-                response = viewer.call("GET", path + query, token)
-                assert response.status_code < 500, (path, name)
-                seen = _mentions(response, pid, finished_at)
-                scanned.append((path + query, name, response.status_code, seen))
-                if name != "player ann":
-                    assert not seen, (path + query, name, response.get_data(as_text=True))
+    for path in scanned_paths(api.app):
+        for name, (viewer, token) in viewers.items():
+            response = viewer.call("GET", path, token)
+            assert response.status_code < 500, (path, name)
+            data = response.json if response.is_json else None
+            seen = mentions(response.get_data(as_text=True), data, pid, finished_at)
+            scanned.append((path, name, response.status_code, seen))
+            if name != "player ann":
+                assert not seen, (path, name, response.get_data(as_text=True))
     paths = {path for path, *_ in scanned}
     assert {"/api/ratings", "/api/players/ann", "/players/ann", "/ratings", "/"} <= {
         path.split("?")[0] for path in paths

@@ -3,18 +3,15 @@ anchor for each section; every page's footer and every email's footer link to it
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from html import unescape
-from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
+from mail_support import sample_emails
 
 from cafe import rulebook
 from server.web.rules_page import inline
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def visible_text(html: str) -> str:
@@ -56,12 +53,7 @@ def test_every_page_links_to_the_rules_in_its_footer(client: FlaskClient, path: 
 
 def every_email():
     """One email of every kind, as `.ci/render_every_email.py` renders them for the wheel."""
-    spec = importlib.util.spec_from_file_location(
-        "render_every_email", ROOT / ".ci" / "render_every_email.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = sample_emails()
     return module.LINKS.base_url, module.builders()
 
 

@@ -86,7 +86,7 @@ def test_games_check_replays_every_game(env):
     good = run(env, "games", "check")
     assert good.exit_code == 0
     assert good.stdout.strip() == "1 games checked, 0 inconsistent"
-    with Session(get_engine(app)) as session:  # README: Positions lets these two be left out
+    with Session(get_engine(app)) as session:  # docs/formats.md lets these two be left out
         game = session.get(GameRecord, game_id)
         assert (game.state["birthday_player"], game.state["elimination_order"]) == (None, [])
         game.state = {

@@ -69,12 +69,19 @@ def signed_rank_p(first: list[float], second: list[float]) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def timed(kinds: dict[str, Callable[[], int]], expected: int, seed: int) -> dict[str, list[float]]:
-    """`WARM_UP` + `SAMPLES` pairs of requests, one of each kind in a shuffled order; the
-    seconds each measured one took, pair by pair (every answer must be `expected`)."""
+def timed(
+    kinds: dict[str, Callable[[], int]],
+    expected: int,
+    seed: int,
+    samples: int = SAMPLES,
+    warm_up: int = WARM_UP,
+) -> dict[str, list[float]]:
+    """`warm_up` + `samples` pairs of requests, one of each kind in a shuffled order; the
+    seconds each measured one took, pair by pair (every answer must be `expected`).
+    `benchmarks/attack.py` times a deployment's answers with it too."""
     shuffle = random.Random(seed).shuffle
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
-    for number in range(WARM_UP + SAMPLES):
+    for number in range(warm_up + samples):
         pair = list(kinds)
         shuffle(pair)
         for kind in pair:
@@ -82,7 +89,7 @@ def timed(kinds: dict[str, Callable[[], int]], expected: int, seed: int) -> dict
             status = kinds[kind]()
             elapsed = time.perf_counter() - started
             assert status == expected, (kind, status)
-            if number >= WARM_UP:
+            if number >= warm_up:
                 times[kind].append(elapsed)
     return times
 

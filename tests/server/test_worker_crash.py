@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from aiosmtpd.controller import Controller
 from server_support import TEST_CONFIG
 from sqlmodel import Session
 
@@ -63,7 +62,7 @@ def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
 
 
 @pytest.mark.postgres
-def test_a_worker_killed_mid_batch_loses_nothing(app, tmp_path, dead_port):
+def test_a_worker_killed_mid_batch_loses_nothing(app, tmp_path, dead_port, smtp_catcher):
     with Session(get_engine(app)) as session:
         for n in range(MESSAGES):
             session.add(
@@ -77,8 +76,7 @@ def test_a_worker_killed_mid_batch_loses_nothing(app, tmp_path, dead_port):
             )
         session.commit()
     handler = SlowHandler()
-    controller = Controller(handler, hostname="127.0.0.1", port=dead_port)
-    controller.start()
+    smtp_catcher.start(handler, port=dead_port)
     url = app.config["DATABASE_URL"]
     doomed = start_worker(url, dead_port, tmp_path / "doomed.log")
     survivor = start_worker(url, dead_port, tmp_path / "survivor.log")
@@ -96,7 +94,7 @@ def test_a_worker_killed_mid_batch_loses_nothing(app, tmp_path, dead_port):
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
                 process.wait(timeout=10)
-        controller.stop()
+        smtp_catcher.stop(dead_port)
     times = Counter(message["Message-ID"] for message in handler.messages)
     assert set(times) == {f"<crash-{n}@cafe.test>" for n in range(MESSAGES)}
     twice = [mid for mid, count in times.items() if count > 1]

@@ -20,7 +20,6 @@ from itertools import cycle
 from pathlib import Path
 from typing import Any
 
-from aiosmtpd.controller import Controller
 from flask import Flask
 from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import Session, select
@@ -109,7 +108,7 @@ def unsettled(app: Flask) -> int:
         )
 
 
-def test_two_live_workers_send_every_message_once(postgres_app, tmp_path):
+def test_two_live_workers_send_every_message_once(postgres_app, tmp_path, smtp_catcher):
     api = Api(postgres_app, postgres_app.test_client())
     tokens = {name: api.register(name) for name in PLAYERS}
     for token in tokens.values():  # everybody hears of every turn: mail to all four
@@ -118,8 +117,7 @@ def test_two_live_workers_send_every_message_once(postgres_app, tmp_path):
     games = [new_game(api, tokens, next(tables)) for _ in range(GAMES)]
     handler = SlowHandler()
     port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
+    smtp_catcher.start(handler, port=port)
     url = postgres_app.config["DATABASE_URL"]
     logs = [tmp_path / "first.log", tmp_path / "second.log"]
     workers = [start_worker(url, port, log) for log in logs]
@@ -141,7 +139,7 @@ def test_two_live_workers_send_every_message_once(postgres_app, tmp_path):
             worker.send_signal(signal.SIGTERM)
         for worker in workers:
             worker.wait(timeout=30)
-        controller.stop()
+        smtp_catcher.stop(port)
     received = Counter(message["Message-ID"] for message in handler.messages)
     twice = {mid: count for mid, count in received.items() if count > 1}
     with Session(get_engine(postgres_app)) as session:

@@ -1,4 +1,4 @@
-"""The league schedule (README: League, "Schedule") and division sizes: properties over every
+"""The league schedule (docs/league.md, "Schedule") and division sizes: properties over every
 division size and game size, many seeds; determinism from the published seed."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def names(n: int) -> list[str]:
 
 
 def check(games: list[tuple[str, ...]], players: list[str], g: int, rounds: int) -> None:
-    """Every promise of README: League about one division's schedule."""
+    """Every promise of docs/league.md about one division's schedule."""
     played = Counter(p for game in games for p in game)
     assert played == dict.fromkeys(players, rounds)
     assert all(len(set(game)) == len(game) for game in games)

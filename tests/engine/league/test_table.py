@@ -1,5 +1,5 @@
 """League points, the table's tiebreaks, promotion and relegation and the next season's
-divisions (README: League), on plain values."""
+divisions (docs/league.md), on plain values."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Moves announced, then placed (issue 20 §2): the final table and email call the moves
-"as things stand"; when a newcomer joins and the divisions are refilled in order (README:
-League), a player the table moved down stays in division 1 — and the next season's start
-email, the season page and the API all say so, with every member's reason."""
+"as things stand"; when a newcomer joins and the divisions are refilled in order
+(docs/league.md), a player the table moved down stays in division 1 — and the next season's
+start email, the season page and the API all say so, with every member's reason."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ratings (README: League): OpenSkill Plackett–Luce with default parameters, updated when a
+"""Ratings (docs/league.md): OpenSkill Plackett–Luce with default parameters, updated when a
 rated game finishes, and a pure function of the rated games (`ratings rebuild`)."""
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
-"""Every route the README's curl walkthrough calls exists in the API description."""
+"""Every route the curl walkthrough of docs/formats.md calls exists in the API description."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 
 
 def _walkthrough_calls() -> list[tuple[str, str]]:
-    """(method, path) of each curl call in the README, numbers standing for ids."""
-    text = README.read_text(encoding="utf-8")
+    """(method, path) of each curl call on the page, numbers standing for ids."""
+    text = PAGE.read_text(encoding="utf-8")
     calls = []
     for command in re.findall(r"^curl .*$", text, re.MULTILINE):
         method = re.search(r"-X (\w+)", command)
@@ -31,4 +31,4 @@ def test_the_walkthrough_calls_only_documented_routes(client) -> None:
     assert len(calls) >= 10
     for method, path in calls:
         documented = [t for t in paths if _matches(t, path) and method in paths[t]]
-        assert documented, f"README calls {method.upper()} {path}, which the API lacks"
+        assert documented, f"docs/formats.md calls {method.upper()} {path}, which the API lacks"

@@ -1,6 +1,7 @@
-"""The README's League section runs: its `cafe` commands, in order, against a fresh service.
+"""docs/league.md's League section runs: its `cafe` commands, in order, against a fresh
+service.
 
-The walk-through builds on the Play section's accounts (ann, the default profile, and bob),
+The walk-through builds on the README's Play section's accounts (ann, the default profile, and bob),
 so their `register` and `login` lines run first. Only one thing is adapted: a `login`
 without `--code` is answered with the code from the email, as a person would type it.
 """
@@ -8,23 +9,13 @@ without `--code` is answered with the code from the email, as a person would typ
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 from client_support import Cafe, LiveServer
+from docs_support import section, sh_commands
 from typer.testing import Result
 
-ROOT = Path(__file__).resolve().parents[2]
 README_SERVER = "http://127.0.0.1:5000"
-
-
-def section_commands(readme: str, heading: str) -> list[list[str]]:
-    """The `cafe` command lines of the sh blocks in the README's `## heading` section."""
-    section = re.search(rf"^## {heading}\n(.*?)(?=^## |\Z)", readme, re.DOTALL | re.MULTILINE)
-    assert section, f"README.md has no '## {heading}' section"
-    blocks = re.findall(r"```sh\n(.*?)```", section.group(1), re.DOTALL)
-    lines = [shlex.split(line, comments=True) for block in blocks for line in block.splitlines()]
-    return [line for line in lines if line]
 
 
 def run(cafe: Cafe, argv: list[str]) -> Result:
@@ -40,10 +31,10 @@ def run(cafe: Cafe, argv: list[str]) -> Result:
     return result
 
 
-def test_the_league_section_of_the_readme_runs(tmp_path: Path) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    accounts = [a for a in section_commands(readme, "Play") if {"register", "login"} & set(a)]
-    walk = section_commands(readme, "League")
+def test_the_league_walk_through_runs(tmp_path: Path) -> None:
+    play = sh_commands(section("README.md", "Play"))
+    accounts = [a for a in play if {"register", "login"} & set(a)]
+    walk = sh_commands(section("docs/league.md", "League"))
     server = LiveServer.on_file(tmp_path / "readme.db")  # fresh: ann, bob, cid and dan
     try:
         cafe = Cafe(server, tmp_path / "config")

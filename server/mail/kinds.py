@@ -1,0 +1,144 @@
+"""Every kind of email the service sends, what each one is, and who wants it.
+
+`EmailKind` is the outbox's `kind` (a StrEnum: its values are the strings stored in the
+outbox rows and the names of the template pairs, so old rows keep working). What used to be
+spread over sets in four modules each member says once, in its rules (`KindRules`):
+
+- `audience`: which preference decides whether a player gets it (`wants`, the one
+  function that decides it, and `why_unwanted`, the reason a skipped row records);
+- `current_only`: an event that is out of date once its game moved on (superseded);
+- `creator`: an event about an open game for its creator (the row's `seat` is the join
+  order of the player who joined, not the recipient's seat);
+- `names_turn`: the row's `turn` names the log entry the email tells of (a confirmed turn,
+  a turn played or a removal on time-out);
+- `signin`: a sign-in email (its code is made when rendered; its body is not kept once sent).
+
+Adding a kind of email: a template pair `templates/email/<kind>.txt|html`, a member here
+(with its rules), and a renderer (`server.mail.batch.RENDERERS` for an event rendered by the
+worker; a builder in `server.mail.messages` for an email rendered when queued). docs/email.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from server.models import Player, TurnEmails
+
+
+class Audience(StrEnum):
+    """Which of a player's preferences decides whether an email goes to them."""
+
+    #: sent whatever the preferences say: sign-in codes, answers to the player's own
+    #: emails, the notices of what the service did on their time-out or vacation
+    ALWAYS = "always"
+    #: game and league mail: not to a player who chose `turn_emails = none`
+    GAME_MAIL = "game_mail"
+    #: "your turn": only with `turn_emails = each` (a digest player reads it in the digest)
+    EACH = "each"
+    #: another player's turn: `turn_emails = each` and `others_turns`
+    OTHERS = "others"
+    #: the daily digest: `turn_emails = digest`
+    DIGEST = "digest"
+    #: a deadline reminder: the `reminders` preference alone
+    REMINDERS = "reminders"
+
+
+@dataclass(frozen=True, slots=True)
+class KindRules:
+    """What one kind of email is (see the module's docstring)."""
+
+    audience: Audience
+    current_only: bool = False
+    creator: bool = False
+    names_turn: bool = False
+    signin: bool = False
+
+
+_ALWAYS = KindRules(Audience.ALWAYS)
+_GAME_MAIL = KindRules(Audience.GAME_MAIL)
+
+
+class EmailKind(StrEnum):
+    """The kinds of email, by outbox `kind` and template pair, each with its rules."""
+
+    rules: KindRules
+
+    def __new__(cls, value: str, rules: KindRules) -> EmailKind:
+        kind = str.__new__(cls, value)
+        kind._value_ = value
+        kind.rules = rules
+        return kind
+
+    SIGNIN_CODE = "signin_code", KindRules(Audience.ALWAYS, signin=True)
+    #: the answer to a registration of an address that has an account: the pair `signin_code`
+    SIGNIN_AGAIN = "signin_again", KindRules(Audience.ALWAYS, signin=True)
+    INVITE = "invite", _GAME_MAIL
+    JOIN_ANSWER = "join_answer", _ALWAYS
+    PLAYER_JOINED = "player_joined", KindRules(Audience.GAME_MAIL, creator=True)
+    TABLE_FULL = "table_full", KindRules(Audience.GAME_MAIL, creator=True)
+    GAME_STARTED = "game_started", _GAME_MAIL
+    YOUR_TURN = "your_turn", KindRules(Audience.EACH, current_only=True)
+    TURN_PLAYED = "turn_played", KindRules(Audience.OTHERS, current_only=True)
+    TURN_CONFIRMED = "turn_confirmed", KindRules(Audience.ALWAYS, names_turn=True)
+    TURN_REFUSED = "turn_refused", _ALWAYS
+    GAME_OVER = "game_over", _GAME_MAIL
+    #: about one game; about several (`more_games`), the pair `reminders`
+    REMINDER = "reminder", KindRules(Audience.REMINDERS, current_only=True)
+    TIMED_OUT = "timed_out", KindRules(Audience.ALWAYS, names_turn=True)
+    REMOVED = "removed", KindRules(Audience.ALWAYS, names_turn=True)
+    AUTO_VACATION = "auto_vacation", _ALWAYS
+    VACATION_STARTED = "vacation_started", _ALWAYS
+    VACATION_ENDED = "vacation_ended", _ALWAYS
+    DIGEST = "digest", KindRules(Audience.DIGEST)
+    REPLY_UNRECOGNISED = "reply_unrecognised", _ALWAYS
+    GAME_EXPIRED = "game_expired", _ALWAYS
+    LEAGUE_REGISTRATION = "league_registration", _GAME_MAIL
+    LEAGUE_SEASON_STARTED = "league_season_started", _GAME_MAIL
+    LEAGUE_DIGEST = "league_digest", _GAME_MAIL
+    LEAGUE_SEASON_FINISHED = "league_season_finished", _GAME_MAIL
+    LEAGUE_REMOVED = "league_removed", _GAME_MAIL
+    LEAGUE_PAUSED = "league_paused", _GAME_MAIL
+    LEAGUE_RESUMED = "league_resumed", _GAME_MAIL
+    LEAGUE_JOINED = "league_joined", _ALWAYS
+    LEAGUE_JOIN_REFUSED = "league_join_refused", _ALWAYS
+
+
+def kinds(**rules: bool) -> frozenset[EmailKind]:
+    """The kinds whose rules have these flags, as in `kinds(creator=True)`."""
+    return frozenset(
+        kind
+        for kind in EmailKind
+        if all(getattr(kind.rules, name) == value for name, value in rules.items())
+    )
+
+
+#: The kinds of email about an open game, for its creator.
+CREATOR_KINDS = kinds(creator=True)
+#: The kinds of sign-in email.
+SIGNIN_KINDS = kinds(signin=True)
+
+
+def wants(player: Player, kind: str) -> bool:
+    """Whether `player`'s preferences want an email of `kind` (the one place this is said)."""
+    audience = EmailKind(kind).rules.audience
+    if audience is Audience.REMINDERS:
+        return player.reminders
+    if audience is Audience.DIGEST:
+        return player.turn_emails == TurnEmails.DIGEST
+    if audience is Audience.EACH:
+        return player.turn_emails == TurnEmails.EACH
+    if audience is Audience.OTHERS:
+        return player.turn_emails == TurnEmails.EACH and player.others_turns
+    if audience is Audience.GAME_MAIL:
+        return player.turn_emails != TurnEmails.NONE
+    return True
+
+
+def why_unwanted(player: Player, kind: str) -> str | None:
+    """Why `player` is not sent an email of `kind` (a skipped row's reason), or None."""
+    if wants(player, kind):
+        return None
+    if EmailKind(kind).rules.audience is Audience.REMINDERS:
+        return f"{player.name} turned reminders off"
+    return f"{player.name} chose turn_emails={player.turn_emails}"
