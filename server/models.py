@@ -2,7 +2,7 @@
 
 One class per table. Secrets are kept where no serializer reaches them by accident: tokens
 and sign-in codes only as hashes, and a game's seed and snapshot (which holds the bag's
-order) are read only by `server.games.store` and `server.games.views`, which never copy
+order) are read only by `server.games.store` and `server.games.public`, which never copy
 them into a response while the game is running.
 """
 

@@ -1,4 +1,4 @@
-"""The public view of games and turns: stored rows into `server.schemas.games` models.
+"""The public JSON of games and turns: stored rows into `server.schemas.games` models.
 
 The one place that turns a stored game into what a client may see. The snapshot holds the
 bag's order and the record holds the seed: only the listed public fields are copied out,
