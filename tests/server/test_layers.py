@@ -1,4 +1,4 @@
-"""The layers keep to their jobs: below the views, refusals are domain errors (HTTP is
+"""The layers keep to their jobs: below the routes, refusals are domain errors (HTTP is
 decided once, in `server.errors`).
 
 One direction for every import (issue 22 §3): the engine ← models and the database ←
@@ -230,7 +230,7 @@ def test_the_rule_reads_imports_as_written(tmp_path, module, source, breach):
 
 
 SERVER = ROOT / "server"
-BELOW_THE_VIEWS = [
+BELOW_THE_ROUTES = [
     "accounts.py",
     "preferences.py",
     "idempotency.py",
@@ -240,7 +240,7 @@ BELOW_THE_VIEWS = [
 ]
 
 
-@pytest.mark.parametrize("module", BELOW_THE_VIEWS)
+@pytest.mark.parametrize("module", BELOW_THE_ROUTES)
 def test_the_store_and_account_layers_know_nothing_of_http(module):
     tree = ast.parse((SERVER / module).read_text(encoding="utf-8"))
     imported = {

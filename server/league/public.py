@@ -1,5 +1,5 @@
-"""What the league's API and pages show: leagues, seasons with their divisions and tables,
-the rating list and players' profiles, as the models of `server.schemas.leagues`."""
+"""The league's public JSON, for its API and pages: leagues, seasons with their divisions
+and tables, the rating list and players' profiles, as the models of `server.schemas.leagues`."""
 
 from __future__ import annotations
 
