@@ -24,9 +24,11 @@ import server
 from cafe import Game
 from cafe.bots import GreedyBot
 from cafe.league.table import Move, TableRow
+from server import config
 from server.games.store import standing_json
 from server.games.turns import result_detail
 from server.league import messages as league
+from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
 from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
@@ -42,21 +44,26 @@ from server.mail.facts import (
 #: Players with names as long as they may be (`server.models.NAME_LENGTH`, 24).
 ANN, BOB, CID, DAN = (f"{name}_has_a_very_long_name" for name in ("ann", "bob", "cid", "dan"))
 #: The links of a real installation, as long as its ids get (a player, a game, a version).
-CONFIG = {
-    "BASE_URL": "https://cafe.example.org",
-    "SECRET_KEY": "k" * 64,
-    "MAIL_DOMAIN": "cafe.example.org",
-}
+CONFIG = config.load(
+    "instance",
+    environ={},
+    overrides={
+        "BASE_URL": "https://cafe.example.org",
+        "SECRET_KEY": "k" * 64,
+        "MAIL_DOMAIN": "cafe.example.org",
+    },
+)
 LINKS = outgoing.links(CONFIG, player_id=123456, reply=ReplyAddress(123456, 12345, 123456))
 GAME = 123456
 EMAIL = "someone.with.a.long.address@mail.example.org"
 DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
 CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
-#: A league with the longest name (64) and slug (32), in its 12th season.
+#: A league with the longest name (64) and slug (32), in the last season there can be (its
+#: number the largest the database holds).
 SEASON = league.SeasonFacts(
     "The Tuesday Evening Correspondence Club of Café International Lt",
     "tuesday-evening-correspondence-c",
-    12,
+    2**31 - 1,
     4,
     CLOCK,
 )
@@ -105,15 +112,24 @@ def removed(game: Game, shown: GameFacts) -> GameFacts:
     return dataclasses.replace(shown, state=after.to_position(), version=shown.version + 1)
 
 
-def builders() -> dict[str, Callable[[], messages.Rendered]]:
-    """One way to build each kind of email, by the name of its template pair."""
+def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
+    """One way to build each kind of email, by the name of its template pair; `ones`: with
+    1 for every count the samples choose (points, minutes, days, seats, games), for the
+    tests of the singular."""
     game, log = play(10)
+    if ones:
+        log = [dataclasses.replace(turn, points=1) for turn in log]
     clocked = dataclasses.replace(
-        facts(game, log), deadline=DEADLINE, clock=CLOCK, timeouts={game.player_to_move: 1}
+        facts(game, log),
+        deadline=DEADLINE,
+        clock=CLOCK,
+        timeouts={game.player_to_move: 1},
+        league=LeagueLabel(SEASON.league, SEASON.slug, SEASON.number, 2),
     )
     running, finished = facts(game, log), facts(*play(None))
     me = Recipient(1, game.player_to_move, EMAIL, timezone="America/Argentina/ComodRivadavia")
-    hints = [OfferedTurn(str(hint.turn), hint.points) for hint in game.hints(3)]
+    hints = [OfferedTurn(str(hint.turn), 1 if ones else hint.points) for hint in game.hints(3)]
+    seats, days = (1, 1) if ones else (3, 30)
     timed_out = dataclasses.replace(log[-1], player=me.name, kind="timeout")
     removal = LoggedTurn(11, me.name, "timeout", detail={"removed": True})
     away = [
@@ -122,14 +138,24 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
     ]
     return {
         "signin_code": lambda: messages.signin_code(
-            me, code="1234567890", link="https://cafe.test/signin/link/x", minutes=15, links=LINKS
+            me,
+            code="1234567890",
+            link="https://cafe.test/signin/link/x",
+            minutes=1 if ones else 15,
+            links=LINKS,
         ),
         "invite": lambda: messages.invite(
-            me, creator=ANN, game_id=GAME, seats=3, options={"birthday": 30}, links=LINKS
+            me, creator=ANN, game_id=GAME, seats=seats, options={"birthday": 30}, links=LINKS
         ),
         "join_answer": lambda: messages.join_answer(me, game_id=GAME, refusal=None, links=LINKS),
         "player_joined": lambda: messages.player_joined(
-            me, game_id=GAME, joined=BOB, players=[ANN, BOB], seats=3, started=False, links=LINKS
+            me,
+            game_id=GAME,
+            joined=BOB,
+            players=[ANN, BOB],
+            seats=3,
+            started=False,
+            links=LINKS,
         ),
         "table_full": lambda: messages.table_full(
             me,
@@ -165,7 +191,9 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
             DEADLINE - timedelta(hours=30),
         ),
         "reply_unrecognised": lambda: messages.reply_unrecognised(address="x@y", links=LINKS),
-        "game_expired": lambda: messages.game_expired(game_id=GAME, seats=3, days=30, links=LINKS),
+        "game_expired": lambda: messages.game_expired(
+            game_id=GAME, seats=seats, days=days, links=LINKS
+        ),
         "reminder": lambda: messages.reminder(
             clocked, me, hints, DEADLINE - timedelta(days=1), LINKS
         ),
@@ -174,25 +202,26 @@ def builders() -> dict[str, Callable[[], messages.Rendered]]:
             [
                 DigestGame(clocked, True, hints[0]),
                 DigestGame(dataclasses.replace(clocked, id=GAME + 1), True, None),
-            ],
+            ][: 1 if ones else 2],
             LINKS,
             DEADLINE - timedelta(hours=23, minutes=59),
         ),
         "timed_out": lambda: messages.timed_out(clocked, me, timed_out, LINKS),
         "removed": lambda: messages.removed(removed(game, clocked), me, removal, LINKS),
-        "auto_vacation": lambda: messages.auto_vacation(clocked, me, 3.5, LINKS),
+        "auto_vacation": lambda: messages.auto_vacation(clocked, me, 1 if ones else 3.5, LINKS),
         "vacation_started": lambda: messages.vacation_started(
-            me, until=DEADLINE, games=away, bank_days=9.5, links=LINKS
+            me, until=DEADLINE, games=away, bank_days=1 if ones else 9.5, links=LINKS
         ),
         "vacation_ended": lambda: messages.vacation_ended(
-            me, ended=DEADLINE, early=True, games=away, bank_days=11, links=LINKS
+            me, ended=DEADLINE, early=True, games=away, bank_days=1 if ones else 11, links=LINKS
         ),
-        **league_builders(),
+        **league_builders(ones),
     }
 
 
-def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
-    """One way to build each of the league's emails."""
+def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
+    """One way to build each of the league's emails (`ones`: as `builders`)."""
+    games = LEAGUE_GAMES[:1] if ones else LEAGUE_GAMES
     ann = Recipient(1, ANN, EMAIL, timezone="America/Argentina/ComodRivadavia")
     moves = [Move(ANN, 2, 1), Move(CID, 2, 3)]
     rating = league.RatingChange(DEFAULT, Skill(27.1, 7.2))
@@ -206,7 +235,7 @@ def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
             division=2,
             placed="moved down from division 1",
             players=[ANN, BOB, CID, DAN],
-            games=LEAGUE_GAMES,
+            games=games,
             links=LINKS,
         ),
         "league_digest": lambda: league.digest(
@@ -219,12 +248,19 @@ def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
         "league_join_refused": lambda: league.join_refused(
             ann, SEASON, reason=f"season {SEASON.number} of {SEASON.slug} is running", links=LINKS
         ),
+        "league_turns_refused": lambda: league.turns_refused(
+            ann,
+            SEASON,
+            reason="game 123999 is not a game of season 12; you do not play in game 123458",
+            example="123456: ESm@ES1",
+            links=LINKS,
+        ),
         "league_removed": lambda: league.removed(
             ann,
             SEASON,
             reason="two months without a turn; the division waited for you long enough",
             running=True,
-            resigned=[123456, 123457],
+            resigned=[123456, 123457][: 1 if ones else 2],
             links=LINKS,
         ),
         "league_paused": lambda: league.paused(
@@ -233,7 +269,7 @@ def league_builders() -> dict[str, Callable[[], messages.Rendered]]:
         "league_resumed": lambda: league.resumed(
             ann,
             SEASON,
-            paused_for=timedelta(days=12, hours=5),
+            paused_for=timedelta(days=1, hours=1) if ones else timedelta(days=12, hours=5),
             waiting=LEAGUE_GAMES[:1],
             links=LINKS,
         ),

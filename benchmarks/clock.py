@@ -23,6 +23,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from server.config import settings_of
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # `benchmarks/server.py` would shadow the service's package
 sys.path.insert(1, str(ROOT / "tests"))
@@ -102,7 +104,7 @@ def measure(url: str, games: int, due: int, rounds: int) -> None:
         migrate.upgrade(url[size])
         app = create_app({"DATABASE_URL": url[size], "SECRET_KEY": "bench", "LOG_LEVEL": "ERROR"})
         engine = get_engine(app)
-        stores[size] = (engine, app.config, store(engine, size))
+        stores[size] = (engine, settings_of(app), store(engine, size))
     times: dict[int, list[float]] = {due: [], games: []}
     for _ in range(rounds):
         for size, (engine, config, values) in stores.items():

@@ -59,6 +59,7 @@ from cafe import Options  # noqa: E402
 from server import migrate  # noqa: E402
 from server.app import create_app  # noqa: E402
 from server.auth import issue_token  # noqa: E402
+from server.config import settings_of  # noqa: E402
 from server.db import get_engine  # noqa: E402
 from server.games import store as games  # noqa: E402
 from server.league import ratings  # noqa: E402
@@ -116,7 +117,9 @@ def time_start(app: Flask, league_id: int, organiser: Player) -> float:
         season = session.exec(select(Season).where(Season.league_id == league_id)).one()
         organiser = session.merge(organiser)
         started = time.perf_counter()
-        start_season(session, league=league, season=season, player=organiser)
+        start_season(
+            session, league=league, season=season, player=organiser, config=settings_of(app)
+        )
         elapsed = time.perf_counter() - started
         assert season.games_left == season_games(len(players_of(session, season)))
     return elapsed
@@ -137,18 +140,24 @@ def time_games_one_by_one(app: Flask, players: list[Player], count: int) -> floa
         started = time.perf_counter()
         for number in range(count):
             table = [seated[(number * GAME_SIZE + k) % len(seated)] for k in range(GAME_SIZE)]
-            game = games_create(session, table[0])
+            game = games_create(session, table[0], app)
             assert game.id is not None
             for player in table[1:]:
-                games.join_game(session, game_id=game.id, player=player)
-            games.start_game(session, game_id=game.id, player=table[0])
+                games.join_game(session, game_id=game.id, player=player, config=settings_of(app))
+            games.start_game(session, game_id=game.id, player=table[0], config=settings_of(app))
         return time.perf_counter() - started
 
 
-def games_create(session: Session, creator: Player) -> Any:
+def games_create(session: Session, creator: Player, app: Flask) -> Any:
     """A new open four-player game with the league's clock, as `POST /api/games` makes it."""
     return games.create_game(
-        session, creator=creator, seats=GAME_SIZE, options=Options(), invite=[], clock=CLOCK
+        session,
+        creator=creator,
+        seats=GAME_SIZE,
+        options=Options(),
+        invite=[],
+        clock=CLOCK,
+        config=settings_of(app),
     )
 
 

@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from server.config import settings_of
+
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, this file's directory comes first on sys.path, where `benchmarks/server.py`
 # would shadow the service's package.
@@ -129,7 +131,7 @@ def queue_events(app: Any, game_ids: list[int]) -> None:
         rows = session.execute(select(GameRecord.id, GameRecord.version, GameRecord.state)).all()
         outgoing.queue_events(
             session,
-            app.config,
+            settings_of(app),
             [
                 outgoing.Event("your_turn", game_id, version, state["to_move"])
                 for game_id, version, state in rows
@@ -146,7 +148,7 @@ def prebuilt(app: Any, since: int) -> list[tuple[str, bytes]]:
             .where(col(OutboxMessage.id) > since, OutboxMessage.status == "sent")
             .order_by(col(OutboxMessage.id))
         ).all()
-    mail_from = app.config["MAIL_FROM"]
+    mail_from = settings_of(app).mail_from
     return [(row.to_addr or "", compose(row, mail_from)) for row in rows]
 
 
@@ -169,7 +171,7 @@ def ours(app: Any, game_ids: list[int]) -> tuple[float, int]:
     and the id the round's rows come after."""
     since = last_id(app)
     queue_events(app, game_ids)
-    worker = Worker(worker_engine(app.config), app.config)
+    worker = Worker(worker_engine(settings_of(app)), settings_of(app))
     start = time.perf_counter()
     while worker.run_once():
         pass

@@ -120,7 +120,7 @@ CHAIRS: dict[int, Chair] = {
 }
 
 #: The chair shared by two tables, keyed by the (sorted) pair of table ids.
-SHARED_CHAIR: dict[tuple[str, str], int] = {
+SHARED_CHAIR: dict[tuple[str, ...], int] = {
     chair.tables: chair.number for chair in CHAIRS.values() if chair.shared
 }
 

@@ -119,7 +119,7 @@ class Game:
                 source = json.loads(source)
             except json.JSONDecodeError as error:
                 raise InvalidPositionError(f"position is not valid JSON: {error}") from None
-        return cls(position.load(source))  # type: ignore[arg-type]
+        return cls(position.load(source))  # type: ignore[arg-type]  # JSON: `load` checks it
 
     @classmethod
     def from_record(cls, text: str) -> Game:

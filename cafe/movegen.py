@@ -331,7 +331,7 @@ def _klatsch_assignments(
                     break
                 points += extra
         else:
-            nations = {nation for _, _, nation in assignment}
+            nations: set[str | None] = {nation for _, _, nation in assignment}
             nations.update(state.seating.nation[c] for c in TABLES[table].chairs if c not in free)
             single = len(nations) == 1
             birthday = table[:2] == state.birthday_nation
@@ -347,7 +347,7 @@ def _swap_turns(state: State, hand: Counter[str], out: list[Found]) -> None:
     tile_at = state.seating.tile
     seen: set[str] = set()
     for chair in sorted(state.seating.jokers):
-        joker: str = tile_at[chair]  # type: ignore[assignment]
+        joker: str = tile_at[chair]  # type: ignore[assignment]  # a chair in `jokers` holds one
         for tile in hand:
             if is_joker(tile) or tile[-1] != joker[-1]:
                 continue

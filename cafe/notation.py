@@ -152,7 +152,9 @@ class Turn:
     birthday: str | None = None
 
     @classmethod
-    def seat(cls, *placements: Placement, noshrink: bool = False, birthday: str | None = None):
+    def seat(
+        cls, *placements: Placement, noshrink: bool = False, birthday: str | None = None
+    ) -> Turn:
         return cls(TurnKind.SEAT, placements, noshrink=noshrink, birthday=birthday)
 
     @classmethod

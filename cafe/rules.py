@@ -35,7 +35,7 @@ def apply_turn(state: State, turn: Turn) -> TurnResult:
         eliminated = state.scores[seat] + value < 0
         points = 0 if eliminated else value
         _check_birthday(state, seat, turn, state.scores[seat] + points)
-        state.bar.append(turn.tile)  # type: ignore[arg-type]
+        state.bar.append(turn.tile)  # type: ignore[arg-type]  # a bar turn names its tile
         return _finish(state, seat, turn, points, eliminated=eliminated, stool=len(state.bar))
     chair, nation, joker, named = _plan_swap(state, turn)
     _check_birthday(state, seat, turn, state.scores[seat])
@@ -48,7 +48,10 @@ def apply_turn(state: State, turn: Turn) -> TurnResult:
 
 def _check_in_hand(state: State, seat: int, turn: Turn) -> None:
     hand = state.hands[seat]
-    wanted = [turn.tile] if turn.kind is TurnKind.BAR else [p.tile for p in turn.placements]
+    wanted = [p.tile for p in turn.placements]
+    if turn.kind is TurnKind.BAR:
+        assert turn.tile is not None  # a bar turn names its tile (`Turn.bar`)
+        wanted = [turn.tile]
     for tile in set(wanted):
         count = wanted.count(tile)
         if hand.count(tile) < count:
@@ -123,7 +126,7 @@ def _resolve_free_chair(state: State, ref: ChairRef) -> tuple[int, bool]:
     and whether its table id names it."""
     tile_at = state.seating.tile
     if ref.shared:
-        chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
+        chair = SHARED_CHAIR[ref.tables]
         named = True
     else:
         free = [c for c in PRIVATE_CHAIRS[ref.tables[0]] if tile_at[c] is None]
@@ -155,7 +158,7 @@ def _seat_nation(placement: Placement, chair: int) -> str:
             raise IllegalTurnError(
                 f"{tile} cannot sit at {CHAIR_REFS[chair]}: {_where(chair)}", rule="nation"
             )
-        return nation  # type: ignore[return-value]
+        return nation
     declared = placement.nation
     if declared is None:
         if len(nations) == 1:
@@ -243,7 +246,7 @@ def _check_company(state: State, placed: list[int]) -> None:
 def _check_bar(state: State, turn: Turn) -> None:
     if state.next_stool_value is None:
         raise IllegalTurnError("the bar is full", rule="bar-full")
-    if is_joker(turn.tile) and has_legal_turn_besides_joker_bar(state):  # type: ignore[arg-type]
+    if is_joker(turn.tile) and has_legal_turn_besides_joker_bar(state):  # type: ignore[arg-type]  # bar turn: tile set
         raise IllegalTurnError(
             "a joker may go to the bar only when no other turn is possible", rule="joker-bar"
         )
@@ -257,7 +260,7 @@ def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str, bool]:
     if is_joker(tile):
         raise IllegalTurnError("a joker cannot be swapped for a joker", rule="swap")
     chair, named = _joker_chair(state, placement.chair, gender_of(tile))
-    joker: str = state.seating.tile[chair]  # type: ignore[assignment]
+    joker: str = state.seating.tile[chair]  # type: ignore[assignment]  # `_joker_chair` checked
     if gender_of(joker) != gender_of(tile):
         gender = GENDER_NAMES[gender_of(joker)]
         raise IllegalTurnError(
@@ -274,24 +277,22 @@ def _joker_chair(state: State, ref: ChairRef, gender: str) -> tuple[int, bool]:
     tile_at = state.seating.tile
     named = True
     if ref.shared:
-        chair = SHARED_CHAIR[ref.tables]  # type: ignore[index]
+        chair = SHARED_CHAIR[ref.tables]
     else:
         table = ref.tables[0]
-        jokers = [c for c in PRIVATE_CHAIRS[table] if (t := tile_at[c]) and is_joker(t)]
-        matching = [c for c in jokers if gender_of(tile_at[c]) == gender]  # type: ignore[arg-type]
-        if ref.number is None and not jokers:
+        jokers = {c: t for c in PRIVATE_CHAIRS[table] if (t := tile_at[c]) and is_joker(t)}
+        likely = [c for c, t in jokers.items() if gender_of(t) == gender] or list(jokers)
+        if ref.number is None and not likely:
             raise IllegalTurnError(f"no joker sits on a private chair of {table}", rule="swap")
-        first = (matching or jokers or [None])[0]
-        chair = first if ref.number is None else ref.number
-        named = chair == first
-    held = tile_at[chair]  # type: ignore[index]
+        chair = likely[0] if ref.number is None else ref.number
+        named = bool(likely) and chair == likely[0]
+    held = tile_at[chair]
     if held is None or not is_joker(held):
         what = held or "nobody"
         raise IllegalTurnError(
-            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker",
-            rule="swap",  # type: ignore[index]
+            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker", rule="swap"
         )
-    return chair, named  # type: ignore[return-value]
+    return chair, named
 
 
 # --- after the action -------------------------------------------------------------------
@@ -312,7 +313,7 @@ def _finish(
     """Commit the rest of a checked turn: hand, score, hand limit, refill, birthday, end."""
     hand = state.hands[seat]
     if played.kind is TurnKind.BAR:
-        hand.remove(played.tile)  # type: ignore[arg-type]
+        hand.remove(played.tile)  # type: ignore[arg-type]  # a bar turn names its tile
     else:
         for placement in played.placements:
             hand.remove(placement.tile)

@@ -111,10 +111,10 @@ class Seating:
             self._retally(table)
 
     def _retally(self, table: str) -> None:
-        tiles = [c for c in TABLES[table].chairs if self.tile[c] is not None]
-        self.count[table] = len(tiles)
-        self.ladies[table] = sum(1 for c in tiles if self.tile[c][-1] == LADY)  # type: ignore[index]
-        nations = {self.nation[c] for c in tiles}
+        guests = self.guests(table)
+        self.count[table] = len(guests)
+        self.ladies[table] = sum(1 for _, tile in guests if tile[-1] == LADY)
+        nations = {self.nation[c] for c, _ in guests}
         self.table_nation[table] = (
             None if not nations else nations.pop() if len(nations) == 1 else MIXED
         )

@@ -120,7 +120,10 @@ class ApiClient:
         params = {"mine": "true" if mine else "false", "limit": "200"}
         if status is not None:
             params["status"] = status
-        return self._json("GET", "/api/games", params=params, repeatable=True)["games"]
+        games: list[dict[str, Any]] = self._json(
+            "GET", "/api/games", params=params, repeatable=True
+        )["games"]
+        return games
 
     def create_game(
         self,
@@ -172,7 +175,10 @@ class ApiClient:
 
     def turns(self, game_id: int) -> list[dict[str, Any]]:
         """The game's log, oldest first."""
-        return self._json("GET", f"/api/games/{game_id}/turns", repeatable=True)["turns"]
+        turns: list[dict[str, Any]] = self._json(
+            "GET", f"/api/games/{game_id}/turns", repeatable=True
+        )["turns"]
+        return turns
 
     def record(self, game_id: int) -> str:
         """The text game record."""
@@ -192,7 +198,10 @@ class ApiClient:
 
     def leagues(self) -> list[dict[str, Any]]:
         """Every league, oldest first, each with its newest season."""
-        return self._json("GET", "/api/leagues", repeatable=True)["leagues"]
+        leagues: list[dict[str, Any]] = self._json("GET", "/api/leagues", repeatable=True)[
+            "leagues"
+        ]
+        return leagues
 
     def league(self, slug: str) -> dict[str, Any]:
         """A league: its settings, organiser and seasons (oldest first)."""
@@ -235,7 +244,8 @@ class ApiClient:
     def invite_to_league(self, slug: str, names: list[str]) -> list[str]:
         """Invite players to an invitation-only league (the organiser); everyone invited."""
         path = f"/api/leagues/{_segment(slug)}/invitations"
-        return self._json("POST", path, body={"names": names})["invited"]
+        invited: list[str] = self._json("POST", path, body={"names": names})["invited"]
+        return invited
 
     def ratings(self, limit: int, offset: int) -> dict[str, Any]:
         """A page of the rating list, best first: `ratings` and the `total` rated."""

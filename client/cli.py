@@ -54,6 +54,8 @@ class CafeGroup(TyperGroup):
     """Ends a command that raised a `CliError` with its message on stderr and its exit code;
     takes `--profile` after the command too (`cafe show 4 --profile bob`)."""
 
+    # Both ignores: typer hands these methods its typer.Context, a subclass of the Context
+    # TyperGroup declares; narrowing the parameter to it is what mypy refuses (LSP).
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
         return super().parse_args(ctx, profile_first(args))
 

@@ -190,12 +190,23 @@ def standings_table(
     if not any(cells[-1] for _, cells in rows):  # no note to make: no column for them
         headers, rows = headers[:-1], [(mine, cells[:-1]) for mine, cells in rows]
     text = marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color, cut={1, 6})
-    legend = []
+    legend = placed_lines(division)
     if lefts & {"removed", "removed_on_time"}:
         legend.append(LEFT_LEGEND)
     if moves:
         legend.append("↑ ↓ the moves as things stand; refilling can change them")
     return "\n".join([text, *(shorten(line, NARROW) for line in legend)])
+
+
+def placed_lines(division: dict[str, Any]) -> list[str]:
+    """Why each member plays in the division, in the API's words (the season page's:
+    `moved up from division 2`), under `Placed:`; nothing in a first season, where everyone
+    is placed by rating (the heading's business), or where it is not known."""
+    said = [(row["player"], row.get("placed_text", "")) for row in division["standings"]]
+    if all(row.get("placed") in (None, "rating") for row in division["standings"]):
+        return []
+    width = max(len(name) for name, _ in said)
+    return ["Placed:", *(f"  {name:<{width}}  {why}" for name, why in said if why)]
 
 
 def game_cells(game_id: int, game: dict[str, Any] | None, now: datetime) -> tuple[str, str, str]:

@@ -10,13 +10,12 @@ import hashlib
 import hmac
 from datetime import timedelta
 
-from flask import current_app
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from server import auth, signin, throttle
-from server.config import verifying_keys
+from server.config import Settings
 from server.db import insert_for
 from server.domain import Conflict, NotFound, Refused, Unauthenticated
 from server.mailbox import AddressError, normalise_address, parse_new_address
@@ -53,20 +52,20 @@ def name_refusal(session: Session, name: str) -> Conflict | None:
     )
 
 
-def _address(email: str) -> str:
+def _address(email: str, *, config: Settings) -> str:
     """A new player's address as stored, or a 422 naming what is wrong with it (the
     request was well formed: the address is not one the mail server can deliver to)."""
     try:
-        return parse_new_address(email, smtputf8=current_app.config["SMTP_UTF8"])
+        return parse_new_address(email, smtputf8=config.smtp_utf8)
     except AddressError as error:
         raise Refused("invalid_email", f"`email` {error}") from None
 
 
-def create_player(session: Session, *, name: str, email: str) -> Player:
+def create_player(session: Session, *, name: str, email: str, config: Settings) -> Player:
     """A new player (`cafe-server players add`: no email is sent); names are unique
     ignoring case and look-alikes, emails once normalised. An address is refused (422)
     unless it is one bare address the mail server can deliver to."""
-    email = _address(email)
+    email = _address(email, config=config)
     if (refused := name_refusal(session, name)) is not None:
         raise refused
     if session.exec(select(Player.id).where(Player.email == email)).first() is not None:
@@ -86,7 +85,7 @@ def create_player(session: Session, *, name: str, email: str) -> Player:
     return player
 
 
-def register(session: Session, *, name: str, email: str) -> None:
+def register(session: Session, *, name: str, email: str, config: Settings) -> None:
     """Register a player and have a sign-in email sent, answering alike — in what it says
     and in the work it does — whether or not the email was registered: a registered address
     is mailed a code and told it has an account. Only a taken *name* is refused (names are
@@ -95,7 +94,7 @@ def register(session: Session, *, name: str, email: str) -> None:
     The same statements run either way: an INSERT that does nothing when the address (or,
     raced, the name) is taken, the address's owner read back, one outbox row; the worker
     does the rest (`server.signin`)."""
-    address = _address(email)
+    address = _address(email, config=config)
     if (refused := name_refusal(session, name)) is not None:
         raise refused
     # the model's defaults; the name's skeleton is the column's default, made by the INSERT
@@ -113,11 +112,11 @@ def register(session: Session, *, name: str, email: str) -> None:
             "name_taken", f"the name {name!r} is taken; choose another"
         )
     kind = "signin_code" if added is not None else "signin_again"
-    signin.queue(session, current_app.config, kind=kind, to=address)
+    signin.queue(session, config, kind=kind, to=address)
     session.commit()
 
 
-def request_code(session: Session, *, email: str) -> None:
+def request_code(session: Session, *, email: str, config: Settings) -> None:
     """Have a sign-in email sent to `email` if a player has it: one outbox row either way
     (`server.signin` drops it when nobody has the address), so the answer takes as long
     for an address without an account. Codes sent earlier stay valid."""
@@ -125,7 +124,7 @@ def request_code(session: Session, *, email: str) -> None:
         address = normalise_address(email)
     except AddressError:
         return  # no account can have it
-    signin.queue(session, current_app.config, kind="signin_code", to=address)
+    signin.queue(session, config, kind="signin_code", to=address)
     session.commit()
 
 
@@ -138,7 +137,7 @@ WRONG_CODE = (
 
 
 def redeem_signin_code(
-    session: Session, *, email: str, code: str, label: str, client: str
+    session: Session, *, email: str, code: str, label: str, client: str, config: Settings
 ) -> tuple[ApiToken, str]:
     """Exchange a valid code — the short one, or the sign-in link's — for a new token
     (returned with its secret text).
@@ -148,23 +147,26 @@ def redeem_signin_code(
     nothing); a right one is forgiven. A link's code needs no limit (162 bits no one
     guesses), so the owner can always sign in with the link, whatever others tried.
     """
-    config = current_app.config
     now = utcnow()
     address = _normalised(email)
     if signin.is_link_code(code):
-        request = signin.by_link(session, code, verifying_keys(config), now)
+        request = signin.by_link(session, code, config.verifying_keys, now)
         player = None if request is None else session.get(Player, request.player_id)
         if player is None or player.email != address:
             raise Unauthenticated("invalid_code", WRONG_CODE)
         return _sign_in(session, request, player, label)  # type: ignore[arg-type]
     tries = throttle.attempts(
-        session, [(guesses_limit(), client), (account_guesses_limit(), _account_key(address))]
+        session,
+        [
+            (guesses_limit(config), client),
+            (account_guesses_limit(config), _account_key(address, config=config)),
+        ],
     )
     found = signin.matching(
         signin.live_requests(session, address, now),
         code,
-        verifying_keys(config),
-        at_least=config["SIGNIN_CODES_PER_HOUR"],
+        config.verifying_keys,
+        at_least=config.signin_codes_per_hour,
     )
     request = None if found is None else session.get(SignInCode, found)
     if request is None:
@@ -176,10 +178,12 @@ def redeem_signin_code(
     return issued
 
 
-def redeem_signin_link(session: Session, *, code: str, label: str) -> tuple[Player, str]:
+def redeem_signin_link(
+    session: Session, *, code: str, label: str, config: Settings
+) -> tuple[Player, str]:
     """Exchange a sign-in link's code for a new token (the web's link page): the player and
     the token's secret text."""
-    request = signin.by_link(session, code, verifying_keys(current_app.config), utcnow())
+    request = signin.by_link(session, code, config.verifying_keys, utcnow())
     player = None if request is None else session.get(Player, request.player_id)
     if request is None or player is None:
         raise Unauthenticated(
@@ -189,9 +193,9 @@ def redeem_signin_link(session: Session, *, code: str, label: str) -> tuple[Play
     return player, secret
 
 
-def link_owner(session: Session, code: str) -> Player | None:
+def link_owner(session: Session, code: str, *, config: Settings) -> Player | None:
     """The player a usable sign-in link's code would sign in (the link page names them)."""
-    request = signin.by_link(session, code, verifying_keys(current_app.config), utcnow())
+    request = signin.by_link(session, code, config.verifying_keys, utcnow())
     return None if request is None else session.get(Player, request.player_id)
 
 
@@ -215,38 +219,37 @@ def _normalised(email: str) -> str:
         return email.strip().lower()
 
 
-def _account_key(address: str) -> str:
+def _account_key(address: str, *, config: Settings) -> str:
     """Who a short-code guess counts against: the account its address names, keyed under
     the secret key (the throttle table never shows an address)."""
-    key = current_app.config["SECRET_KEY"].encode()
+    key = config.secret_key.encode()
     return "account:" + hmac.new(key, address.encode(), hashlib.sha256).hexdigest()[:40]
 
 
-def guesses_limit() -> throttle.Limit:
+def guesses_limit(config: Settings) -> throttle.Limit:
     """Short-code tries per client, with backoff (docs/security.md)."""
-    return throttle.Limit("guesses", current_app.config["SIGNIN_GUESSES_PER_CLIENT"], backoff=True)
+    return throttle.Limit("guesses", config.signin_guesses_per_client, backoff=True)
 
 
-def account_guesses_limit() -> throttle.Limit:
+def account_guesses_limit(config: Settings) -> throttle.Limit:
     """Short-code tries per account in a day (docs/security.md): what keeps the expected
     takeovers below one a year; the owner's sign-in link is not limited."""
     return throttle.Limit(
         "account_guesses",
-        current_app.config["SIGNIN_GUESSES_PER_ACCOUNT"],
+        config.signin_guesses_per_account,
         window=timedelta(days=1),
     )
 
 
-def signups_limit() -> throttle.Limit:
+def signups_limit(config: Settings) -> throttle.Limit:
     """Registrations, per client and overall."""
-    config = current_app.config
-    return throttle.Limit("signups", config["SIGNUPS_PER_CLIENT"], config["SIGNUPS_PER_HOUR"])
+    return throttle.Limit("signups", config.signups_per_client, config.signups_per_hour)
 
 
-def codes_limit() -> throttle.Limit:
+def codes_limit(config: Settings) -> throttle.Limit:
     """Sign-in email requests, per client (none overall: it would be a switch anyone could
     throw to stop everyone's sign-in)."""
-    return throttle.Limit("codes", current_app.config["CODE_REQUESTS_PER_CLIENT"])
+    return throttle.Limit("codes", config.code_requests_per_client)
 
 
 def list_tokens(session: Session, *, player: Player) -> list[ApiToken]:

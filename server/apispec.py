@@ -232,7 +232,7 @@ def validate(
 
     def decorate(view: F) -> F:
         checked = described(view)
-        checked.reads_json = json is not None  # type: ignore[attr-defined]
+        checked.reads_json = json is not None
         return checked
 
     return decorate

@@ -18,8 +18,10 @@ from server.clock import devclock
 from server.schemas.fields import StoredInt
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then `CAFE_*` environment variables, then `test_config`.
+def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then `CAFE_*` environment variables, then `overrides`
+    (keyed like the variables without `CAFE_`: `{"SMTP_PORT": 2525}`); the settings are
+    built once, here (`config.load`), and kept on the app (`config.settings_of`).
 
     Its instance folder (`config.instance_path()`) is created if missing: it is where the
     default SQLite file and the caught mail go.
@@ -34,12 +36,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         template_folder="templates",
     )
     app.url_map.converters["int"] = StoredInt  # before any route: each one's ids checked
-    app.config.update(config.load(app.instance_path, overrides=test_config))
+    settings = config.load(app.instance_path, overrides=overrides)
+    config.attach(app, settings)
     app.json = apispec.JsonProvider(app)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False
     app.jinja_env.globals["palette"] = PALETTE
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)  # the default SQLite file's home
-    logs.configure(app.config["LOG_LEVEL"])
+    logs.configure(settings.log_level)
     db.init_app(app)
     devclock.init_app(app)
     bodies.init_app(app)  # an oversized body is a 413 before anything reads it as JSON
@@ -48,7 +51,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     logs.init_app(app)
     api.init_app(app)
     web.init_app(app)
-    proxies = app.config["TRUSTED_PROXIES"]
+    proxies = settings.trusted_proxies
     if proxies:  # believe X-Forwarded-For/-Proto only from that many proxies in front
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     return app

@@ -27,7 +27,7 @@ from server import accounts, auth, migrate, outbox, retention
 from server.apispec import refusal
 from server.app import create_app
 from server.clock import devclock, timesource
-from server.config import ConfigError
+from server.config import ConfigError, settings_of
 from server.db import get_engine
 from server.devserver import attached_settings, run_dev
 from server.domain import DomainError
@@ -101,7 +101,7 @@ def load_app() -> Flask:
 @db_app.command("upgrade")
 def db_upgrade() -> None:
     """Create or update the database schema to the newest migration."""
-    url = load_app().config["DATABASE_URL"]
+    url = settings_of(load_app()).database_url
     try:
         migrate.upgrade(url)
     except migrate.MigrationRefused as refusal:
@@ -112,7 +112,7 @@ def db_upgrade() -> None:
 @db_app.command("revision")
 def db_revision(message: str) -> None:
     """(Developers) write a migration for the difference between the models and the database."""
-    migrate.revision(load_app().config["DATABASE_URL"], message)
+    migrate.revision(settings_of(load_app()).database_url, message)
 
 
 @app.command()
@@ -135,7 +135,9 @@ def worker(
     stopped (SIGTERM or Ctrl-C)."""
     flask_app = load_app()
     delivery = Worker(
-        worker_engine(flask_app.config), flask_app.config, clock_engine=get_engine(flask_app)
+        worker_engine(settings_of(flask_app)),
+        settings_of(flask_app),
+        clock_engine=get_engine(flask_app),
     )
     if once:
         while delivery.run_once():
@@ -188,7 +190,9 @@ def players_add(name: str, email: str) -> None:
     with flask_app.app_context(), Session(get_engine(flask_app)) as session:
         try:
             new = PlayerCreate.model_validate({"name": name, "email": email})
-            player = accounts.create_player(session, name=new.name, email=new.email)
+            player = accounts.create_player(
+                session, name=new.name, email=new.email, config=settings_of(flask_app)
+            )
         except ValidationError as error:
             raise fail(refusal(error).message) from None
         except DomainError as error:
@@ -206,7 +210,7 @@ def players_remove(name: str) -> None:
         if player is None:
             raise fail(f"no player is named {name!r}")
         try:
-            gone = departure.remove_player(session, player)
+            gone = departure.remove_player(session, player, config=settings_of(flask_app))
         except DomainError as error:
             raise fail(error.message) from None
     games = ", ".join(str(game) for game in gone.games) or "none"
@@ -337,7 +341,7 @@ def purge(
     codes, keys and records, expire open games nobody joined. Prints a count per rule."""
     flask_app = load_app()
     with flask_app.app_context(), Session(get_engine(flask_app)) as session:
-        counts = retention.purge(session, flask_app.config, utcnow(), dry_run=dry_run)
+        counts = retention.purge(session, settings_of(flask_app), utcnow(), dry_run=dry_run)
     for rule, count in counts.items():
         typer.echo(f"{rule}: {count}")
     if dry_run:
@@ -365,7 +369,7 @@ def mail_in(
     if listen is not None:
         receive(flask_app, listen)
         return
-    limit = flask_app.config["MAIL_IN_MAX_BYTES"]
+    limit = settings_of(flask_app).mail_in_max_bytes
     raw, size = read_capped(sys.stdin.buffer, keep=2 * limit)
     try:
         outcome = replies.handle(

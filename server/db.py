@@ -44,6 +44,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
+from server.config import settings_of
+
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
@@ -242,7 +244,7 @@ def _transactional(session: Session) -> Iterator[Session]:
 def init_app(app: Flask) -> None:
     """Create the app's engine and close each request's session when the request ends."""
     engine = make_engine(
-        app.config["DATABASE_URL"], busy_timeout_ms=app.config["SQLITE_BUSY_TIMEOUT"]
+        settings_of(app).database_url, busy_timeout_ms=settings_of(app).sqlite_busy_timeout
     )
     app.extensions["cafe_engine"] = engine
     app.extensions["cafe_reader"] = (

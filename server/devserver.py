@@ -31,6 +31,7 @@ import typer
 
 from server import config, migrate
 from server.app import create_app
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
 from server.worker import Worker
@@ -143,13 +144,13 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
     if not _is_loopback(host):
         typer.secho(NETWORK_WARNING.format(host=host), err=True, fg="red", bold=True)
     app = create_app(overrides)
-    url = app.config["DATABASE_URL"]
+    url = settings_of(app).database_url
     # the catcher's SMTP dialogue, werkzeug's own access lines and every migration's
     # description (a new database runs them all) would drown the banner and the mail
     for noisy in ("mail.log", "werkzeug", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     migrate.upgrade(url)
-    mail_folder = Path(app.config["DEV_MAIL_DIR"])
+    mail_folder = Path(settings_of(app).dev_mail_dir)
     try:
         catcher = start_catcher(
             CatchingHandler(mail_folder, echo=typer.echo), host="127.0.0.1", port=mail_port
@@ -163,7 +164,7 @@ def run_dev(*, host: str, port: int, mail_port: int, mail_dir: Path | None) -> N
         raise typer.Exit(1) from None
     stop = threading.Event()
     worker = threading.Thread(
-        target=Worker(get_engine(app), app.config).run, args=(stop,), daemon=True
+        target=Worker(get_engine(app), settings_of(app)).run, args=(stop,), daemon=True
     )
     worker.start()
     typer.echo(

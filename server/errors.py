@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from cafe import CafeError
+from server.config import settings_of
 from server.domain import (
     Conflict,
     DomainError,
@@ -101,7 +102,7 @@ def init_app(app: Flask) -> None:
         code = HTTP_CODES.get(status, "http_error")
         message = exc.description or exc.name
         if status == 413:
-            limit = app.config["MAX_CONTENT_LENGTH"]
+            limit = settings_of(app).max_content_length
             message = f"the request body is larger than {limit} bytes; send less"
         response = error_response(status, code, message)
         allowed = getattr(exc, "valid_methods", None)

@@ -182,7 +182,7 @@ class Player(SQLModel, table=True):
     turn_emails: TurnEmails = Field(
         default=TurnEmails.EACH,
         sa_type=AutoString(length=8),
-        sa_column_kwargs={"server_default": "each"},
+        sa_column_kwargs={"server_default": TurnEmails.EACH.value},
     )
     others_turns: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     last_digest_at: datetime | None = None

@@ -77,12 +77,12 @@ CLAIM_LOCK = 0x_CAFE_3A11
 _RECIPIENT = case(
     (
         col(OutboxMessage.kind).in_(sorted(CREATOR_KINDS)),
-        select(Player.email)
+        select(col(Player.email))
         .join(GameRecord, col(GameRecord.creator_id) == Player.id)
         .where(col(GameRecord.id) == OutboxMessage.game_id)
         .scalar_subquery(),
     ),
-    else_=select(Player.email)
+    else_=select(col(Player.email))
     .join(GameSeat, col(GameSeat.player_id) == Player.id)
     .where(col(GameSeat.game_id) == OutboxMessage.game_id, col(GameSeat.seat) == OutboxMessage.seat)
     .scalar_subquery(),
@@ -119,7 +119,7 @@ def _claimable(now: datetime, lease_now: datetime, limit: int) -> ScalarSelect[A
         ),
     )
     return (
-        select(OutboxMessage.id)
+        select(col(OutboxMessage.id))
         .where(
             or_(
                 (col(OutboxMessage.status) == OutboxStatus.PENDING)
@@ -131,7 +131,7 @@ def _claimable(now: datetime, lease_now: datetime, limit: int) -> ScalarSelect[A
         )
         .order_by(col(OutboxMessage.id))
         .limit(limit)
-        .with_for_update(of=OutboxMessage)  # type: ignore[arg-type]
+        .with_for_update(of=OutboxMessage)
         .scalar_subquery()
     )
 
@@ -332,6 +332,6 @@ def counts(engine: Engine) -> dict[str, int]:
     """How many messages are in each status."""
     with Session(engine) as session:
         rows = session.execute(
-            select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)
+            select(col(OutboxMessage.status), func.count()).group_by(OutboxMessage.status)
         ).all()
     return dict(rows)

@@ -22,13 +22,13 @@ with their settings):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, exists, func, null, or_, update
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.mail import messages, outgoing
 from server.models import (
     GameRecord,
@@ -55,24 +55,24 @@ CODE_KEEP = timedelta(hours=1)
 
 
 def purge(
-    session: Session, config: Mapping[str, Any], now: datetime, *, dry_run: bool = False
+    session: Session, config: Settings, now: datetime, *, dry_run: bool = False
 ) -> dict[str, int]:
     """Apply every rule as of `now`; rows changed or deleted per rule. With `dry_run`
     nothing is kept (the counts say what would be done); otherwise it is committed."""
-    body_until = now - _days(config["MAIL_BODY_DAYS"])
+    body_until = now - _days(config.mail_body_days)
     counts = {
         "idempotency keys deleted": _delete(
             session,
             IdempotencyKey,
-            IdempotencyKey.created_at < now - _hours(config["IDEMPOTENCY_HOURS"]),
+            IdempotencyKey.created_at < now - _hours(config.idempotency_hours),
         ),
         "mail bodies cleared": _count(
             session.execute(
                 update(OutboxMessage)
                 .where(
                     col(OutboxMessage.status).in_(DONE),
-                    OutboxMessage.created_at < body_until,
-                    (OutboxMessage.body != "")
+                    col(OutboxMessage.created_at) < body_until,
+                    (col(OutboxMessage.body) != "")
                     | col(OutboxMessage.html).is_not(None)
                     | col(OutboxMessage.headers).is_not(None),
                 )
@@ -83,16 +83,16 @@ def purge(
             session,
             OutboxMessage,
             col(OutboxMessage.status).in_(DONE),
-            OutboxMessage.created_at < body_until - _days(config["MAIL_KEEP_DAYS"]),
+            OutboxMessage.created_at < body_until - _days(config.mail_keep_days),
         ),
         "stranger mail deleted": _delete(
             session,
             InboundMail,
             col(InboundMail.player_id).is_(None),
-            InboundMail.received_at < now - _hours(config["STRANGER_MAIL_HOURS"]),
+            InboundMail.received_at < now - _hours(config.stranger_mail_hours),
         ),
         "inbound mail deleted": _delete(
-            session, InboundMail, InboundMail.received_at < now - _days(config["INBOUND_MAIL_DAYS"])
+            session, InboundMail, InboundMail.received_at < now - _days(config.inbound_mail_days)
         ),
         "sign-in codes deleted": _delete(
             session,
@@ -104,10 +104,10 @@ def purge(
             session,
             OfferedHints,
             exists().where(
-                GameRecord.id == OfferedHints.game_id,
+                col(GameRecord.id) == OfferedHints.game_id,
                 or_(
-                    GameRecord.version > OfferedHints.version,
-                    GameRecord.status == GameStatus.FINISHED,
+                    col(GameRecord.version) > OfferedHints.version,
+                    col(GameRecord.status) == GameStatus.FINISHED,
                 ),
             ),
         ),
@@ -145,9 +145,9 @@ def _count(result: Any) -> int:
     return int(result.rowcount)
 
 
-def _expire_open_games(session: Session, config: Mapping[str, Any], now: datetime) -> int:
+def _expire_open_games(session: Session, config: Settings, now: datetime) -> int:
     """Delete the open games nobody joined within `OPEN_GAME_DAYS`, telling each creator."""
-    age = config["OPEN_GAME_DAYS"]
+    age = config.open_game_days
     seated = (
         select(func.count())
         .select_from(GameSeat)

@@ -22,13 +22,13 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import func, insert, update
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.mail import messages, outgoing
 from server.mail.addresses import new_message_id
 from server.mail.facts import Recipient
@@ -78,7 +78,7 @@ def is_link_code(text: str) -> bool:
     return len(text) == LINK_CODE_LENGTH
 
 
-def queue(session: Session, config: Mapping[str, Any], *, kind: str, to: str) -> None:
+def queue(session: Session, config: Settings, *, kind: str, to: str) -> None:
     """Ask for a sign-in email to the (normalised) address `to`, in the caller's
     transaction: one outbox row, the same whether or not `to` has an account; the worker
     makes the request and renders the email, or drops the row if nobody has the address."""
@@ -88,7 +88,7 @@ def queue(session: Session, config: Mapping[str, Any], *, kind: str, to: str) ->
         {
             "kind": kind,
             "to_addr": to,
-            "message_id": new_message_id(config["MAIL_DOMAIN"]),
+            "message_id": new_message_id(config.mail_domain),
             "status": OutboxStatus.PENDING,
             "attempts": 0,
             "available_at": now,
@@ -97,7 +97,7 @@ def queue(session: Session, config: Mapping[str, Any], *, kind: str, to: str) ->
     )
 
 
-def issue(session: Session, config: Mapping[str, Any], row: OutboxMessage) -> SignInCode | str:
+def issue(session: Session, config: Settings, row: OutboxMessage) -> SignInCode | str:
     """The request the sign-in email `row` carries: the one made for it already while it
     is usable (a message sent again carries the same code), else a new one, committed; or
     why there is none: nobody has the address, or it was sent `SIGNIN_CODES_PER_HOUR`
@@ -114,7 +114,7 @@ def issue(session: Session, config: Mapping[str, Any], row: OutboxMessage) -> Si
         .select_from(SignInCode)
         .where(SignInCode.player_id == player.id, SignInCode.created_at > now - timedelta(hours=1))
     ).one()
-    if recent >= config["SIGNIN_CODES_PER_HOUR"]:
+    if recent >= config.signin_codes_per_hour:
         return f"{recent} sign-in emails went to this address in the last hour"
     if made is not None:  # used or expired: the message's new request replaces it
         made.outbox_id = None
@@ -125,16 +125,14 @@ def issue(session: Session, config: Mapping[str, Any], row: OutboxMessage) -> Si
         request_id=secrets.token_urlsafe(16),
         outbox_id=row.id,
         created_at=now,
-        expires_at=now + timedelta(seconds=config["SIGNIN_CODE_TTL"]),
+        expires_at=now + timedelta(seconds=config.signin_code_ttl),
     )
     session.add(request)
     session.commit()
     return request
 
 
-def render(
-    session: Session, config: Mapping[str, Any], row: OutboxMessage
-) -> tuple[str, str] | None:
+def render(session: Session, config: Settings, row: OutboxMessage) -> tuple[str, str] | None:
     """Fill in the sign-in email `row` as the worker sends it, with its request's code and
     link; or why it is not sent (the address of an email nobody receives is forgotten)."""
     request = issue(session, config, row)
@@ -144,7 +142,7 @@ def render(
         return OutboxStatus.SKIPPED, request
     player = session.get(Player, request.player_id)
     assert player is not None
-    secret = config["SECRET_KEY"]
+    secret = config.secret_key
     links = outgoing.links(config)  # no unsubscribe link: sign-in mail comes whatever one chose
     left = aware(request.expires_at) - utcnow()
     rendered = messages.signin_code(

@@ -47,15 +47,15 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from server import outbox, retention
 from server.clock import sweep
+from server.config import Settings
 from server.db import make_engine
 from server.mail import digest, events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
@@ -108,7 +108,7 @@ class Batch:
         return [message for message in self.claimed if message.id not in known]
 
 
-def smtp_offers_utf8(config: Mapping[str, Any]) -> bool:
+def smtp_offers_utf8(config: Settings) -> bool:
     """Whether the configured SMTP server offers SMTPUTF8 (international addresses);
     `Unavailable` if it cannot be reached."""
     mailer = Mailer(config)
@@ -120,10 +120,10 @@ def smtp_offers_utf8(config: Mapping[str, Any]) -> bool:
         mailer.close()
 
 
-def worker_engine(config: Mapping[str, Any]) -> Engine:
+def worker_engine(config: Settings) -> Engine:
     """The worker's own engine: its commits need not wait for the disk (`make_engine`)."""
     return make_engine(
-        config["DATABASE_URL"], busy_timeout_ms=config["SQLITE_BUSY_TIMEOUT"], durable=False
+        config.database_url, busy_timeout_ms=config.sqlite_busy_timeout, durable=False
     )
 
 
@@ -134,7 +134,7 @@ class Worker:
     game changes, so the command gives it one whose commits wait for the disk."""
 
     def __init__(
-        self, engine: Engine, config: Mapping[str, Any], clock_engine: Engine | None = None
+        self, engine: Engine, config: Settings, clock_engine: Engine | None = None
     ) -> None:
         self.engine = engine
         self.clock_engine = engine if clock_engine is None else clock_engine
@@ -144,9 +144,9 @@ class Worker:
         #: can wait for a worker's next sweep rather than sleep.
         self.sweeps = 0
         self.policy = outbox.RetryPolicy(
-            max_attempts=config["OUTBOX_MAX_ATTEMPTS"],
-            backoff_seconds=config["OUTBOX_BACKOFF"],
-            lease_seconds=config["OUTBOX_LEASE"],
+            max_attempts=config.outbox_max_attempts,
+            backoff_seconds=config.outbox_backoff,
+            lease_seconds=config.outbox_lease,
         )
         self._next_digests = 0.0
         self._next_purge = 0.0
@@ -171,7 +171,7 @@ class Worker:
             self._conclude(self._unconcluded)
         swept = 0
         if time.monotonic() >= self._next_sweep:
-            self._next_sweep = time.monotonic() + self.config["WORKER_SWEEP"]
+            self._next_sweep = time.monotonic() + self.config.worker_sweep
             done = sweep.sweep(self.clock_engine, self.config)
             swept = done.total
             self.sweeps += 1
@@ -231,7 +231,7 @@ class Worker:
                 done = send_all(
                     self._mailer,
                     due,
-                    self.config["MAIL_FROM"],
+                    self.config.mail_from,
                     meanwhile=functools.partial(preparation.render, share),
                     stopped=batch.stopped,
                 )
@@ -253,7 +253,7 @@ class Worker:
         batch.cut_off = len(batch.unsettled())
         batch.back += [(message, reason) for message in batch.unsettled()]
         self._outage_wait = min(
-            max(2 * self._outage_wait, OUTAGE_FIRST), self.config["WORKER_OUTAGE_MAX"]
+            max(2 * self._outage_wait, OUTAGE_FIRST), self.config.worker_outage_max
         )
         self._resume_at = time.monotonic() + self._outage_wait
         log.warning(
@@ -286,7 +286,7 @@ class Worker:
                 else:
                     candidates.append(message)
         waits, found = quota.reserve(
-            self.engine, [m.to_addr or "" for m in candidates], self.config["MAIL_PER_MINUTE"]
+            self.engine, [m.to_addr or "" for m in candidates], self.config.mail_per_minute
         )
         batch.states.update(found)
         due = []
@@ -298,7 +298,7 @@ class Worker:
             batch.settled.add(message.id)
             stop(batch.stopped, message)
             log.info("message %s (%s) held back: recipient limit", message.id, message.kind)
-        if self.config["MAIL_PER_MINUTE"] > 0:
+        if self.config.mail_per_minute > 0:
             batch.slots += due
         return due
 
@@ -368,9 +368,9 @@ class Worker:
         (or longer, while the SMTP server cannot be reached)."""
         log.info(
             "worker delivering to %s:%s (%s)",
-            self.config["SMTP_HOST"],
-            self.config["SMTP_PORT"],
-            self.config["SMTP_TLS"],
+            self.config.smtp_host,
+            self.config.smtp_port,
+            self.config.smtp_tls,
         )
         database_wait = 0.0  # while the database is unreachable: doubling, logged once
         while not stop.is_set():
@@ -390,5 +390,5 @@ class Worker:
                 log.warning("the database answers again")
                 database_wait = 0.0
             if handled == 0:
-                stop.wait(self.waiting or self.config["WORKER_POLL"])
+                stop.wait(self.waiting or self.config.worker_poll)
         self._mailer.close()

@@ -9,14 +9,12 @@ from it and the secret key, exactly as the worker does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from server import signin
 from server.clock import devclock, timesource
+from server.config import Settings
 from server.mail.kinds import SIGNIN_KINDS
 from server.models import OutboxMessage, OutboxStatus
 
@@ -24,9 +22,7 @@ from server.models import OutboxMessage, OutboxStatus
 MAILED = (OutboxStatus.PENDING, OutboxStatus.SENDING, OutboxStatus.SENT)
 
 
-def mailed_code(
-    engine: Engine, config: Mapping[str, Any], email: str, *, link: bool = False
-) -> str:
+def mailed_code(engine: Engine, config: Settings, email: str, *, link: bool = False) -> str:
     """The short code (`link`: the sign-in link's code) of the newest sign-in email to
     `email`, under the service's `config` (its secret key and sign-in settings)."""
     with Session(engine, expire_on_commit=False) as session:
@@ -48,4 +44,4 @@ def mailed_code(
             request = signin.issue(session, config, row)
     assert not isinstance(request, str), request
     derive = signin.link_code if link else signin.short_code
-    return derive(config["SECRET_KEY"], request.request_id)
+    return derive(config.secret_key, request.request_id)

@@ -13,4 +13,4 @@ def test_every_test_has_its_own_smtp_port(own_smtp_port, tmp_path):
     assert own_smtp_port != DEV_MAIL_PORT
     assert os.environ["CAFE_SMTP_PORT"] == str(own_smtp_port)
     settings = config.load(tmp_path, environ=dict(os.environ), overrides={"DEVELOPMENT": True})
-    assert settings["SMTP_PORT"] == own_smtp_port
+    assert settings.smtp_port == own_smtp_port

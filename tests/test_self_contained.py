@@ -1,5 +1,6 @@
-"""The repository stands on its own: no file in it links to the folder beside it that the
-project was first written from (`../shared/`), nor any Markdown link out of the checkout.
+"""The repository stands on its own: no file in it links to or reads the folder beside it
+that the project was first written from (`../shared/`, `/work/shared/`), nor any Markdown
+link out of the checkout; the tests' data is in it (`tests/data/`).
 The rules players read are the project's own (`cafe/rulebook.md`)."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUTSIDE = re.compile(r"\.\./shared\b")
+OUTSIDE = re.compile(r"\.\./shared\b|/work/shared\b")
 #: A Markdown link that climbs (`](../…)`): fine while it stays in the checkout.
 CLIMBING = re.compile(r"\]\((\.\./[^)\s#]*)")
 

@@ -104,7 +104,7 @@ def game_points(places: Mapping[str, int], game_size: int) -> dict[str, Fraction
     for place in places.values():
         tied[place] = tied.get(place, 0) + 1
     shares = {
-        place: sum((k - q) * scale for q in range(place, place + m)) / m
+        place: sum(((k - q) * scale for q in range(place, place + m)), Fraction(0)) / m
         for place, m in tied.items()
     }
     return {player: shares[place] for player, place in places.items()}

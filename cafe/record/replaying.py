@@ -23,6 +23,7 @@ from cafe.record.syntax import (
     read_tiles,
 )
 from cafe.record.writing import departures, result_text
+from cafe.render.quantities import count
 from cafe.standings import Standing
 from cafe.state import Options
 from cafe.tiles import ALL_TILES, TILE_COUNTS
@@ -48,7 +49,7 @@ class VerifyReport:
             else f"; ended by adjudication ({self.adjudication}) with the standings as they were"
         )
         return (
-            f"verified: {self.turns} turns by {', '.join(self.players)}; the seed matches "
+            f"verified: {count(self.turns, 'turn')} by {', '.join(self.players)}; the seed matches "
             f"commitment {self.commitment} and every deal and draw{ended}; "
             f"result {result_text(self.standings, self.left)}"
         )
@@ -76,7 +77,7 @@ def verify(text: str) -> VerifyReport:
     return VerifyReport(
         players=game.players,
         turns=len(game.history),
-        commitment=game.commitment,  # type: ignore[arg-type]
+        commitment=game.commitment,  # type: ignore[arg-type]  # a record always carries one
         standings=tuple(game.standings()),
         left=departures(game),
         adjudication=game.adjudication,

@@ -115,6 +115,13 @@ def season_path(slug: str, season: int) -> str:
     return f"/leagues/{slug}/seasons/{season}"
 
 
+def season_short_path(slug: str, season: int) -> str:
+    """The short path to a season's page, which leads there: `/leagues/spring/2`. Plain-text
+    email gives it, so that the link fits its 78 columns with the longest slug and season
+    number there are (a link cannot be broken)."""
+    return f"/leagues/{slug}/{season}"
+
+
 _UNITS = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
 _DURATION = re.compile(r"(?:[0-9]{1,6}[dhms])+")
 _PART = re.compile(r"([0-9]+)([dhms])")

@@ -59,7 +59,8 @@ def newest_season(league: dict[str, Any], doing: str) -> dict[str, Any]:
             f"{league['slug']} has no season to {doing} yet; its organiser opens one with "
             f"`cafe league open {league['slug']}`"
         )
-    return league["seasons"][-1]
+    newest: dict[str, Any] = league["seasons"][-1]
+    return newest
 
 
 def begun_season(league: dict[str, Any], number: int | None) -> int:

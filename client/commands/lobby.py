@@ -54,7 +54,7 @@ def games(
         if not found:
             say("No open games to join; open one with `cafe new`.")
             return
-        rows = [
+        rows: list[tuple[str, ...]] = [
             (str(g["id"]), f"{len(g['players'])}/{g['seats']}", " ".join(g["players"]),
              options_text(g.get("options")))
             for g in found

@@ -119,7 +119,7 @@ def _check_can_move(state: dict[str, Any], *, planning: bool = False) -> bool:
             f"it is {state['to_move']}'s turn in game {game_id}, not yours; "
             f"`cafe watch {game_id}` waits for yours (--dry-run plans one now)"
         )
-    return state["to_move"] != me
+    return bool(state["to_move"] != me)
 
 
 def _refusal(api: "ApiClient", game_id: int, error: ApiError) -> CliError:

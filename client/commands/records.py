@@ -78,6 +78,7 @@ def verify(
     from cafe import CafeError
     from cafe.record import RecordError
     from cafe.record import verify as verify_record
+    from cafe.render.quantities import count
 
     name = "stdin" if str(file) == "-" else str(file)
     try:
@@ -90,7 +91,7 @@ def verify(
         raise CliError(f"{name}: NOT verified: line {error.line}: {error.reason}") from None
     except CafeError as error:
         raise CliError(f"{name}: NOT verified: {error}") from None
-    say(f"Verified: {report.turns} turns by {', '.join(report.players)}.")
+    say(f"Verified: {count(report.turns, 'turn')} by {', '.join(report.players)}.")
     if report.event:
         say(f"  Played in {report.event}.")
     say("  The revealed seed matches the commitment, and so do the deal and every draw:")

@@ -7,6 +7,7 @@ from flask import Blueprint, g
 from server import accounts, throttle
 from server.apispec import validate
 from server.auth import login_required
+from server.config import current_settings
 from server.db import get_session
 from server.mail import quota
 from server.schemas.accounts import (
@@ -33,9 +34,9 @@ def register(json: PlayerCreate) -> tuple[Registration, int]:
     not the email was registered (its owner is mailed a code and told so); only a taken
     name is refused."""
     session = get_session()
-    throttle.attempt(session, accounts.signups_limit(), throttle.client_address())
+    throttle.attempt(session, accounts.signups_limit(current_settings()), throttle.client_address())
     email = json.email.lower()
-    accounts.register(session, name=json.name, email=email)
+    accounts.register(session, name=json.name, email=email, config=current_settings())
     message = (
         f"a sign-in code is on its way to {email} (if the address already has an account, "
         "the email says so); sign in with POST /api/tokens"
@@ -49,8 +50,8 @@ def request_code(json: SignInCodeCreate) -> tuple[SignInCodeSent, int]:
     """Mail a registered player a new sign-in code. The answer does not tell whether the
     address is registered; codes sent earlier stay valid."""
     session = get_session()
-    throttle.attempt(session, accounts.codes_limit(), throttle.client_address())
-    accounts.request_code(session, email=json.email)
+    throttle.attempt(session, accounts.codes_limit(current_settings()), throttle.client_address())
+    accounts.request_code(session, email=json.email, config=current_settings())
     email = json.email.lower()
     message = (
         f"if {email} is registered, a sign-in code is on its way (codes sent before stay "
@@ -70,6 +71,7 @@ def create_token(json: TokenCreate) -> tuple[TokenIssued, int]:
         code=json.code,
         label=json.label,
         client=throttle.client_address(),
+        config=current_settings(),
     )
     assert token.id is not None
     return TokenIssued(

@@ -8,6 +8,7 @@ from flask import Blueprint, g
 from server.api.games import state_of, with_etag
 from server.apispec import validate
 from server.auth import login_required
+from server.config import current_settings
 from server.db import get_session
 from server.league import adjudication
 from server.schemas.games import GamePublic
@@ -25,6 +26,10 @@ def adjudicate(game_id: int, json: AdjudicationCreate) -> tuple[GamePublic, int,
     and its page, record and emails say it was adjudicated and why. 422: not a league game;
     409: the game is not running."""
     game = adjudication.adjudicate(
-        get_session(), game_id=game_id, organiser=g.player, reason=json.reason
+        get_session(),
+        game_id=game_id,
+        organiser=g.player,
+        reason=json.reason,
+        config=current_settings(),
     )
     return state_of(game, g.player), 200, with_etag(game, g.player)

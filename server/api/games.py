@@ -8,6 +8,7 @@ from cafe import Options
 from server.apispec import validate
 from server.auth import login_required
 from server.clock.store import seat_clocks
+from server.config import current_settings
 from server.db import get_session, reads_only
 from server.games import store
 from server.games.public import etag, list_etag, public_state, summary
@@ -66,6 +67,7 @@ def create(json: GameCreate) -> tuple[GamePublic, int, dict[str, str]]:
         rated=json.rated,
         private=json.private,
         auto_start=json.auto_start,
+        config=current_settings(),
     )
     headers = {**with_etag(game, g.player), "Location": f"/api/games/{game.id}"}
     return state_of(game, g.player, g.player.name), 201, headers
@@ -123,7 +125,9 @@ def show(game_id: int) -> Response | tuple[GamePublic, int, dict[str, str]]:
 @validate(200, GamePublic, 403, 404, 409)
 def join(game_id: int) -> tuple[GamePublic, int, dict[str, str]]:
     """Take a seat in an open game."""
-    game = store.join_game(get_session(), game_id=game_id, player=g.player)
+    game = store.join_game(
+        get_session(), game_id=game_id, player=g.player, config=current_settings()
+    )
     return state_of(game, g.player), 200, with_etag(game, g.player)
 
 
@@ -132,5 +136,7 @@ def join(game_id: int) -> tuple[GamePublic, int, dict[str, str]]:
 @validate(200, GamePublic, 403, 404, 409)
 def start(game_id: int) -> tuple[GamePublic, int, dict[str, str]]:
     """Deal and begin (creator only)."""
-    game = store.start_game(get_session(), game_id=game_id, player=g.player)
+    game = store.start_game(
+        get_session(), game_id=game_id, player=g.player, config=current_settings()
+    )
     return state_of(game, g.player), 200, with_etag(game, g.player)

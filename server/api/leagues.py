@@ -9,6 +9,7 @@ from flask import Blueprint, g
 
 from server.apispec import validate
 from server.auth import login_required
+from server.config import current_settings
 from server.db import get_session
 from server.league import pause, public, removal, store, withdrawal
 from server.league.start import start_season
@@ -63,7 +64,7 @@ def open_season(slug: str) -> tuple[SeasonPublic, int, dict[str, str]]:
     season are registered unless they withdraw."""
     session = get_session()
     league = store.load_league(session, slug)
-    season = store.open_season(session, league=league, player=g.player)
+    season = store.open_season(session, league=league, player=g.player, config=current_settings())
     location = f"/api/leagues/{slug}/seasons/{season.number}"
     return public.season_public(session, league, season), 201, {"Location": location}
 
@@ -107,7 +108,9 @@ def withdraw(slug: str, number: int) -> SeasonPublic:
     resigned; finished results stand."""
     session = get_session()
     league = store.load_league(session, slug)
-    season = withdrawal.withdraw(session, league=league, number=number, player=g.player)
+    season = withdrawal.withdraw(
+        session, league=league, number=number, player=g.player, config=current_settings()
+    )
     return public.season_public(session, league, season)
 
 
@@ -120,7 +123,9 @@ def start(slug: str, number: int) -> SeasonPublic:
     session = get_session()
     league = store.load_league(session, slug)
     season = store.load_season(session, league, number)
-    season = start_season(session, league=league, season=season, player=g.player)
+    season = start_season(
+        session, league=league, season=season, player=g.player, config=current_settings()
+    )
     return public.season_public(session, league, season)
 
 
@@ -131,7 +136,11 @@ def invite(slug: str, json: InvitationsCreate) -> Invited:
     """Invite players to an invitation-only league (the organiser)."""
     session = get_session()
     league = store.load_league(session, slug)
-    return Invited(invited=store.invite(session, league=league, player=g.player, names=json.names))
+    return Invited(
+        invited=store.invite(
+            session, league=league, player=g.player, names=json.names, config=current_settings()
+        )
+    )
 
 
 @bp.post("/<slug>/seasons/<int:number>/remove")
@@ -151,6 +160,7 @@ def remove(slug: str, number: int, json: RemovalCreate) -> SeasonPublic:
         organiser=g.player,
         name=json.player,
         reason=json.reason,
+        config=current_settings(),
     )
     return public.season_public(session, league, season)
 
@@ -165,7 +175,12 @@ def pause_season(slug: str, number: int, json: PauseCreate) -> SeasonPublic:
     session = get_session()
     league = store.load_league(session, slug)
     season = pause.pause(
-        session, league=league, number=number, organiser=g.player, reason=json.reason
+        session,
+        league=league,
+        number=number,
+        organiser=g.player,
+        reason=json.reason,
+        config=current_settings(),
     )
     return public.season_public(session, league, season)
 
@@ -180,7 +195,12 @@ def resume_season(slug: str, number: int, json: ResumeCreate) -> SeasonPublic:
     session = get_session()
     league = store.load_league(session, slug)
     season = pause.resume(
-        session, league=league, number=number, organiser=g.player, reason=json.reason
+        session,
+        league=league,
+        number=number,
+        organiser=g.player,
+        reason=json.reason,
+        config=current_settings(),
     )
     return public.season_public(session, league, season)
 

@@ -9,6 +9,7 @@ from server import idempotency
 from server.api.games import state_of, with_etag
 from server.apispec import as_json, validate
 from server.auth import login_required
+from server.config import current_settings
 from server.db import get_session, reads_then_one_write
 from server.games import store, turns
 from server.games.preview import preview_turn
@@ -43,6 +44,7 @@ def play(game_id: int, json: TurnCreate) -> tuple[RawResponsePayload, int]:
         notation=json.turn,
         version=json.version,
         idem=idem,
+        config=current_settings(),
     )
     return as_json(result), 201
 
@@ -78,7 +80,7 @@ def record(game_id: int) -> Response:
     game's only for its players and invitees)."""
     session = get_session()
     game = store.visible_game(session, store.load_game(session, game_id), g.player)
-    text = turns.record_text(session, game)
+    text = turns.record_text(session, game, config=current_settings())
     return Response(text, mimetype="text/plain")
 
 
@@ -109,5 +111,5 @@ def hints(game_id: int, query: HintsQuery) -> Hints:
 def resign(game_id: int) -> tuple[GamePublic, int, dict[str, str]]:
     """Leave a running game: the caller resigns, out of it and ranked below everyone still
     in."""
-    game = turns.resign(get_session(), game_id=game_id, player=g.player)
+    game = turns.resign(get_session(), game_id=game_id, player=g.player, config=current_settings())
     return state_of(game, g.player), 200, with_etag(game, g.player)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, g
+from flask import Blueprint, g
 
 from server.apispec import validate
 from server.auth import login_required
 from server.clock import vacations
+from server.config import current_settings
 from server.db import get_session
 from server.schemas.clock import VacationCreate, VacationPeriod, VacationStatus
 
@@ -38,7 +39,7 @@ def declare(json: VacationCreate) -> tuple[VacationStatus, int]:
     it starts; the caller's clocks pause in every running game that allows vacation. The
     caller gets a "vacation started" email when it begins."""
     status = vacations.declare(
-        get_session(), g.player, days=json.days, start=json.start, config=current_app.config
+        get_session(), g.player, days=json.days, start=json.start, config=current_settings()
     )
     return _shown(status), 201
 
@@ -49,4 +50,4 @@ def declare(json: VacationCreate) -> tuple[VacationStatus, int]:
 def end() -> VacationStatus:
     """End the declared vacation now (or cancel one not begun); unused whole hours go back
     to the bank, and the caller gets a "vacation ended" email (not for a cancellation)."""
-    return _shown(vacations.end(get_session(), g.player, config=current_app.config))
+    return _shown(vacations.end(get_session(), g.player, config=current_settings()))

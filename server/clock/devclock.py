@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from cafe.render import quantities
 from server.clock import timesource
-from server.config import ConfigError
+from server.config import ConfigError, settings_of
 from server.db import make_engine
 from server.models import DevClock, iso
 
@@ -97,14 +97,14 @@ def shift_text(offset: timedelta) -> str:
 
 def init_app(app: Flask) -> None:
     """With `DEV_CLOCK` on, put this process on the database's development clock, loudly."""
-    if not app.config["DEV_CLOCK"]:
+    if not settings_of(app).dev_clock:
         return
-    url = str(app.config["DATABASE_URL"])
+    url = str(settings_of(app).database_url)
     if url in ("sqlite://", "sqlite:///:memory:"):
         raise ConfigError(
             "CAFE_DEV_CLOCK=1 needs a database that processes share: a SQLite file or PostgreSQL"
         )
-    engine = make_engine(url, busy_timeout_ms=app.config["SQLITE_BUSY_TIMEOUT"])
+    engine = make_engine(url, busy_timeout_ms=settings_of(app).sqlite_busy_timeout)
     app.extensions["cafe_dev_clock"] = engine
     timesource.install_dev_offset(lambda: read_offset(engine))
     log.warning("%s", WARNING)

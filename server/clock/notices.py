@@ -14,11 +14,9 @@ Cancelling a vacation before it began sends nothing: nothing was paused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.games import notify
 from server.mail import messages, outgoing
 from server.mail.facts import VacationGame
@@ -67,7 +65,7 @@ def games_of(session: Session, player: Player) -> list[VacationGame]:
 
 def queue(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     player: Player,
     vacation: Vacation,
     notice: EmailKind,

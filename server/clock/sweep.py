@@ -33,7 +33,6 @@ again at once (`server.transactions.retried`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -43,6 +42,7 @@ from sqlmodel import Session, col, select
 
 from server.clock import deadlines, store, vacations
 from server.clock.notices import queue
+from server.config import Settings
 from server.db import write_transaction
 from server.games import timeouts
 from server.league import digest as league_digest
@@ -86,7 +86,7 @@ class Swept:
         )
 
 
-def sweep(engine: Engine, config: Mapping[str, Any], *, limit: int = BATCH) -> Swept:
+def sweep(engine: Engine, config: Settings, *, limit: int = BATCH) -> Swept:
     """Act on the deadlines, reminders, vacation emails and league digests due now, up to
     `limit` of each."""
     swept = Swept()
@@ -124,14 +124,14 @@ def _due(session: Session, column: Any, now: datetime, limit: int) -> list[tuple
 
 
 @retried
-def remind(session: Session, game_id: int, version: int, *, config: Mapping[str, Any]) -> bool:
+def remind(session: Session, game_id: int, version: int, *, config: Settings) -> bool:
     """Send the due reminder of game `game_id` at `version` (record it, queue its email,
     arm the next one) and commit; False when none was due any more or none was sent."""
     with write_transaction(session):
         return _remind(session, game_id, version, config)
 
 
-def _remind(session: Session, game_id: int, version: int, config: Mapping[str, Any]) -> bool:
+def _remind(session: Session, game_id: int, version: int, config: Settings) -> bool:
     now = utcnow()
     game = session.exec(
         select(GameRecord)
@@ -216,7 +216,7 @@ def _reminders_soon(
             col(GameRecord.reminder_due) <= until,
         )
         .order_by(col(GameRecord.id))
-        .with_for_update(skip_locked=True, of=GameRecord)  # type: ignore[arg-type]
+        .with_for_update(skip_locked=True, of=GameRecord)
         .execution_options(populate_existing=True)
     ).all()
     return [
@@ -242,14 +242,14 @@ def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:
 
 
 @retried
-def announce(session: Session, vacation_id: int, *, config: Mapping[str, Any]) -> EmailKind | None:
+def announce(session: Session, vacation_id: int, *, config: Settings) -> EmailKind | None:
     """Queue the email due about vacation `vacation_id`, move its `notice_due` on, and
     commit; None when none is due any more or another transaction holds it or its player."""
     with write_transaction(session):
         return _announce(session, vacation_id, config)
 
 
-def _announce(session: Session, vacation_id: int, config: Mapping[str, Any]) -> EmailKind | None:
+def _announce(session: Session, vacation_id: int, config: Settings) -> EmailKind | None:
     now = utcnow()
     vacation = session.exec(
         select(Vacation)

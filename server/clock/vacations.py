@@ -9,16 +9,15 @@ starts now, or is ended early, is told by email in that transaction too
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlmodel import Session, col, select
 
 from server.clock import bank, store
 from server.clock.bank import Bank, BankRefusal
 from server.clock.notices import queue
+from server.config import Settings
 from server.domain import Conflict, Refused
 from server.mail.kinds import EmailKind
 from server.models import Player, Vacation, VacationKind, iso, utcnow
@@ -83,7 +82,7 @@ def declare(
     *,
     days: int,
     start: datetime | None,
-    config: Mapping[str, Any],
+    config: Settings,
 ) -> Status:
     """Declare a vacation of `days` from `start` (default now) and commit; 409 if one is
     declared already, 422 if the bank cannot pay it or it would start in the past. One
@@ -123,7 +122,7 @@ def declare(
     return status(session, player)
 
 
-def end(session: Session, player: Player, *, config: Mapping[str, Any]) -> Status:
+def end(session: Session, player: Player, *, config: Settings) -> Status:
     """End the declared vacation now (cancel it if it has not started), give back the
     unused whole hours, and commit; 409 if there is none. An ended vacation is told by
     email at once; a cancelled one, which paused nothing, is not."""

@@ -20,13 +20,12 @@ very transaction of the turn, so an emailed turn is applied and answered exactly
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import Recipient
@@ -57,10 +56,9 @@ def players_named(session: Session, names: list[str]) -> dict[str, Player]:
     return {player.name: player for player in rows}
 
 
-def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
+def invitations(session: Session, *, game: GameRecord, creator: str, config: Settings) -> None:
     """Invite each player named in `game.invited`."""
     assert game.id is not None
-    config = current_app.config
     for player in players_named(session, game.invited).values():
         if not wants(player, EmailKind.INVITE):
             continue
@@ -80,13 +78,15 @@ def invitations(session: Session, *, game: GameRecord, creator: str) -> None:
         )
 
 
-def joined(session: Session, *, game: GameRecord, join_order: int, full: bool) -> None:
+def joined(
+    session: Session, *, game: GameRecord, join_order: int, full: bool, config: Settings
+) -> None:
     """Tell the creator of `game` that the player `join_order` took a seat (`table_full`
     when it was the last one); rendered by the worker (`server.mail.events`)."""
     assert game.id is not None
     outgoing.queue_events(
         session,
-        current_app.config,
+        config,
         [
             outgoing.Event(
                 kind=EmailKind.TABLE_FULL if full else EmailKind.PLAYER_JOINED,
@@ -109,16 +109,16 @@ def after_change(
     turn: int | None,
     by_email: EmailTurn | None = None,
     timed_out: str | None = None,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Queue the events of a game change (`change_events`) in one statement, and record an
-    emailed turn as handled. `config`: the app's, when there is no app context (the sweep).
+    emailed turn as handled.
     """
     if by_email is not None and mover is not None:
         handled(session, by_email, game_id=game_id)
     outgoing.queue_events(
         session,
-        current_app.config if config is None else config,
+        config,
         change_events(
             game_id=game_id,
             version=version,

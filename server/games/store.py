@@ -25,6 +25,7 @@ from cafe import Game, Options
 from cafe.endings import Departure
 from server.clock.deadlines import Interval
 from server.clock.store import alarms, pauses_of
+from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
 from server.games.public import to_move_name
@@ -222,9 +223,9 @@ def active_seat(session: Session, game: GameRecord, player: Player) -> int:
     if not joined:
         visible_game(session, game, player)
         raise Forbidden("not_a_player", f"you are not playing in game {game.id}")
-    if game.status == "open":
+    if game.status == GameStatus.OPEN:
         raise Conflict("game_not_started", f"game {game.id} has not started yet")
-    if game.status == "finished":
+    if game.status == GameStatus.FINISHED:
         assert game.id is not None
         raise conflict(session, game.id, "game_finished", f"game {game.id} is over")
     assert game.state is not None
@@ -268,6 +269,7 @@ def create_game(
     rated: bool = False,
     private: bool = False,
     auto_start: bool = False,
+    config: Settings,
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
     (None: no clock), `rated` or not; invitees are mailed. A `private` game needs invitees:
@@ -304,18 +306,18 @@ def create_game(
     session.flush()
     assert game.id is not None
     session.add(GameSeat(game_id=game.id, player_id=creator.id, join_order=0))
-    notify.invitations(session, game=game, creator=creator.name)
+    notify.invitations(session, game=game, creator=creator.name, config=config)
     session.commit()
     return game
 
 
-def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
+def join_game(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """Take a free seat in an open game (retrying if another join wins the race). The
     creator hears of it (`player_joined`, or `table_full` for the last seat); an
     `auto_start` game whose last seat this is starts in the same transaction."""
     for _ in range(JOIN_RETRIES):
         game = visible_game(session, load_game(session, game_id), player)
-        if game.status != "open":
+        if game.status != GameStatus.OPEN:
             raise Conflict("game_not_open", f"game {game_id} has already started")
         if game.invited and player.name not in game.invited:
             raise Forbidden("not_invited", f"game {game_id} is by invitation only")
@@ -331,9 +333,9 @@ def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
             try:
                 session.flush()
                 session.refresh(game)
-                notify.joined(session, game=game, join_order=len(names), full=full)
+                notify.joined(session, game=game, join_order=len(names), full=full, config=config)
                 if full and game.auto_start:
-                    _deal(session, game)
+                    _deal(session, game, config=config)
                 session.commit()
             except IntegrityError:
                 session.rollback()
@@ -343,18 +345,18 @@ def join_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
     raise conflict(session, game_id, "busy", "too many players joined at once; try again")
 
 
-def start_game(session: Session, *, game_id: int, player: Player) -> GameRecord:
+def start_game(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """Deal: seat order and bag from a new secret seed; its commitment is published."""
     game = visible_game(session, load_game(session, game_id), player)
     if game.creator_id != player.id:
         raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
-    if game.status != "open":
+    if game.status != GameStatus.OPEN:
         raise Conflict("game_not_open", f"game {game_id} has already started")
     if len(joined_names(session, game)) < 2:
         raise Conflict(
             "not_enough_players", "a game needs at least 2 players; wait for one to join"
         )
-    _deal(session, game)
+    _deal(session, game, config=config)
     session.commit()
     return load_game(session, game_id)
 
@@ -420,7 +422,7 @@ def _started_columns(
     }
 
 
-def _deal(session: Session, game: GameRecord) -> None:
+def _deal(session: Session, game: GameRecord, *, config: Settings) -> None:
     """Start the open `game` in the caller's transaction (compare-and-set on its version):
     dealt (`deal`), its seats numbered, the emails queued."""
     assert game.id is not None
@@ -453,6 +455,7 @@ def _deal(session: Session, game: GameRecord) -> None:
         finished=False,
         mover=None,
         turn=None,
+        config=config,
     )
 
 
@@ -492,10 +495,12 @@ def list_games(
         query = query.where(GameRecord.status == status)
     if mine:
         query = query.where(_seated(player))
-    elif status == "open":
+    elif status == GameStatus.OPEN:
         query = query.where(_joinable(player))
     else:
-        query = query.where(or_(GameRecord.private == false(), _seated(player), _invited(player)))
+        query = query.where(
+            or_(col(GameRecord.private) == false(), _seated(player), _invited(player))
+        )
     games = session.exec(query.order_by(col(GameRecord.id).desc()).limit(limit)).all()
     names = player_names(session, [game.id for game in games if game.id is not None])
     return [(game, names[game.id]) for game in games if game.id is not None]

@@ -19,16 +19,15 @@ version is still due, and then, in that one transaction:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import timedelta
 from enum import StrEnum
-from typing import Any
 
 from sqlmodel import Session, col, select
 
 from cafe import Game
 from server.clock import bank, store, vacations
 from server.clock.deadlines import Interval
+from server.config import Settings
 from server.db import write_transaction
 from server.games import turns
 from server.mail import outgoing
@@ -56,7 +55,7 @@ class Outcome(StrEnum):
 
 
 def apply_timeout(
-    session: Session, game_id: int, version: int, *, config: Mapping[str, Any]
+    session: Session, game_id: int, version: int, *, config: Settings
 ) -> Outcome | None:
     """Act on the passed deadline of game `game_id` at `version` and commit; None when
     there is nothing to do (the game moved on, its deadline moved, it is not due, or
@@ -92,12 +91,12 @@ def _mover(session: Session, game: GameRecord) -> Player | None:
         select(Player)
         .join(GameSeat, col(GameSeat.player_id) == Player.id)
         .where(GameSeat.game_id == game.id, GameSeat.seat == game.state["to_move"])
-        .with_for_update(skip_locked=True, of=Player)  # type: ignore[arg-type]
+        .with_for_update(skip_locked=True, of=Player)
         .execution_options(populate_existing=True)
     ).first()
 
 
-def _act(session: Session, game: GameRecord, config: Mapping[str, Any]) -> Outcome | None:
+def _act(session: Session, game: GameRecord, config: Settings) -> Outcome | None:
     """Apply the time-out to the claimed `game` in the open transaction."""
     assert game.state is not None and game.clock is not None
     player = _mover(session, game)
@@ -134,7 +133,7 @@ def _act(session: Session, game: GameRecord, config: Mapping[str, Any]) -> Outco
 
 
 def _take_vacation_day(
-    session: Session, game: GameRecord, player: Player, config: Mapping[str, Any]
+    session: Session, game: GameRecord, player: Player, config: Settings
 ) -> bool:
     """An automatic vacation day from the deadline on, if the bank can pay it."""
     assert game.id is not None and game.deadline is not None and player.id is not None

@@ -11,13 +11,13 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from flask import current_app
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
 from server import idempotency
 from server.clock.store import next_deadline
+from server.config import Settings
 from server.db import single_statement_write, write_transaction
 from server.domain import Conflict
 from server.games import notify, positions
@@ -34,7 +34,7 @@ from server.games.store import (
 from server.idempotency import Idempotency
 from server.league import labels, results
 from server.mail import outgoing
-from server.models import GameRecord, Player, TurnKind, TurnRecord, TurnSource, utcnow
+from server.models import GameRecord, GameStatus, Player, TurnKind, TurnRecord, TurnSource, utcnow
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
 #: would, without its deep copy of every value (they are all plain already).
@@ -71,7 +71,10 @@ def change_values(
         left = departures(session, game, entry)
         standings = [standing_json(s, left.get(s.player)) for s in engine.standings()]
         values.update(
-            status="finished", finished_at=utcnow(), standings=standings, ending=engine.ending
+            status=GameStatus.FINISHED,
+            finished_at=utcnow(),
+            standings=standings,
+            ending=engine.ending,
         )
     new_turn = entry.kind != TurnKind.RESIGN and not entry.detail.get("removed")
     values.update(
@@ -106,7 +109,7 @@ def write_change(
     entry: TurnRecord,
     by_email: notify.EmailTurn | None = None,
     timed_out: str | None = None,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
     remembered: dict[str, Any] | None = None,
 ) -> bool:
     """In the caller's transaction: compare-and-set the game with `values`, append `entry`
@@ -114,8 +117,7 @@ def write_change(
     statement where the database allows (`guarded`); False (nothing written) if the game
     moved on."""
     assert game.id is not None
-    finished = values.get("status") == "finished"
-    config = current_app.config if config is None else config
+    finished = values.get("status") == GameStatus.FINISHED
     events = notify.change_events(
         game_id=game.id,
         version=game.version + 1,
@@ -159,6 +161,7 @@ def _commit_change(
     response: dict[str, Any],
     idem: Idempotency | None,
     by_email: notify.EmailTurn | None = None,
+    config: Settings,
 ) -> dict[str, Any]:
     """The one transaction of a turn or resignation; a 409 if the game moved on meanwhile.
 
@@ -172,7 +175,7 @@ def _commit_change(
     """
     assert game.id is not None
     values = change_values(session, game=game, engine=engine, entry=entry, by_the_player=True)
-    more = by_email is not None or values.get("status") == "finished"
+    more = by_email is not None or values.get("status") == GameStatus.FINISHED
     try:
         with (write_transaction if more else single_statement_write)(session) as writer:
             applied = write_change(
@@ -181,6 +184,7 @@ def _commit_change(
                 values=values,
                 entry=entry,
                 by_email=by_email,
+                config=config,
                 remembered=None if idem is None else idempotency.record(idem, response, 201),
             )
             if not applied:
@@ -205,6 +209,7 @@ def play_turn(
     idem: Idempotency | None,
     source: TurnSource = TurnSource.API,
     by_email: notify.EmailTurn | None = None,
+    config: Settings,
 ) -> dict[str, Any]:
     """Apply the caller's turn made against `version`; the response describes it.
     `source`: how the turn came in, kept in the log. `by_email`: the emailed reply the turn
@@ -226,6 +231,7 @@ def play_turn(
             idem=idem,
             source=source,
             by_email=by_email,
+            config=config,
         )
     except Conflict:
         if idem is not None:
@@ -263,6 +269,7 @@ def _apply_turn(
     idem: Idempotency | None,
     source: TurnSource,
     by_email: notify.EmailTurn | None,
+    config: Settings,
 ) -> dict[str, Any]:
     """The checks, the engine and the transaction of `play_turn`."""
     game, seat = movers_game(session, game_id=game_id, player=player, version=version)
@@ -301,6 +308,7 @@ def _apply_turn(
         response=response,
         idem=idem,
         by_email=by_email,
+        config=config,
     )
 
 
@@ -320,7 +328,7 @@ def resignation(game: GameRecord, seat: int, *, withdrew: bool = False) -> tuple
     return engine, entry
 
 
-def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
+def resign(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """The caller leaves a running game for good (``Game.resign``): out like an eliminated
     player, ranked below everyone still in."""
     game = load_game(session, game_id)
@@ -330,7 +338,9 @@ def resign(session: Session, *, game_id: int, player: Player) -> GameRecord:
         raise Conflict("already_out", f"you are already out of game {game_id}")
     engine, entry = resignation(game, seat)
     response = {"summary": f"{player.name} resigned"}
-    _commit_change(session, game=game, engine=engine, entry=entry, response=response, idem=None)
+    _commit_change(
+        session, game=game, engine=engine, entry=entry, response=response, idem=None, config=config
+    )
     return load_game(session, game_id)
 
 
@@ -369,7 +379,7 @@ def replay(session: Session, game: GameRecord) -> Game:
     return engine
 
 
-def record_text(session: Session, game: GameRecord) -> str:
+def record_text(session: Session, game: GameRecord, *, config: Settings) -> str:
     """The game record (`cafe.record`); it reveals the seed only once the game is over. Its
     Event is a league game's league, season and division, Site the service's address, Date
     the day the game started, Game its id."""
@@ -377,7 +387,7 @@ def record_text(session: Session, game: GameRecord) -> str:
     league = labels.label(session, game)
     return replay(session, game).to_record(
         event=league.text if league else None,
-        site=str(current_app.config["BASE_URL"]),
+        site=config.base_url,
         date=started.strftime("%Y.%m.%d") if started else None,
         game_id=str(game.id),
     )

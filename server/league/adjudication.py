@@ -12,13 +12,10 @@ log records it too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from flask import current_app
 from sqlmodel import Session, col, select
 
 from cafe import Game
+from server.config import Settings
 from server.db import write_transaction
 from server.domain import Conflict, Refused
 from server.games import turns
@@ -43,7 +40,7 @@ def adjudicate(
     game_id: int,
     organiser: Player,
     reason: str,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> GameRecord:
     """End the running league game `game_id` now with its standings as they are, and
     commit: 404 if there is no such game, 422 for a game of no league, 403 unless
@@ -79,7 +76,6 @@ def adjudicate(
     values = turns.change_values(
         session, game=game, engine=engine, entry=entry, by_the_player=False
     )
-    config = current_app.config if config is None else config
     with write_transaction(session):
         applied = turns.write_change(session, game=game, values=values, entry=entry, config=config)
         if applied:

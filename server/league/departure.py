@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.league.store import mark_left
 from server.league.withdrawal import lock_games, resign_games
 from server.models import (
@@ -40,7 +41,7 @@ class Departure:
     games: list[int]
 
 
-def remove_player(session: Session, player: Player) -> Departure:
+def remove_player(session: Session, player: Player, *, config: Settings) -> Departure:
     """Withdraw `player` from every season, resign every running game of theirs, revoke
     their tokens and stop their emails; a 409 (nothing changed) if a game moved on meanwhile."""
     assert player.id is not None
@@ -65,7 +66,7 @@ def remove_player(session: Session, player: Player) -> Departure:
     for member, _ in members:
         mark_left(member, MemberLeft.WITHDREW, now)
         session.add(member)
-    resigned = resign_games(session, running, player)
+    resigned = resign_games(session, running, player, config=config)
     session.execute(
         update(ApiToken)
         .where(col(ApiToken.player_id) == player.id, col(ApiToken.revoked_at).is_(None))

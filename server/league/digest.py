@@ -11,13 +11,12 @@ moves a given `digest_due`, so a week's digest is queued once; a crash rolls bac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.db import write_transaction
 from server.league import emails
 from server.league.start import DIGEST_EVERY
@@ -43,16 +42,14 @@ def next_due(due: datetime, now: datetime) -> datetime:
     return due
 
 
-def send_digest(
-    session: Session, season_id: int, due: datetime, *, config: Mapping[str, Any]
-) -> int | None:
+def send_digest(session: Session, season_id: int, due: datetime, *, config: Settings) -> int | None:
     """Claim the season's digest due at `due` and queue it, and commit: the digests queued,
     or None when another sweep took it first."""
     with write_transaction(session):
         return _send(session, season_id, due, config)
 
 
-def _send(session: Session, season_id: int, due: datetime, config: Mapping[str, Any]) -> int | None:
+def _send(session: Session, season_id: int, due: datetime, config: Settings) -> int | None:
     now = utcnow()
     claimed = session.execute(
         update(Season)

@@ -16,14 +16,13 @@ carries a season reply address
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import timedelta
-from typing import Any
 
-from flask import current_app
 from sqlmodel import Session, col, select
 
 from cafe.league.table import Move
+from server.config import Settings
 from server.games.notify import recipient
 from server.league import messages, ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
@@ -60,23 +59,19 @@ def season_facts(league: League, season: Season) -> SeasonFacts:
     )
 
 
-def season_links(config: Mapping[str, Any], *, season_id: int, player_id: int) -> Links:
+def season_links(config: Settings, *, season_id: int, player_id: int) -> Links:
     """The links of an email that may be answered with `join`: its reply address names the
     season and the player."""
     address = SeasonReplyAddress(season_id=season_id, player_id=player_id)
     return dataclasses.replace(
         outgoing.links(config, player_id=player_id),
-        reply_to=season_reply_address(config["SECRET_KEY"], config["MAIL_DOMAIN"], address),
+        reply_to=season_reply_address(config.secret_key, config.mail_domain, address),
     )
-
-
-def _config(config: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    return current_app.config if config is None else config
 
 
 def _send(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     kind: str,
     player: Player,
     rendered: Rendered,
@@ -97,11 +92,10 @@ def registration_opened(
     season: Season,
     registered: Sequence[Player],
     invited: Sequence[Player],
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell the returning members they are registered (and how to withdraw), and the
     invitees how to join (`cafe league join SLUG`, or reply `join`)."""
-    config = _config(config)
     facts = season_facts(league, season)
     assert season.id is not None
     for player in wanted(registered, EmailKind.LEAGUE_REGISTRATION):
@@ -164,13 +158,10 @@ def _only_my_deadline(game: LeagueGame, name: str) -> LeagueGame:
     return game if game.to_move == name else dataclasses.replace(game, deadline=None)
 
 
-def season_started(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
-) -> None:
+def season_started(session: Session, *, league: League, season: Season, config: Settings) -> None:
     """Tell every member their division and why they are in it, their opponents and games
     (with links and first deadlines): the one email of the season's start, which queues no
     email per game."""
-    config = _config(config)
     facts = season_facts(league, season)
     everyone = members(session, season)
     games = league_games(session, season, running=False)
@@ -181,8 +172,9 @@ def season_started(
     for member, player in everyone:
         if not wants(player, EmailKind.LEAGUE_SEASON_STARTED):
             continue
-        assert member.division is not None
-        links = outgoing.links(config, player_id=player.id)
+        assert member.division is not None and season.id is not None
+        # answerable: a reply of `GAME: TURN` lines plays them (`server.mail.replies`)
+        links = season_links(config, season_id=season.id, player_id=player.id)
         rendered = messages.season_started(
             recipient(player),
             facts,
@@ -196,9 +188,7 @@ def season_started(
         _send(session, config, EmailKind.LEAGUE_SEASON_STARTED, player, rendered, links)
 
 
-def weekly_digest(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any]
-) -> int:
+def weekly_digest(session: Session, *, league: League, season: Season, config: Settings) -> int:
     """Queue the weekly league digest of a running season to every member who takes game
     emails: their division's table and their games waiting for their move. How many."""
     facts = season_facts(league, season)
@@ -255,12 +245,9 @@ def rating_changes(
     }
 
 
-def season_finished(
-    session: Session, *, league: League, season: Season, config: Mapping[str, Any] | None = None
-) -> None:
+def season_finished(session: Session, *, league: League, season: Season, config: Settings) -> None:
     """Send every member placed in the season — those who left it too, marked so — the final
     table, who moves up and down as things stand, and their new rating."""
-    config = _config(config)
     facts = season_facts(league, season)
     tables = division_tables(session, season)
     moves = [Move(m["player"], m["from_division"], m["to_division"]) for m in season.moves or []]
@@ -290,12 +277,11 @@ def removed_by_organiser(
     player: Player,
     reason: str,
     resigned: Sequence[int],
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell the removed player they were removed, why, and which games were resigned."""
     if not wants(player, EmailKind.LEAGUE_REMOVED):
         return
-    config = _config(config)
     links = outgoing.links(config, player_id=player.id)
     rendered = messages.removed(
         recipient(player),
@@ -314,10 +300,9 @@ def season_paused(
     league: League,
     season: Season,
     reason: str,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell every member still in the season that its clocks are stopped, and why."""
-    config = _config(config)
     facts = season_facts(league, season)
     for _, player in members(session, season):
         if not wants(player, EmailKind.LEAGUE_PAUSED):
@@ -333,11 +318,10 @@ def season_resumed(
     league: League,
     season: Season,
     paused: timedelta,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> None:
     """Tell every member still in the season that its clocks run again, with the new
     deadlines of the games waiting for their move."""
-    config = _config(config)
     facts = season_facts(league, season)
     running = league_games(session, season, running=True)
     for _, player in members(session, season):

@@ -15,13 +15,12 @@ whatever the player's email preferences: they answer the player's own email.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from server.config import verifying_keys
+from server.config import Settings
 from server.domain import DomainError
 from server.games.notify import recipient
 from server.league import messages
@@ -38,11 +37,9 @@ from server.models import InboundMail, League, Player, Season, SeasonStatus
 JOIN = re.compile(r"(?:cafe\s+league\s+)?join(?:\s+[a-z0-9-]{1,32})?\s*[.!]?", re.IGNORECASE)
 
 
-def season_address(
-    config: Mapping[str, Any], addresses: Sequence[str]
-) -> SeasonReplyAddress | None:
+def season_address(config: Settings, addresses: Sequence[str]) -> SeasonReplyAddress | None:
     """The first of `addresses` that is a season reply address we signed."""
-    keys, domain = verifying_keys(config), config["MAIL_DOMAIN"]
+    keys, domain = config.verifying_keys, config.mail_domain
     for address in addresses:
         found = read_season_reply_address(keys, domain, address)
         if found is not None:
@@ -51,7 +48,7 @@ def season_address(
 
 
 def answer(
-    session: Session, config: Mapping[str, Any], reply: reading.Reply, addresses: Sequence[str]
+    session: Session, config: Settings, reply: reading.Reply, addresses: Sequence[str]
 ) -> tuple[str, str] | None:
     """Handle a reply sent to a season reply address among `addresses`: register the player
     and confirm, or refuse and say why. The outcome (`joined`, `refused` or `duplicate`) and
@@ -98,7 +95,7 @@ def answer(
 
 def _refuse(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     reply: reading.Reply,
     league: League,
     season: Season,
@@ -124,7 +121,7 @@ def _refuse(
 
 def _queue(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     reply: reading.Reply,
     kind: str,
     player: Player,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from cafe.render.quantities import season_path, season_place
+from cafe.render.quantities import season_path, season_place, season_short_path
 from server.models import GameRecord, League, Season
 
 
@@ -32,6 +32,11 @@ class LeagueLabel:
         """The season's page: `/leagues/spring/seasons/2`."""
         return season_path(self.slug, self.season)
 
+    @property
+    def short_path(self) -> str:
+        """The short path that leads to it, for plain-text email: `/leagues/spring/2`."""
+        return season_short_path(self.slug, self.season)
+
 
 def labels(session: Session, games: Iterable[GameRecord]) -> dict[int, LeagueLabel]:
     """The label of each league game among `games`, by game id, in one query (none when no
@@ -49,7 +54,7 @@ def labels(session: Session, games: Iterable[GameRecord]) -> dict[int, LeagueLab
         )
     }
     return {
-        game.id: LeagueLabel(*found[game.season_id], division=game.division or 1)  # type: ignore[misc,index]
+        game.id: LeagueLabel(*found[game.season_id], division=game.division or 1)  # type: ignore[misc]  # the row unpacks to the label's fields
         for game in league_games
         if game.season_id in found
     }

@@ -67,7 +67,13 @@ def leave_command(slug: str) -> str:
 
 def season_url(base_url: str, season: SeasonFacts) -> str:
     """The season's page: its divisions, tables and games."""
-    return f"{base_url.rstrip('/')}/leagues/{season.slug}/seasons/{season.number}"
+    return base_url.rstrip("/") + quantities.season_path(season.slug, season.number)
+
+
+def season_link(base_url: str, season: SeasonFacts) -> str:
+    """The short link to the season's page, for plain text (`quantities.season_short_path`:
+    it fits 78 columns with the longest slug and season number)."""
+    return base_url.rstrip("/") + quantities.season_short_path(season.slug, season.number)
 
 
 def clock_text(clock: Mapping[str, Any]) -> str:
@@ -150,6 +156,7 @@ def _base(
         "preheader": "",
         "season": season,
         "season_url": season_url(base_url, season),
+        "season_link": season_link(base_url, season),
         "join": join_command(season.slug),
         "leave": leave_command(season.slug),
         "clock": clock_text(season.clock),
@@ -188,6 +195,10 @@ def registration(
     return render_pair("league_registration", context)
 
 
+#: A turn in the notation, as the examples of a reply's `GAME: TURN` lines show it.
+TURN_EXAMPLE = "ESm@ES1"
+
+
 def season_started(
     recipient: Recipient,
     season: SeasonFacts,
@@ -216,7 +227,12 @@ def season_started(
         opponents=[name for name in players if name != recipient.name],
         games=shown,
         first=[game for game in shown if game["your_move"]],
-        preheader=f"Division {division}: {len(shown)} games, all starting now",
+        turn_example=TURN_EXAMPLE,
+        starting="your game starts now"
+        if len(shown) == 1
+        else f"your {len(shown)} games all start now, side by side",
+        preheader=f"Division {division}: {quantities.count(len(shown), 'game')}, "
+        + ("starting now" if len(shown) == 1 else "all starting now"),
     )
     return render_pair("league_season_started", context)
 
@@ -242,7 +258,8 @@ def digest(
         table=shown,
         table_text=table_text(shown),
         waiting=games,
-        preheader=f"{len(games)} league game{' waits' if len(games) == 1 else 's wait'} for you"
+        preheader=f"{quantities.count(len(games), 'league game')} "
+        f"{'waits' if len(games) == 1 else 'wait'} for you"
         if games
         else "No league game waits for you",
     )
@@ -316,6 +333,15 @@ def join_refused(
     """The answer to a reply to a registration email that registered no one: why."""
     context = _base(recipient, season, links, reason=reason, preheader=reason)
     return render_pair("league_join_refused", context)
+
+
+def turns_refused(
+    recipient: Recipient, season: SeasonFacts, *, reason: str, example: str, links: Links
+) -> Rendered:
+    """The answer to a reply to the season's start email about what it could not play (a
+    game not the recipient's in the season, or no `GAME: TURN` line): why, and the form."""
+    context = _base(recipient, season, links, reason=reason, example=example, preheader=reason)
+    return render_pair("league_turns_refused", context)
 
 
 def removed(

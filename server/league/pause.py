@@ -19,13 +19,14 @@ web's writer lock makes the change one short write.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from server.clock import store as clocks
+from server.config import Settings
 from server.db import write_transaction
 from server.domain import Conflict
 from server.league import emails, log
@@ -52,7 +53,7 @@ def pause(
     number: int,
     organiser: Player,
     reason: str,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> Season:
     """Stop every clock of the running season's games from now, and commit: 403 unless
     `organiser` organises the league, 409 unless the season runs and is not paused."""
@@ -74,7 +75,7 @@ def resume(
     number: int,
     organiser: Player,
     reason: str = "",
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> Season:
     """Start the paused season's clocks again from now, every deadline moved back by the
     pause, and commit: 403 unless `organiser` organises the league, 409 unless the season
@@ -98,7 +99,7 @@ def _change(
     organiser: Player,
     reason: str,
     action: SeasonLogAction,
-    config: Mapping[str, Any] | None,
+    config: Settings,
 ) -> Season:
     doing = "pause" if action == SeasonLogAction.PAUSE else "resume"
     season = load_season(session, league, number)

@@ -13,6 +13,7 @@ from cafe.league.table import TableRow
 from server.domain import NotFound
 from server.league import log, ratings
 from server.league.counts import season_counts
+from server.league.reasons import placement_text
 from server.league.standings import division_tables
 from server.league.store import league_games
 from server.models import (
@@ -116,9 +117,12 @@ def league_list(session: Session) -> list[LeagueSummary]:
     ]
 
 
-def standing_rows(rows: list[TableRow], timeouts: dict[str, int]) -> list[StandingRow]:
-    """A division's ordered table as shown: places for the players still in, none for
-    those who left (listed last); `timeouts` each player's time-outs in the season."""
+def standing_rows(
+    rows: list[TableRow], timeouts: dict[str, int], division: int
+) -> list[StandingRow]:
+    """Division `division`'s ordered table as shown: places for the players still in, none
+    for those who left (listed last); `timeouts` each player's time-outs in the season; why
+    each plays in it in the season page's words (`reasons.placement_text`)."""
     return [
         StandingRow(
             place=None if row.withdrawn else place,
@@ -131,6 +135,7 @@ def standing_rows(rows: list[TableRow], timeouts: dict[str, int]) -> list[Standi
             left=row.left,
             placed=row.placed,
             placed_from=row.placed_from,
+            placed_text=placement_text(row.placed, row.placed_from, division),
             timeouts=timeouts.get(row.player, 0),
         )
         for place, row in enumerate(rows, 1)
@@ -201,7 +206,7 @@ def season_public(
                 players=sorted(row.player for row in rows),
                 rounds=scheduling.default_rounds(len(rows), league.game_size),
                 games=games.get(number, []),
-                standings=standing_rows(rows, timeouts),
+                standings=standing_rows(rows, timeouts, number),
             )
             for number, rows in tables.items()
         ],

@@ -10,12 +10,10 @@ A removed player cannot register again for that season; the next season they may
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from server.config import Settings
 from server.domain import Conflict, NotFound
 from server.league import emails, log
 from server.league.store import load_season, organiser_only
@@ -39,7 +37,7 @@ def remove(
     organiser: Player,
     name: str,
     reason: str,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
 ) -> Season:
     """Remove the player named `name` from season `number` and commit: 403 unless
     `organiser` organises the league, 409 once the season is over or if they are not a
@@ -61,7 +59,28 @@ def remove(
     if member is None or member.withdrawn_at is not None:
         left = "has left" if member is not None else "is not a member of"
         raise Conflict("not_a_member", f"{player.name} {left} season {number} of {league.slug}")
-    resigned = leave(session, season=season, member=member, player=player, how=MemberLeft.REMOVED)
+
+    def tell(resigned: list[int]) -> None:
+        """The removed player hears of it before the end of any game it ends."""
+        emails.removed_by_organiser(
+            session,
+            league=league,
+            season=season,
+            player=player,
+            reason=reason,
+            resigned=resigned,
+            config=config,
+        )
+
+    leave(
+        session,
+        season=season,
+        member=member,
+        player=player,
+        how=MemberLeft.REMOVED,
+        before_resigning=tell,
+        config=config,
+    )
     member.removed_reason = reason
     log.write(
         session,
@@ -70,15 +89,6 @@ def remove(
         action=SeasonLogAction.REMOVE,
         player=player,
         reason=reason,
-    )
-    emails.removed_by_organiser(
-        session,
-        league=league,
-        season=season,
-        player=player,
-        reason=reason,
-        resigned=resigned,
-        config=config,
     )
     session.commit()
     return season

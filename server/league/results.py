@@ -24,6 +24,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cafe.league import table
+from server.config import Settings
 from server.league import emails, ratings
 from server.league.standings import final_tables
 from server.league.store import mark_left
@@ -46,7 +47,7 @@ def game_finished(
     game: GameRecord,
     standings: Sequence[Mapping[str, Any]],
     finished_at: datetime,
-    config: Mapping[str, Any] | None = None,
+    config: Settings,
     removed_on_time: str | None = None,
 ) -> None:
     """Apply a game's final standings to its season's table and its players' ratings;
@@ -109,7 +110,7 @@ def _count_in_table(
     game: GameRecord,
     standings: Sequence[Mapping[str, Any]],
     finished_at: datetime,
-    config: Mapping[str, Any] | None,
+    config: Settings,
     removed: str | None,
 ) -> None:
     season, league = session.exec(
@@ -165,7 +166,7 @@ def finish_season(
     league: League,
     season: Season,
     finished_at: datetime,
-    config: Mapping[str, Any] | None,
+    config: Settings,
 ) -> None:
     """The season's last game has finished: its tables are final, the moves are computed,
     and every member gets the final table."""

@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 
 from cafe.fairbag import commitment
 from cafe.league import scheduling, table
+from server.config import Settings
 from server.domain import Conflict
 from server.games.store import deal
 from server.league import emails, ratings
@@ -114,7 +115,9 @@ def _claim(
         raise Conflict("season_not_open", f"season {season.number} of {league.slug} has started")
 
 
-def start_season(session: Session, *, league: League, season: Season, player: Player) -> Season:
+def start_season(
+    session: Session, *, league: League, season: Season, player: Player, config: Settings
+) -> Season:
     """Start the season (the organiser): divisions, schedule, and every game dealt and
     running; each member gets one email with their division and games (no "game started"
     or "your turn" email per game: issue 20 §17)."""
@@ -181,10 +184,10 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
         seats += [
             GameSeat(
                 game_id=record.id,
-                player_id=players[name].id,
+                player_id=players[name].id,  # type: ignore[arg-type]  # stored: it has an id
                 join_order=order,
                 seat=game.seats[name],
-            )  # type: ignore[arg-type]
+            )
             for order, name in enumerate(names)
         ]
     session.add_all(seats)
@@ -196,6 +199,6 @@ def start_season(session: Session, *, league: League, season: Season, player: Pl
     session.add_all(member for member, _ in members)
     session.flush()
     session.refresh(season)
-    emails.season_started(session, league=league, season=season)
+    emails.season_started(session, league=league, season=season, config=config)
     session.commit()
     return season

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.league import emails
 from server.models import (
@@ -105,7 +106,7 @@ def create_league(session: Session, *, organiser: Player, settings: dict[str, An
     return league
 
 
-def open_season(session: Session, *, league: League, player: Player) -> Season:
+def open_season(session: Session, *, league: League, player: Player, config: Settings) -> Season:
     """Open registration for the league's next season (the organiser): the members of the
     last one are registered, and told so; invitees who are not are invited to join."""
     organiser_only(league, player, "open a season")
@@ -142,7 +143,7 @@ def open_season(session: Session, *, league: League, player: Player) -> Season:
     invitees = [] if league.open else sorted(set(league.invited) - known)
     invited = session.exec(select(Player).where(col(Player.name).in_(invitees))).all()
     emails.registration_opened(
-        session, league=league, season=season, registered=returning, invited=invited
+        session, league=league, season=season, registered=returning, invited=invited, config=config
     )
     session.commit()
     return season
@@ -212,7 +213,9 @@ def mark_left(member: SeasonMember, how: MemberLeft, at: datetime) -> None:
     member.departure = how
 
 
-def invite(session: Session, *, league: League, player: Player, names: list[str]) -> list[str]:
+def invite(
+    session: Session, *, league: League, player: Player, names: list[str], config: Settings
+) -> list[str]:
     """The organiser invites players to an invitation-only league (and, if a season is
     open for registration, they hear of it)."""
     organiser_only(league, player, "invite players")
@@ -228,7 +231,7 @@ def invite(session: Session, *, league: League, player: Player, names: list[str]
     season = latest_season(session, league)
     if new and season is not None and season.status == SeasonStatus.REGISTRATION:
         emails.registration_opened(
-            session, league=league, season=season, registered=[], invited=new
+            session, league=league, season=season, registered=[], invited=new, config=config
         )
     session.commit()
     return league.invited

@@ -16,10 +16,11 @@ deadlock with a game finishing meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.domain import Conflict
 from server.games import turns
 from server.league.store import load_season, mark_left, running_games_of
@@ -53,22 +54,32 @@ def lock_games(session: Session, games: Sequence[GameRecord]) -> list[GameRecord
     return [game for game in locked if game.status == GameStatus.ACTIVE]
 
 
-def resign_games(session: Session, games: Sequence[GameRecord], player: Player) -> list[int]:
+def still_in(games: Sequence[GameRecord], player: Player) -> list[GameRecord]:
+    """Those of the running `games` the player has not left."""
+    return [
+        game
+        for game in games
+        if game.state is not None
+        and not game.state["eliminated"][game.state["players"].index(player.name)]
+    ]
+
+
+def resign_games(
+    session: Session, games: Sequence[GameRecord], player: Player, *, config: Settings
+) -> list[int]:
     """Resign the player from each of these running games they are still in (in the
     caller's transaction, which locked them first: `lock_games`; a league game's log says
     they withdrew); the games resigned. A game that moved on meanwhile makes the whole
     change a 409 to retry, never a partial one."""
     resigned = []
-    for game in games:
+    for game in still_in(games, player):
         assert game.id is not None and game.state is not None
         seat = game.state["players"].index(player.name)
-        if game.state["eliminated"][seat]:
-            continue
         engine, entry = turns.resignation(game, seat, withdrew=game.season_id is not None)
         values = turns.change_values(
             session, game=game, engine=engine, entry=entry, by_the_player=True
         )
-        if not turns.write_change(session, game=game, values=values, entry=entry):
+        if not turns.write_change(session, game=game, values=values, entry=entry, config=config):
             session.rollback()
             raise Conflict("busy", f"game {game.id} changed meanwhile; nothing changed, try again")
         resigned.append(game.id)
@@ -82,6 +93,7 @@ def withdraw(
     number: int,
     player: Player,
     how: MemberLeft = MemberLeft.WITHDREW,
+    config: Settings,
 ) -> Season:
     """The player leaves the season (`how`: they withdrew, or the organiser removed them):
     before its start they are simply not placed; during it they resign every running game
@@ -98,18 +110,27 @@ def withdraw(
         )
     if season.status == SeasonStatus.FINISHED:
         raise Conflict("season_finished", f"season {number} of {league.slug} is over")
-    leave(session, season=season, member=member, player=player, how=how)
+    leave(session, season=season, member=member, player=player, how=how, config=config)
     session.commit()
     return season
 
 
 def leave(
-    session: Session, *, season: Season, member: SeasonMember, player: Player, how: MemberLeft
+    session: Session,
+    *,
+    season: Season,
+    member: SeasonMember,
+    player: Player,
+    how: MemberLeft,
+    before_resigning: Callable[[list[int]], None] | None = None,
+    config: Settings,
 ) -> list[int]:
     """The member leaves the season (not finished) in the way `how` says, in the caller's
     transaction: marked as left now, and during the season their running games of it
     resigned; the games resigned. A withdrawal and the organiser's removal
-    (`server.league.removal`) alike."""
+    (`server.league.removal`) alike. `before_resigning` is given the games about to be
+    resigned once they are locked: what it queues (the removal's email) is mailed before
+    what the resignations queue ("game over" of a game the departure ends)."""
     running: list[GameRecord] = []
     if season.status == SeasonStatus.RUNNING:  # the games first, before the member's row
         assert season.id is not None and player.id is not None
@@ -118,4 +139,7 @@ def leave(
         )
     mark_left(member, how, utcnow())
     session.add(member)
-    return resign_games(session, running, player)
+    if before_resigning is not None:
+        before_resigning([game.id for game in still_in(running, player) if game.id is not None])
+        session.flush()  # its rows first: the outbox's order is the mail's
+    return resign_games(session, running, player, config=config)

@@ -24,6 +24,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from server.clock.store import seat_clocks
+from server.config import Settings
 from server.games.notify import recipient
 from server.league import labels
 from server.league.labels import LeagueLabel
@@ -180,7 +181,7 @@ class Batch:
     def __init__(
         self,
         session: Session,
-        config: Mapping[str, Any],
+        config: Settings,
         events: Sequence[OutboxMessage],
         *,
         games: Iterable[int] = (),
@@ -386,7 +387,7 @@ class Batch:
 
 def queue_now(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     kind: EmailKind,
     *,
     game_id: int,

@@ -10,18 +10,18 @@ has no reply address: several games cannot share one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
+from server.config import Settings
 from server.games import notify
 from server.mail import messages, outgoing
 from server.mail.batch import Batch
 from server.mail.facts import DigestGame, LoggedTurn, OfferedTurn
-from server.models import GameRecord, GameSeat, Player, TurnEmails, TurnRecord, utcnow
+from server.models import GameRecord, GameSeat, GameStatus, Player, TurnEmails, TurnRecord, utcnow
 
 
 def _due(period: timedelta, now: datetime) -> Any:
@@ -31,10 +31,10 @@ def _due(period: timedelta, now: datetime) -> Any:
     )
 
 
-def queue_due(engine: Engine, config: Mapping[str, Any], now: datetime | None = None) -> int:
+def queue_due(engine: Engine, config: Settings, now: datetime | None = None) -> int:
     """Queue every digest that is due; how many were queued."""
     now = now or utcnow()
-    period = timedelta(hours=config["DIGEST_HOURS"])
+    period = timedelta(hours=config.digest_hours)
     with Session(engine) as session:
         due = session.exec(select(Player).where(_due(period, now))).all()
     queued = 0
@@ -60,13 +60,13 @@ def queue_due(engine: Engine, config: Mapping[str, Any], now: datetime | None = 
 
 
 def _games(
-    session: Session, config: Mapping[str, Any], player: Player, *, since: datetime
+    session: Session, config: Settings, player: Player, *, since: datetime
 ) -> list[DigestGame]:
     """The player's running games that wait for them or (if wanted) saw turns since."""
     game_ids = session.exec(
         select(GameRecord.id)
         .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
-        .where(GameSeat.player_id == player.id, GameRecord.status == "active")
+        .where(GameSeat.player_id == player.id, GameRecord.status == GameStatus.ACTIVE)
         .order_by(col(GameRecord.id))
     ).all()
     batch = Batch(session, config, (), games=filter(None, game_ids))

@@ -31,19 +31,19 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from server import signin
+from server.config import Settings
 from server.mail import outgoing
 from server.mail.batch import Batch
 from server.mail.kinds import EmailKind, why_unwanted
-from server.models import GameRecord, OutboxMessage, OutboxStatus, Player
+from server.models import GameRecord, GameStatus, OutboxMessage, OutboxStatus, Player
 from server.transactions import outage
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class Prepared:
 def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str, str] | None:
     """Why an event is not to be sent now, as (status, reason), or None to send it."""
     if EmailKind(row.kind).rules.current_only:
-        if game.status == "finished":
+        if game.status == GameStatus.FINISHED:
             return OutboxStatus.SUPERSEDED, f"game {game.id} is over"
         if row.version != game.version:
             return OutboxStatus.SUPERSEDED, f"game {game.id} is at version {game.version} now"
@@ -72,12 +72,12 @@ def unwanted(row: OutboxMessage, game: GameRecord, player: Player) -> tuple[str,
 
 def _waits_for(game: GameRecord, version: int, player: Player) -> bool:
     """Whether `game` is still at `version`, running, with `player` to move."""
-    if game.version != version or game.status == "finished" or game.state is None:
+    if game.version != version or game.status == GameStatus.FINISHED or game.state is None:
         return False
     return game.state["players"][game.state["to_move"]] == player.name
 
 
-def prepare(engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]) -> Prepared:
+def prepare(engine: Engine, config: Settings, rows: Sequence[OutboxMessage]) -> Prepared:
     """Render the events among `rows` (filling in their message fields) or drop them."""
     return Preparation(engine, config, rows).finish()
 
@@ -92,9 +92,7 @@ class Preparation:
     anything (the messages are not sent). After a database outage `render` renders nothing
     more and `finish` raises it: the events not rendered are not in `prepared`."""
 
-    def __init__(
-        self, engine: Engine, config: Mapping[str, Any], rows: Sequence[OutboxMessage]
-    ) -> None:
+    def __init__(self, engine: Engine, config: Settings, rows: Sequence[OutboxMessage]) -> None:
         self.prepared = Prepared(ready=[row for row in rows if row.body is not None])
         self._events = deque(row for row in rows if row.body is None)
         self._session: Session | None = None

@@ -102,6 +102,8 @@ class EmailKind(StrEnum):
     LEAGUE_RESUMED = "league_resumed", _GAME_MAIL
     LEAGUE_JOINED = "league_joined", _ALWAYS
     LEAGUE_JOIN_REFUSED = "league_join_refused", _ALWAYS
+    #: the answer to a reply to a season's start email whose `GAME: TURN` lines it could not play
+    LEAGUE_TURNS_REFUSED = "league_turns_refused", _ALWAYS
 
 
 def kinds(**rules: bool) -> frozenset[EmailKind]:

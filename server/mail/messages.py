@@ -334,7 +334,8 @@ def reminders(
         recipient.name,
         links,
         games=items,
-        preheader=f"{len(items)} games wait for your turn; {items[0]['left']} in the first",
+        preheader=f"{quantities.count(len(items), 'game')} "
+        f"{'waits' if len(items) == 1 else 'wait'} for your turn; {items[0]['left']} in the first",
     )
     return render_pair("reminders", context)
 

@@ -11,13 +11,14 @@ unsubscribe link. `Auto-Submitted` tells auto-responders not to answer (RFC 3834
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert
 from sqlmodel import Session
 
+from server.config import Settings
 from server.mail.addresses import (
     ReplyAddress,
     new_message_id,
@@ -36,15 +37,15 @@ _INSERT = insert(TABLE)
 
 
 def links(
-    config: Mapping[str, Any], *, player_id: int | None = None, reply: ReplyAddress | None = None
+    config: Settings, *, player_id: int | None = None, reply: ReplyAddress | None = None
 ) -> Links:
     """The links of an email: the service, and if given the reply address and, for a
     player, the unsubscribe link."""
-    base = config["BASE_URL"].rstrip("/")
-    secret = config["SECRET_KEY"]
+    base = config.base_url.rstrip("/")
+    secret = config.secret_key
     return Links(
         base_url=base,
-        reply_to=None if reply is None else reply_address(secret, config["MAIL_DOMAIN"], reply),
+        reply_to=None if reply is None else reply_address(secret, config.mail_domain, reply),
         unsubscribe=None
         if player_id is None
         else f"{base}/unsubscribe/{unsubscribe_token(secret, player_id)}",
@@ -52,7 +53,7 @@ def links(
 
 
 def headers(
-    config: Mapping[str, Any],
+    config: Settings,
     *,
     links: Links,
     game_id: int | None = None,
@@ -64,7 +65,7 @@ def headers(
     """
     found = {"Auto-Submitted": "auto-replied" if answering else "auto-generated"}
     if game_id is not None:
-        root = thread_root(config["SECRET_KEY"], config["MAIL_DOMAIN"], game_id)
+        root = thread_root(config.secret_key, config.mail_domain, game_id)
         found["In-Reply-To"] = answering or root
         found["References"] = f"{root} {answering}" if answering else root
     elif answering:
@@ -88,7 +89,7 @@ class Composed:
 
 def queue(
     session: Session,
-    config: Mapping[str, Any],
+    config: Settings,
     *,
     kind: str,
     to: str,
@@ -102,9 +103,7 @@ def queue(
     queue_composed(session, config, kind=kind, composed=Composed(to, rendered, found))
 
 
-def queue_composed(
-    session: Session, config: Mapping[str, Any], *, kind: str, composed: Composed
-) -> None:
+def queue_composed(session: Session, config: Settings, *, kind: str, composed: Composed) -> None:
     """Add a composed email to the outbox (in the caller's transaction)."""
     now = utcnow()
     session.execute(
@@ -116,7 +115,7 @@ def queue_composed(
             "body": composed.rendered.text,
             "html": composed.rendered.html,
             "headers": composed.headers,
-            "message_id": new_message_id(config["MAIL_DOMAIN"]),
+            "message_id": new_message_id(config.mail_domain),
             "status": OutboxStatus.PENDING,
             "attempts": 0,
             "available_at": now,
@@ -147,16 +146,16 @@ class Event:
     more_games: tuple[tuple[int, int], ...] = ()  # a reminder's further (game, version)s
 
 
-def queue_events(session: Session, config: Mapping[str, Any], events: Sequence[Event]) -> None:
+def queue_events(session: Session, config: Settings, events: Sequence[Event]) -> None:
     """Add events to the outbox in one statement (in the caller's transaction)."""
     if events:
         session.execute(_INSERT, event_rows(config, events))
 
 
-def event_rows(config: Mapping[str, Any], events: Sequence[Event]) -> list[dict[str, Any]]:
+def event_rows(config: Settings, events: Sequence[Event]) -> list[dict[str, Any]]:
     """The outbox rows of `events`, as their INSERT binds them."""
     now = utcnow()
-    domain = config["MAIL_DOMAIN"]
+    domain = config.mail_domain
     return [
         {
             "kind": event.kind,

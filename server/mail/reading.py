@@ -98,7 +98,7 @@ def read(
             else message_from_bytes(raw, policy=policy.default)
         )
     except Exception:  # the email package is lenient, but a reply must never crash us
-        parsed = Message()
+        parsed = Message()  # type: ignore[assignment]  # empty: only its headers are read
     message_id = _header(parsed, "Message-ID").strip()
     well_formed = message_id if _MESSAGE_ID.fullmatch(message_id) else None
     key = well_formed or f"sha256:{hashlib.sha256(raw).hexdigest()}"

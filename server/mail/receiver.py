@@ -18,6 +18,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from flask import Flask
 
+from server.config import settings_of
 from server.mail import replies
 from server.mail.addresses import is_reply_address
 
@@ -29,7 +30,7 @@ class ReplyHandler:
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.domain = app.config["MAIL_DOMAIN"]
+        self.domain = settings_of(app).mail_domain
 
     async def handle_RCPT(
         self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any
@@ -66,7 +67,7 @@ def start_receiver(app: Flask, *, host: str, port: int) -> Controller:
         ReplyHandler(app),
         hostname=host,
         port=port,
-        data_size_limit=app.config["MAIL_IN_MAX_BYTES"],
+        data_size_limit=settings_of(app).mail_in_max_bytes,
         enable_SMTPUTF8=True,
     )
     controller.start()

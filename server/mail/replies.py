@@ -9,7 +9,9 @@ that is not played is answered with the precise reason, the game as it is now an
 is the player's turn, the best turns again. A reply to an invitation (its game still
 open) that says `join` takes the seat, as `cafe join` would. A reply to a league season's
 registration email (its own form of reply address) registers for the season:
-`server.league.joining`.
+`server.league.joining`. A reply to a running season's start email (the same form of
+address) plays a turn in each of the replier's games of that season it names, one line
+each: `GAME: TURN` (`_season_turns`).
 
 Every message is handled once, by its Message-ID: a second delivery changes nothing and
 is not answered again. Auto-responders, bounces and list mail are never answered. A reply
@@ -21,22 +23,27 @@ write to strangers, nor to a player again and again.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
+import re
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cafe import CafeError
 from server.accounts import find_player
-from server.config import verifying_keys
+from server.config import Settings, settings_of
 from server.db import get_engine
 from server.domain import DomainError, from_engine
 from server.games import notify, store, turns
 from server.league import joining
+from server.league import messages as league_messages
+from server.league.emails import season_facts
+from server.league.store import running_games_of
 from server.mail import batch, messages, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
 from server.mail.facts import EarlierTurn, LoggedTurn
@@ -44,8 +51,12 @@ from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     InboundMail,
+    League,
     OutboxMessage,
     Player,
+    Season,
+    SeasonMember,
+    SeasonStatus,
     TurnKind,
     TurnRecord,
     TurnSource,
@@ -86,13 +97,13 @@ def handle(
     large) from `envelope_from` (`MAIL FROM`; empty for a bounce or when unknown). Database
     failures propagate, so that the mail server tries again later."""
     with app.app_context():
-        config = current_app.config
+        config = settings_of(app)
         reply = reading.read(
             raw,
             envelope_to=envelope_to,
             bounce=bounce,
             size=len(raw) if size is None else size,
-            limit=config["MAIL_IN_MAX_BYTES"],
+            limit=config.mail_in_max_bytes,
         )
         with Session(get_engine(app), expire_on_commit=False) as session:
             outcome = _handle(session, config, reply, envelope_from.strip().lower())
@@ -100,18 +111,23 @@ def handle(
         return outcome
 
 
-def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: str) -> Outcome:
+def _handle(
+    session: Session, config: Settings, reply: reading.Reply, envelope_from: str
+) -> Outcome:
     """Identify the reply by its signed address, then refuse it or play its turn."""
     if _handled(session, reply.message_key):
         return Outcome("duplicate", "this message was handled before")
-    domain = config["MAIL_DOMAIN"]
+    domain = config.mail_domain
     ours = [a for a in reply.recipients if is_reply_address(a, domain)]
     signed = next(
-        (r for a in ours if (r := read_reply_address(verifying_keys(config), domain, a))), None
+        (r for a in ours if (r := read_reply_address(config.verifying_keys, domain, a))), None
     )
     if reply.automatic:
         _record(session, reply, None, "ignored")
         return Outcome("ignored", "an automatic message")
+    played = _season_turns(session, config, reply, ours)  # a running season's address
+    if played is not None:
+        return played
     joined = joining.answer(session, config, reply, ours)  # a league season's address
     if joined is not None:
         return Outcome(*joined)
@@ -126,26 +142,116 @@ def _handle(session: Session, config: Any, reply: reading.Reply, envelope_from: 
     if game.state is None:
         return _join(session, config, reply, player, game.id)
     if reply.too_large:
-        limit = config["MAIL_IN_MAX_BYTES"]
-        return _refuse(session, reply, player, game.id, "too_large", f"over {limit} bytes")
+        limit = config.mail_in_max_bytes
+        return _refuse(
+            session, reply, player, game.id, "too_large", f"over {limit} bytes", config=config
+        )
     if game.version != signed.version:
         earlier = _played_from(session, game, player, signed.version)
         if earlier is not None:
             note = f"turn {earlier.turn.number} was played ({earlier.source or earlier.turn.kind})"
-            return _refuse(session, reply, player, game.id, "already_played", note, earlier=earlier)
+            return _refuse(
+                session,
+                reply,
+                player,
+                game.id,
+                "already_played",
+                note,
+                earlier=earlier,
+                config=config,
+            )
         note = f"version {signed.version}, the game is at {game.version}"
-        return _refuse(session, reply, player, game.id, "moved_on", note)
+        return _refuse(session, reply, player, game.id, "moved_on", note, config=config)
     choice = reading.choose(reply.lines)
     if choice is None:
-        return _refuse(session, reply, player, game.id, "no_turn", "no turn above the quote")
+        return _refuse(
+            session, reply, player, game.id, "no_turn", "no turn above the quote", config=config
+        )
     notation = choice.text
     if choice.hint is not None:
         notation = _offered(session, signed, choice.hint)
         if notation is None:
             number = str(choice.hint)
-            return _refuse(session, reply, player, game.id, "no_such_hint", number, read=number)
+            return _refuse(
+                session, reply, player, game.id, "no_such_hint", number, read=number, config=config
+            )
     assert notation is not None
-    return _play(session, reply, player, game.id, signed.version, notation)
+    return _play(session, reply, player, game.id, signed.version, notation, config=config)
+
+
+#: A line of a reply to a season's start email that plays a turn: `14: ESm@ES1`.
+TURN_LINE = re.compile(r"(?:game\s+)?#?([0-9]{1,10})\s*:\s*(\S.*)", re.IGNORECASE)
+
+
+def _season_turns(
+    session: Session, config: Settings, reply: reading.Reply, ours: list[str]
+) -> Outcome | None:
+    """A reply to a running season's start email (its address names the season and the
+    player): each `GAME: TURN` line plays the turn in that game, if it is one of the
+    replier's games of the season, as a reply to a turn email would (confirmed, or refused
+    with the game as it is); the other lines' games are refused in one answer. None unless
+    the address names a running season and one of its members, and the reply is not a
+    `join` (a registration's reply, answered by `joining`)."""
+    signed = joining.season_address(config, ours)
+    season = None if signed is None else session.get(Season, signed.season_id)
+    player = None if signed is None else session.get(Player, signed.player_id)
+    if season is None or player is None or season.status != SeasonStatus.RUNNING:
+        return None
+    if reply.lines and joining.JOIN.fullmatch(reply.lines[0]):
+        return None
+    member = session.exec(
+        select(SeasonMember.id).where(
+            SeasonMember.season_id == season.id, SeasonMember.player_id == player.id
+        )
+    ).first()
+    if member is None:
+        return None
+    asked = [] if reply.too_large else [TURN_LINE.fullmatch(line.strip()) for line in reply.lines]
+    lines = [(int(match[1]), match[2].strip()) for match in asked if match]
+    refusals = [] if lines else ["we found no line of the form GAME: TURN in your reply"]
+    played = []
+    for game_id, notation in lines:
+        game = session.get(GameRecord, game_id)
+        if game is None or game.season_id != season.id or game.state is None:
+            refusals.append(f"game {game_id} is not a game of season {season.number}")
+        elif player.name not in game.state["players"]:
+            refusals.append(f"you do not play in game {game_id}")
+        else:  # each game's turn handled once, by a key of its own
+            key = hashlib.sha256(reply.message_key.encode()).hexdigest()
+            one = dataclasses.replace(reply, message_key=f"season-turn:{key}:{game_id}")
+            played.append(
+                _play(session, one, player, game_id, game.version, notation, config=config).kind
+            )
+    if refusals:
+        league = session.get(League, season.league_id)
+        assert league is not None and player.id is not None
+        links = outgoing.links(config, player_id=player.id)
+        rendered = league_messages.turns_refused(
+            notify.recipient(player),
+            season_facts(league, season),
+            reason="; ".join(refusals),
+            example=f"{_example_game(session, season, player)}: {league_messages.TURN_EXAMPLE}",
+            links=links,
+        )
+        outgoing.queue(
+            session,
+            config,
+            kind=EmailKind.LEAGUE_TURNS_REFUSED,
+            to=player.email,
+            rendered=rendered,
+            links=links,
+            answering=reply.message_id,
+        )
+    _record(session, reply, player, "season_turns")
+    return Outcome("applied" if "applied" in played else "refused", f"season turns: {played}")
+
+
+def _example_game(session: Session, season: Season, player: Player) -> int:
+    """The game an answer's example line names: the player's first running game of the
+    season (123 when none runs)."""
+    assert season.id is not None and player.id is not None
+    games = running_games_of(session, season_id=season.id, player_id=player.id)
+    return games[0].id if games and games[0].id is not None else 123
 
 
 def _handled(session: Session, key: str) -> bool:
@@ -166,14 +272,14 @@ def _load(session: Session, signed: ReplyAddress | None) -> tuple[Player, GameRe
 
 
 def _join(
-    session: Session, config: Any, reply: reading.Reply, player: Player, game_id: int
+    session: Session, config: Settings, reply: reading.Reply, player: Player, game_id: int
 ) -> Outcome:
     """A reply to an invitation (the game is open): `join` takes the seat; anything else,
     or a seat that cannot be taken, is answered with what was wrong."""
     words = reply.lines[0].split() if reply.lines else []
     if words[:1] and words[0].lower().strip(".!") == "join":
         try:
-            store.join_game(session, game_id=game_id, player=player)
+            store.join_game(session, game_id=game_id, player=player, config=config)
         except DomainError as error:
             session.rollback()
             return _answer_join(session, config, reply, player, game_id, error.message)
@@ -185,7 +291,7 @@ def _join(
 
 def _answer_join(
     session: Session,
-    config: Any,
+    config: Settings,
     reply: reading.Reply,
     player: Player,
     game_id: int,
@@ -249,6 +355,8 @@ def _play(
     game_id: int,
     version: int,
     notation: str,
+    *,
+    config: Settings,
 ) -> Outcome:
     """Play the turn as the API would; the confirmation is queued in its transaction."""
     assert player.id is not None
@@ -265,12 +373,15 @@ def _play(
             idem=None,
             source=TurnSource.EMAIL,
             by_email=by_email,
+            config=config,
         )
     except (DomainError, CafeError) as error:
         session.rollback()
         refusal = from_engine(error) if isinstance(error, CafeError) else error
         problem = _PROBLEMS.get(refusal.code, "refused")
-        return _refuse(session, reply, player, game_id, problem, refusal.message, read=notation)
+        return _refuse(
+            session, reply, player, game_id, problem, refusal.message, read=notation, config=config
+        )
     return Outcome("applied", str(result["summary"]))
 
 
@@ -284,12 +395,13 @@ def _refuse(
     *,
     read: str | None = None,
     earlier: EarlierTurn | None = None,
+    config: Settings,
 ) -> Outcome:
     """Answer with the reason and the game now (for `already_played`, the `earlier` turn),
     and record the message as handled."""
     batch.queue_now(  # the turns it offers are kept if a rival offered them meanwhile
         session,
-        current_app.config,
+        config,
         EmailKind.TURN_REFUSED,
         game_id=game_id,
         player=player,
@@ -309,7 +421,7 @@ STRANGER_ANSWER_EVERY = timedelta(hours=1)
 
 
 def _answer_stranger(
-    session: Session, config: Any, reply: reading.Reply, address: str, envelope_from: str
+    session: Session, config: Settings, reply: reading.Reply, address: str, envelope_from: str
 ) -> str:
     """Tell the envelope sender, if a registered player, that their reply matched nothing;
     once an hour at most. `From` is never used: it is whatever the sender typed."""

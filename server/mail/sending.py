@@ -18,11 +18,11 @@ tried are handed back to the caller.
 from __future__ import annotations
 
 import smtplib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.utils import parseaddr
-from typing import Any
 
+from server.config import Settings
 from server.mail.compose import compose
 from server.mail.smtp import SMTP, SMTPOverSSL
 from server.models import OutboxMessage
@@ -47,25 +47,25 @@ def describe(error: BaseException) -> str:
 class Mailer:
     """An SMTP connection opened on first use, as `CAFE_SMTP_*` describes."""
 
-    def __init__(self, config: Mapping[str, Any]) -> None:
+    def __init__(self, config: Settings) -> None:
         self.config = config
-        self.envelope_from = parseaddr(config["MAIL_FROM"])[1]  # where bounces go
+        self.envelope_from = parseaddr(config.mail_from)[1]  # where bounces go
         self._smtp: SMTP | None = None
         self._sent_here = 0  # messages sent over the open connection
 
     def connect(self) -> SMTP:
         """A new connection, greeted and logged in; `Unavailable` if that fails."""
         config = self.config
-        host, port = config["SMTP_HOST"], config["SMTP_PORT"]
+        host, port = config.smtp_host, config.smtp_port
         try:
-            if config["SMTP_TLS"] == "ssl":
+            if config.smtp_tls == "ssl":
                 smtp: SMTP = SMTPOverSSL(host, port, timeout=SMTP_TIMEOUT)
             else:
                 smtp = SMTP(host, port, timeout=SMTP_TIMEOUT)
-                if config["SMTP_TLS"] == "starttls":
+                if config.smtp_tls == "starttls":
                     smtp.starttls()
-            if config["SMTP_USER"]:
-                smtp.login(config["SMTP_USER"], config["SMTP_PASSWORD"])
+            if config.smtp_user:
+                smtp.login(config.smtp_user, config.smtp_password)
             smtp.ehlo_or_helo_if_needed()
         except (smtplib.SMTPException, OSError) as error:
             reason = f"SMTP server {host}:{port} unavailable: {describe(error)}"

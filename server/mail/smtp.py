@@ -74,7 +74,7 @@ class SMTP(smtplib.SMTP):
         if code == 421:
             self.close()
         else:
-            self._rset()
+            self._rset()  # type: ignore[attr-defined]  # smtplib's, untyped: RSET, errors kept
 
 
 class SMTPOverSSL(SMTP, smtplib.SMTP_SSL):

@@ -128,7 +128,8 @@ class PreferencesUpdate(RequestModel):
 
     model_config = RequestModel.model_config | {"use_enum_values": True}
 
-    turn_emails: TurnEmails = Field(default=None, strict=False, description="each, digest or none")
-    others_turns: bool = Field(default=None, description="true or false")
-    reminders: bool = Field(default=None, description="true or false")
-    timezone: TimeZoneName = Field(default=None)
+    # The ignores: None is "not given", never a value to send, so the schema stays non-null.
+    turn_emails: TurnEmails = Field(default=None, strict=False, description="each, digest or none")  # type: ignore[assignment]
+    others_turns: bool = Field(default=None, description="true or false")  # type: ignore[assignment]
+    reminders: bool = Field(default=None, description="true or false")  # type: ignore[assignment]
+    timezone: TimeZoneName = Field(default=None)  # type: ignore[assignment]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import available_timezones
 
 from pydantic import AfterValidator, AwareDatetime, Field
@@ -11,7 +11,12 @@ from pydantic import AfterValidator, AwareDatetime, Field
 from server.schemas.fields import PublicModel, RequestModel, Timestamp
 
 #: A game's time control when its creator does not choose one.
-DEFAULT_CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
+DEFAULT_CLOCK: dict[str, Any] = {
+    "days_per_turn": 3,
+    "timeout": "autoplay",
+    "max_timeouts": 2,
+    "vacation": True,
+}
 
 
 class ClockSettings(RequestModel):

@@ -152,6 +152,11 @@ class StandingRow(PublicModel):
         "was kept"
     )
     placed_from: int | None = Field(description="the player's division in the season before")
+    placed_text: str = Field(
+        description="`placed` and `placed_from` in the words the season page and the "
+        "season's start email use: `moved up from division 2`, `stayed in division 1 to "
+        "fill a place`, `new this season`, …; empty when not known"
+    )
     timeouts: int = Field(
         description="the player's time-outs in the season's games so far (turns played for "
         "them and removals)"

@@ -10,6 +10,7 @@ import logging
 
 from flask import Flask
 
+from server.config import settings_of
 from server.mail.templates import QUANTITY_FILTERS
 from server.web import (
     account_pages,
@@ -36,7 +37,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(league_pages.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(rules_page.bp)
-    if devmail.may_serve(app.config):
+    if devmail.may_serve(settings_of(app)):
         app.register_blueprint(devmail.bp)
-    elif app.config["DEV_MAIL"]:
+    elif settings_of(app).dev_mail:
         log.warning("CAFE_DEV_MAIL is ignored: /dev/mail is served only by `cafe-server dev`")

@@ -13,8 +13,6 @@ from datetime import date, datetime, time
 
 from flask import (
     Blueprint,
-    Response,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -22,11 +20,13 @@ from flask import (
     url_for,
 )
 from pydantic import ValidationError
+from werkzeug.wrappers import Response  # flask's subclass, and `redirect()`'s
 
 from cafe.render import quantities
 from server import accounts, preferences, signin, throttle
 from server.apispec import page, refusal
 from server.clock import timesource, vacations
+from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, Unreadable
 from server.games import store
@@ -123,13 +123,17 @@ def send_code() -> tuple[str, int]:
     try:
         if name:
             new = PlayerCreate.model_validate({"name": name, "email": typed})
-            throttle.attempt(session, accounts.signups_limit(), throttle.client_address())
-            accounts.register(session, name=new.name, email=new.email)
+            throttle.attempt(
+                session, accounts.signups_limit(current_settings()), throttle.client_address()
+            )
+            accounts.register(session, name=new.name, email=new.email, config=current_settings())
             email = new.email
         else:
             email = SignInCodeCreate.model_validate({"email": typed}).email
-            throttle.attempt(session, accounts.codes_limit(), throttle.client_address())
-            accounts.request_code(session, email=email)
+            throttle.attempt(
+                session, accounts.codes_limit(current_settings()), throttle.client_address()
+            )
+            accounts.request_code(session, email=email, config=current_settings())
     except (ValidationError, DomainError) as error:
         session.rollback()
         problem = refusal(error).message if isinstance(error, ValidationError) else error.message
@@ -154,6 +158,7 @@ def redeem() -> Response | tuple[str, int]:
             code=data.code,
             label=WEB_LABEL,
             client=throttle.client_address(),
+            config=current_settings(),
         )
     except (ValidationError, DomainError) as error:
         problem = refusal(error).message if isinstance(error, ValidationError) else error.message
@@ -170,7 +175,11 @@ def redeem() -> Response | tuple[str, int]:
 def link(code: str) -> str:
     """The page a sign-in link opens: whom it signs in, and a button that does. Opening it
     changes nothing (mail scanners follow links)."""
-    owner = accounts.link_owner(get_session(), code) if signin.is_link_code(code) else None
+    owner = (
+        accounts.link_owner(get_session(), code, config=current_settings())
+        if signin.is_link_code(code)
+        else None
+    )
     return render_template(
         "web/signin.html", step="link", code=code, owner=None if owner is None else owner.name
     )
@@ -182,7 +191,9 @@ def redeem_link(code: str) -> Response | tuple[str, int]:
     """Sign in with the link's button."""
     check_csrf()
     try:
-        player, secret = accounts.redeem_signin_link(get_session(), code=code, label=WEB_LABEL)
+        player, secret = accounts.redeem_signin_link(
+            get_session(), code=code, label=WEB_LABEL, config=current_settings()
+        )
     except DomainError as error:
         return _signin_page("link", 400, code=code, owner=None, problem=error.message)
     sign_in(player, secret)
@@ -261,7 +272,7 @@ def change_vacation() -> Response:
     session = get_session()
     try:
         if request.form.get("action") == "end":
-            vacations.end(session, player, config=current_app.config)
+            vacations.end(session, player, config=current_settings())
             flash("Your vacation is over; unused whole hours went back to your bank.")
         else:
             request_ = VacationCreate.model_validate(
@@ -272,7 +283,7 @@ def change_vacation() -> Response:
                 player,
                 days=request_.days,
                 start=request_.start,
-                config=current_app.config,
+                config=current_settings(),
             )
             flash(f"Vacation declared: {request_.days} days.")
     except ValidationError as error:

@@ -13,7 +13,6 @@ be answered from its page, to try playing by email without a mail server.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -24,7 +23,7 @@ from flask import Blueprint, abort, current_app, render_template, request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from server.apispec import page
-from server.config import DEV_SECRET_KEY
+from server.config import DEV_SECRET_KEY, Settings, current_settings
 from server.mail import replies
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
@@ -36,9 +35,9 @@ _PROXY_HEADERS = ("X-Forwarded-For", "X-Real-Ip", "Forwarded")
 FORM_TOKEN_AGE = 3600
 
 
-def may_serve(config: Mapping[str, Any]) -> bool:
+def may_serve(config: Settings) -> bool:
     """Whether the pages may exist at all: `DEV_MAIL` with the development key."""
-    return bool(config["DEV_MAIL"]) and config["SECRET_KEY"] == DEV_SECRET_KEY
+    return bool(config.dev_mail) and config.secret_key == DEV_SECRET_KEY
 
 
 def _from_loopback() -> bool:
@@ -57,7 +56,7 @@ def _only_this_machine() -> None:
 
 
 def _form_tokens() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="cafe-devmail-form")
+    return URLSafeTimedSerializer(current_settings().secret_key, salt="cafe-devmail-form")
 
 
 def form_token(number: int) -> str:
@@ -75,7 +74,7 @@ def _form_token_ok(number: int) -> bool:
 
 
 def _folder() -> Path:
-    return Path(current_app.config["DEV_MAIL_DIR"])
+    return Path(current_settings().dev_mail_dir)
 
 
 def _read(path: Path) -> EmailMessage:

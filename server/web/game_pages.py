@@ -13,11 +13,13 @@ from importlib import resources
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from pydantic import ValidationError
+from werkzeug import wrappers  # `redirect()` answers werkzeug's Response
 
 from cafe import CafeError, Options
 from cafe.notation import BIRTHDAY, NOSHRINK
 from cafe.render import quantities
 from server.apispec import page, refusal
+from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, Forbidden, NotFound, from_engine
 from server.errors import domain_status
@@ -88,7 +90,7 @@ def _number(text: str) -> int | str:
 
 @bp.post("/games")
 @page(303, 302, 403, 413)
-def create() -> Response:
+def create() -> wrappers.Response:
     """Open a game from the home page's form, then show it; a refusal goes back home, said."""
     check_csrf()
     player = signed_in()
@@ -105,6 +107,7 @@ def create() -> Response:
             invite=wanted.invite or [],
             clock=None if wanted.clock is None else wanted.clock.model_dump(),
             private=wanted.private,
+            config=current_settings(),
         )
     except (ValidationError, DomainError) as error:
         session.rollback()
@@ -115,7 +118,7 @@ def create() -> Response:
 
 @bp.post("/games/<int:game_id>/join")
 @page(303, 302, 403, 404)
-def join(game_id: int) -> Response:
+def join(game_id: int) -> wrappers.Response:
     """Take a seat in an open game (an invitation's button on the home page), then show
     the game; a refusal (full, started, not invited) goes back home, said."""
     check_csrf()
@@ -125,7 +128,7 @@ def join(game_id: int) -> Response:
     session = get_session()
     store.visible_game(session, store.load_game(session, game_id), player)
     try:
-        store.join_game(session, game_id=game_id, player=player)
+        store.join_game(session, game_id=game_id, player=player, config=current_settings())
     except DomainError as error:
         session.rollback()
         flash(error.message)
@@ -143,7 +146,7 @@ def show(game_id: int) -> tuple[str, int]:
 
 @bp.post("/games/<int:game_id>/play")
 @page(303, 302, 400, 403, 404, 409, 413, 422)
-def play(game_id: int) -> Response | tuple[str, int]:
+def play(game_id: int) -> wrappers.Response | tuple[str, int]:
     """Play a turn from the page: a hint's button or the notation box, with the modifiers
     chosen beside them."""
     check_csrf()
@@ -170,6 +173,7 @@ def play(game_id: int) -> Response | tuple[str, int]:
             version=int(seen),
             idem=None,
             source=TurnSource.WEB,
+            config=current_settings(),
         )
     except (DomainError, CafeError) as error:
         session.rollback()
@@ -238,7 +242,7 @@ def record(game_id: int) -> Response:
         raise Forbidden(
             "record_not_public", f"the record of game {game_id} is public once the game is over"
         )
-    text = turns.record_text(session, game)
+    text = turns.record_text(session, game, config=current_settings())
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = f'attachment; filename="cafe-game-{game_id}.txt"'
     return response

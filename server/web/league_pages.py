@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, col, select
+from werkzeug.wrappers import Response  # flask's subclass, and `redirect()`'s
 
 from server.apispec import page, refusal
+from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, NotFound
 from server.errors import domain_status
@@ -110,6 +112,15 @@ def show_season(slug: str, number: int) -> tuple[str, int]:
     return _season_page(slug, number)
 
 
+@bp.get("/leagues/<slug>/<int:number>")
+@page(301, 404)
+def season_link(slug: str, number: int) -> Response:
+    """The short link to a season's page that plain-text email gives
+    (`quantities.season_short_path`): it leads to the page (a number past the range the
+    database holds names nothing: the route converter's 404)."""
+    return redirect(url_for("league_pages.show_season", slug=slug, number=number), code=301)
+
+
 @bp.get("/leagues/<slug>/seasons/<int:number>/divisions/<int:division>")
 @page(200, 404)
 def show_division(slug: str, number: int, division: int) -> tuple[str, int]:
@@ -161,7 +172,9 @@ def leave(slug: str, number: int) -> Response | tuple[str, int]:
     """Withdraw the signed-in player (during the season their running games are resigned)."""
 
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
-        withdrawal.withdraw(session, league=league, number=number, player=player)
+        withdrawal.withdraw(
+            session, league=league, number=number, player=player, config=current_settings()
+        )
         return f"You have left season {number} of {league.name}.", number
 
     return _act(slug, number, act)
@@ -174,7 +187,9 @@ def start(slug: str, number: int) -> Response | tuple[str, int]:
 
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
         season = store.load_season(session, league, number)
-        start_season(session, league=league, season=season, player=player)
+        start_season(
+            session, league=league, season=season, player=player, config=current_settings()
+        )
         return f"Season {number} has started: its games are on.", number
 
     return _act(slug, number, act)
@@ -186,7 +201,7 @@ def open_next(slug: str) -> Response | tuple[str, int]:
     """Open registration for the league's next season (the organiser)."""
 
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
-        season = store.open_season(session, league=league, player=player)
+        season = store.open_season(session, league=league, player=player, config=current_settings())
         return f"Season {season.number} is open for registration.", season.number
 
     return _act(slug, None, act)
@@ -218,6 +233,7 @@ def remove(slug: str, number: int) -> Response | tuple[str, int]:
             organiser=player,
             name=data.player,
             reason=data.reason,
+            config=current_settings(),
         )
         return f"{data.player} is removed from season {number}: {data.reason}", number
 
@@ -231,7 +247,14 @@ def pause_clocks(slug: str, number: int) -> Response | tuple[str, int]:
 
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
         data = _form(PauseCreate, reason=request.form.get("reason", ""))
-        pause.pause(session, league=league, number=number, organiser=player, reason=data.reason)
+        pause.pause(
+            session,
+            league=league,
+            number=number,
+            organiser=player,
+            reason=data.reason,
+            config=current_settings(),
+        )
         return f"Season {number} is paused: every clock of its games is stopped.", number
 
     return _act(slug, number, act)
@@ -244,7 +267,14 @@ def resume_clocks(slug: str, number: int) -> Response | tuple[str, int]:
 
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
         data = _form(ResumeCreate, reason=request.form.get("reason", ""))
-        pause.resume(session, league=league, number=number, organiser=player, reason=data.reason)
+        pause.resume(
+            session,
+            league=league,
+            number=number,
+            organiser=player,
+            reason=data.reason,
+            config=current_settings(),
+        )
         return f"Season {number} is resumed: its clocks run again.", number
 
     return _act(slug, number, act)
@@ -259,7 +289,13 @@ def adjudicate(slug: str, number: int) -> Response | tuple[str, int]:
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
         data = _form(AdjudicationCreate, reason=request.form.get("reason", ""))
         game_id = _season_game(session, league, number, request.form.get("game", ""))
-        adjudication.adjudicate(session, game_id=game_id, organiser=player, reason=data.reason)
+        adjudication.adjudicate(
+            session,
+            game_id=game_id,
+            organiser=player,
+            reason=data.reason,
+            config=current_settings(),
+        )
         return f"Game {game_id} is adjudicated: it ended with its standings as they were.", number
 
     return _act(slug, number, act)

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from cafe.render import quantities
 from server.league.counts import count_text, division_size_text
-from server.league.reasons import AS_THINGS_STAND, left_text, placement_text
+from server.league.reasons import AS_THINGS_STAND, left_text
 from server.league.store import latest_season, running_games_of
 from server.models import GameRecord, GameStatus, League, Player, SeasonStatus, utcnow
 from server.schemas.leagues import SeasonPublic
@@ -50,7 +50,6 @@ WORDS = {
     "points_text": quantities.league_points,
     "count_text": count_text,
     "left_text": left_text,
-    "placement_text": placement_text,
     "division_size_text": division_size_text,
     "as_things_stand": AS_THINGS_STAND,
 }

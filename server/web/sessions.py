@@ -18,6 +18,7 @@ from flask import Flask, Response, g, request, session
 from sqlmodel import Session
 
 from server import auth
+from server.config import settings_of
 from server.db import get_session
 from server.domain import Forbidden
 from server.models import ApiToken, Player, utcnow
@@ -88,7 +89,7 @@ def init_app(app: Flask) -> None:
         SESSION_COOKIE_NAME="cafe_session",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=str(app.config["BASE_URL"]).startswith("https://"),
+        SESSION_COOKIE_SECURE=settings_of(app).base_url.startswith("https://"),
         # The cookie is written only when the session changes (sign-in, a flash message):
         # refreshed on every answer, a preview answered after the turn's redirect put back
         # the cookie without the turn's "You played …" message.

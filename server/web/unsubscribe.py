@@ -10,11 +10,11 @@ changes nothing.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, render_template
 
 from server import preferences
 from server.apispec import page
-from server.config import verifying_keys
+from server.config import current_settings
 from server.db import get_session
 from server.mail.addresses import read_unsubscribe_token
 from server.models import Player
@@ -23,9 +23,9 @@ bp = Blueprint("unsubscribe", __name__)
 
 
 def _player(token: str) -> Player | None:
-    config = current_app.config
+    config = current_settings()
     player_id = read_unsubscribe_token(
-        verifying_keys(config), token, max_age_days=config["UNSUBSCRIBE_LINK_DAYS"]
+        config.verifying_keys, token, max_age_days=config.unsubscribe_link_days
     )
     return None if player_id is None else get_session().get(Player, player_id)
 

@@ -29,6 +29,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from cafe import Game
 from client.cli import app as cafe_app
 from server.app import create_app
+from server.config import settings_of
 from server.db import get_engine
 from server.models import GameRecord, OutboxMessage
 
@@ -89,7 +90,7 @@ class LiveServer:
     def code_for(self, email: str, *, link: bool = False) -> str:
         """The sign-in code (`link`: the link's code) in the newest sign-in email to
         `email` (`signin_support`)."""
-        return mailed_code(get_engine(self.app), self.app.config, email, link=link)
+        return mailed_code(get_engine(self.app), settings_of(self.app), email, link=link)
 
     def rearrange(self, game_id: int, change: Callable[[dict[str, Any]], None]) -> None:
         """Change a running game's stored position in place (checked by the engine), to

@@ -450,3 +450,32 @@ def test_the_standings_mark_who_left_how_time_outs_and_moves_within_80_columns()
         "↑ ↓ the moves as things stand; refilling can change them",
     ]
     assert "eliminated" not in text
+
+
+def test_the_standings_say_why_each_member_plays_in_the_division() -> None:
+    """In the API's words, which are the season page's (`server.league.reasons`); not in a
+    first season, where everyone is placed by rating."""
+    name = "x" * 24
+    row = {"points": 0, "score_sum": 0, "wins": 0, "played": 0, "timeouts": 0,
+           "withdrawn": False, "left": None}  # fmt: skip
+    standings = [
+        {**row, "place": 1, "player": name, "placed": "filled", "placed_from": 1,
+         "placed_text": "stayed in division 1 to fill a place"},
+        {**row, "place": 2, "player": "hal", "placed": "up", "placed_from": 2,
+         "placed_text": "moved up from division 2"},
+        {**row, "place": 3, "player": "ivy", "placed": "new", "placed_from": None,
+         "placed_text": "new this season"},
+    ]  # fmt: skip
+    text = view.standings_table({"number": 1, "rounds": 2, "standings": standings}, None, None,
+                                color=False)  # fmt: skip
+    assert text.splitlines()[-4:] == [
+        "Placed:",
+        f"  {name}  stayed in division 1 to fill a place",
+        f"  {'hal':<24}  moved up from division 2",
+        f"  {'ivy':<24}  new this season",
+    ]
+    assert all(len(line) <= 80 for line in text.splitlines())
+    first = [{**r, "placed": "rating", "placed_text": "placed by rating"} for r in standings]
+    assert "Placed:" not in view.standings_table(
+        {"number": 1, "rounds": 2, "standings": first}, None, None, color=False
+    )

@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 from cafe.render import quantities
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.mail.events import prepare
 from server.models import OutboxMessage
@@ -41,7 +42,7 @@ def emails(server: LiveServer, to: str, kind: str) -> list[OutboxMessage]:
     with Session(engine, expire_on_commit=False) as session:
         rows = list(session.exec(select(OutboxMessage).where(OutboxMessage.kind == kind)).all())
     waiting = [row for row in rows if row.body is None]
-    ready = prepare(engine, server.app.config, waiting).ready if waiting else []
+    ready = prepare(engine, settings_of(server.app), waiting).ready if waiting else []
     done = [row for row in rows if row.body is not None and row not in waiting]
     return [row for row in [*done, *ready] if row.to_addr == to]
 
@@ -92,7 +93,7 @@ def test_time_left_is_the_services_and_reads_the_same_in_mail_page_and_cafe(
         "2 days 23 hours left",  # never "3 days"
         "1 day 11 hours left",
     ]
-    sweep(get_engine(cafe.server.app), cafe.server.app.config)  # the reminders due by now
+    sweep(get_engine(cafe.server.app), settings_of(cafe.server.app))  # the reminders due by now
     reminders = emails(cafe.server, mover.email, "reminder")
     assert reminders and all(m.body for m in reminders)
     assert "22 hours 59 minutes left in game" in reminders[-1].body  # as cafe and the page

@@ -17,7 +17,7 @@ from server import config
 #: The secret key of the servers the end-to-end tests start.
 E2E_SECRET_KEY = "e2e-secret-of-at-least-thirty-two-bytes"
 #: The sign-in settings of the servers these tests start (the defaults, but the key).
-E2E_SIGNIN_CONFIG = {**config.defaults("instance"), "SECRET_KEY": E2E_SECRET_KEY}
+E2E_SIGNIN_CONFIG = config.load("instance", environ={}, overrides={"SECRET_KEY": E2E_SECRET_KEY})
 #: The checkout, whose code the operator's commands and workers run.
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds the workers get to act on what is due.

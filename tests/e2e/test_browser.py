@@ -24,6 +24,7 @@ from sqlmodel import Session, select
 
 from client import localgame
 from server.app import create_app
+from server.config import settings_of
 from server.mail import events
 from server.models import OutboxMessage
 
@@ -321,7 +322,7 @@ def test_the_your_turn_email_fits_a_phone(browser, client):
             )
         ).all()
         session.expunge_all()
-    prepared = events.prepare(client.engine, app.config, rows)
+    prepared = events.prepare(client.engine, settings_of(app), rows)
     [mail] = [row for row in prepared.ready if row.to_addr == f"{mover}@example.com"]
     assert mail.html is not None
     context = browser.new_context(viewport=PHONE)

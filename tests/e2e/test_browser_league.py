@@ -230,3 +230,25 @@ def test_a_season_with_a_withdrawal_running_finished_and_the_next_placed(
     expect(page.get_by_text("moved up from division 2").first).to_be_visible()
     shared.check_page(page, axe_source, "season-2-placed")
     context.close()
+
+
+def test_a_season_of_the_longest_names_keeps_every_column_in_view(browser, client):
+    """Players' names of 24 characters (the most there may be) break in the season's
+    tables rather than push a column out of view: at 375 and 1280 px, no table region
+    needs scrolling sideways (it did, even at 1280 px, for the standings' last column)."""
+    names = [client.sign_up(f"{letter * 18}") for letter in "pqrs"]
+    assert all(len(name) == 24 for name in names)
+    slug = season_of(client, names, start=True)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        hidden = page.evaluate(
+            "[...document.querySelectorAll('.scroll')]"
+            ".map(region => region.scrollWidth - region.clientWidth)"
+        )
+        assert hidden and all(width <= 0 for width in hidden), (size, hidden)
+        shared.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=shared.SCREENSHOTS / f"season-longest-names-{size['width']}.png")
+    context.close()

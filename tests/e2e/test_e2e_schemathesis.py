@@ -38,6 +38,7 @@ from sqlmodel import Session, select
 
 from server.app import create_app
 from server.auth import issue_token
+from server.config import settings_of
 from server.db import get_engine
 from server.models import Player
 
@@ -88,7 +89,7 @@ def sign_in(app: Flask, client: FlaskClient, name: str) -> str:
     """Register `name` and exchange the mailed code for a token, as a person does."""
     email = f"{name}@example.com"
     assert client.post("/api/players", json={"name": name, "email": email}).status_code == 202
-    code = mailed_code(get_engine(app), app.config, email)
+    code = mailed_code(get_engine(app), settings_of(app), email)
     response = client.post("/api/tokens", json={"email": email, "code": code})
     assert response.status_code == 201
     return response.json["token"]

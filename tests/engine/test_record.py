@@ -599,3 +599,11 @@ def test_an_adjudicated_position_is_over_and_keeps_its_reason() -> None:
     for bad in ("", "two\nlines", 7):
         with pytest.raises(CafeError, match="adjudicated: the reason"):
             Game.from_position({**position, "adjudicated": bad})
+
+
+def test_the_verifier_counts_one_turn_in_the_singular() -> None:
+    game = Game.new(["ann", "bob"], seed=7)
+    game.play(GreedyBot().choose(game))
+    game.resign(game.to_move)
+    said = str(verify(write(game, reveal_seed=True)))
+    assert said.startswith(f"verified: 1 turn by {', '.join(game.players)};"), said

@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from cafe.render.common import display_width
+from server.config import settings_of
 from server.db import get_engine
 from server.models import GameRecord, OutboxMessage, utcnow
 from server.worker import Worker
@@ -109,7 +110,7 @@ def sample_emails() -> ModuleType:
 
 def deliver(app: Any, port: int, **config: Any) -> int:
     """Run a worker against the SMTP server on `port` until nothing is due; messages handled."""
-    worker = Worker(get_engine(app), {**app.config, "SMTP_PORT": port, **config})
+    worker = Worker(get_engine(app), settings_of(app).replace(SMTP_PORT=port, **config))
     handled = 0
     while count := worker.run_once():
         handled += count

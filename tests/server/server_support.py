@@ -15,6 +15,8 @@ from smtp_support import Catchers
 from sqlalchemy import event, func
 from sqlmodel import Session, col, select
 
+from server import config
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.models import OutboxMessage
@@ -30,6 +32,11 @@ TEST_CONFIG = {
     "MAIL_FROM": "Cafe <cafe@cafe.test>",
     "LOG_LEVEL": "WARNING",
 }
+
+
+def reconfigure(app: Flask, **changes: Any) -> None:
+    """Change some of `app`'s settings (keyed `SMTP_PORT=…`), as a restart with them would."""
+    config.attach(app, settings_of(app).replace(**changes))
 
 
 def in_transaction(dbapi_connection: Any) -> bool:
@@ -101,7 +108,7 @@ class Api:
             return
         if self._port is None:
             _, self._port = self._catchers.start(self.sink)
-        config = {**self.app.config, "SMTP_PORT": self._port, "MAIL_PER_MINUTE": 0}
+        config = settings_of(self.app).replace(SMTP_PORT=self._port, MAIL_PER_MINUTE=0)
         worker = Worker(engine, config)
         while worker.run_once():
             pass
@@ -136,7 +143,7 @@ class Api:
     def last_code(self, email: str, *, link: bool = False) -> str:
         """The sign-in code (`link`: the sign-in link's code) of the newest sign-in email to
         `email`, as the email shows it (`signin_support`)."""
-        return mailed_code(get_engine(self.app), self.app.config, email, link=link)
+        return mailed_code(get_engine(self.app), settings_of(self.app), email, link=link)
 
     def register(self, name: str) -> str:
         """Register `name` (email `name@example.com`) and sign in; the bearer token."""

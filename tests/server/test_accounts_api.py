@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session, select
 
+from server.config import settings_of
 from server.db import get_engine
 from server.models import ApiToken, Player, SignInCode, utcnow
 
@@ -129,7 +130,7 @@ def test_wrong_guesses_by_others_do_not_lock_the_owner_out(api):
     register(api)
     code = api.last_code("ann@example.com")
     wrong = f"{(int(code) + 1) % 10**10:010d}"
-    per_account = api.app.config["SIGNIN_GUESSES_PER_ACCOUNT"]
+    per_account = settings_of(api.app).signin_guesses_per_account
     for number in range(per_account + 5):  # from many addresses, as a botnet would
         for email in ("ann@example.com", "nobody@example.com"):  # the limit tells nothing
             response = api.client.post(
@@ -209,7 +210,7 @@ def test_code_requests_for_one_player_neither_lock_out_nor_tell(api):
         )
         assert response.status_code == 202
     sent = [mail for mail in api.outbox() if mail.status == "sent"]
-    assert len(sent) == api.app.config["SIGNIN_CODES_PER_HOUR"]  # no more mail
+    assert len(sent) == settings_of(api.app).signin_codes_per_hour  # no more mail
     assert len(api.delivered("ann@example.com")) == len(sent)
     # every code in the owner's mailbox still works
     assert (

@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.games.timeouts import apply_timeout
 from server.models import GameRecord, TurnRecord
@@ -77,7 +78,7 @@ def test_a_turn_and_its_time_out_at_once_exactly_one_lands(api, backend, clock):
 
         def timeout(game_id=game_id, version=shown["version"]):
             with Session(get_engine(api.app), expire_on_commit=False) as session:
-                return apply_timeout(session, game_id, version, config=api.app.config)
+                return apply_timeout(session, game_id, version, config=settings_of(api.app))
 
         response, outcome = run_together(turn, timeout)
         assert (response.status_code == 201) != (outcome is not None), (response.json, outcome)
@@ -93,7 +94,7 @@ def test_a_turn_and_its_time_out_at_once_exactly_one_lands(api, backend, clock):
 def test_several_sweepers_time_out_each_due_game_once(api, backend, clock, sweepers):
     games = [api.started_game(f"p{n}", f"q{n}", clock=NO_VACATION)[0] for n in range(2 * sweepers)]
     clock.advance(timedelta(days=3))
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     done = run_together(*[lambda: sweep(engine, config) for _ in range(sweepers)])
     assert sum(sum(d.timeouts.values()) for d in done) == len(games)
     assert [entries(api.app, game_id) for game_id in games] == [1] * len(games)

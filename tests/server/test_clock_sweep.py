@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from cafe import Game
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.models import Player, TurnRecord
 
@@ -31,7 +32,7 @@ def clock() -> Iterator[FakeClock]:
 
 def swept(api):
     """Sweep, then send what it queued (emails are rendered when sent, with the time then)."""
-    done = sweep(get_engine(api.app), api.app.config)
+    done = sweep(get_engine(api.app), settings_of(api.app))
     api.send_events()
     return done
 
@@ -263,7 +264,7 @@ def test_a_joint_reminder_tells_only_of_the_games_still_waiting(api, clock):
     clock.advance(10 * MINUTE)
     second = waiting_for(api, "ann", tokens)
     clock.advance(36 * HOUR)
-    assert sweep(get_engine(api.app), api.app.config).reminders == 1  # one email, queued
+    assert sweep(get_engine(api.app), settings_of(api.app)).reminders == 1  # one email, queued
     play_best(api, first, tokens)  # ann plays the first game before it is sent
     [reminder] = mails(api, "ann", "reminder")
     assert reminder.subject.startswith(f"Café · game {second} with bob: ")  # the one left

@@ -12,6 +12,7 @@ import pytest
 
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -27,7 +28,7 @@ def clock() -> Iterator[FakeClock]:
 
 def swept(api):
     """One sweep's vacation emails, by kind."""
-    return dict(sweep(get_engine(api.app), api.app.config).vacations)
+    return dict(sweep(get_engine(api.app), settings_of(api.app)).vacations)
 
 
 def vacation_mails(api, name):

@@ -24,8 +24,8 @@ PRODUCTION_LIMITS = {
 
 
 def test_production_keeps_its_limits_and_development_raises_them(tmp_path: Path) -> None:
-    defaults = config.defaults(tmp_path)
-    assert {key: defaults[key] for key in PRODUCTION_LIMITS} == PRODUCTION_LIMITS
+    defaults = config.load(tmp_path, environ={}, overrides={"DEVELOPMENT": True})
+    assert {key: getattr(defaults, key.lower()) for key in PRODUCTION_LIMITS} == PRODUCTION_LIMITS
     settings = dev_settings(base_url="http://127.0.0.1:6100", environ={})
     assert all(settings[key] >= 20 * PRODUCTION_LIMITS[key] for key in PRODUCTION_LIMITS)
     assert settings["DEVELOPMENT"] and settings["DEV_CLOCK"]

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from cafe.render.quantities import time_left
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine
 from server.mail import digest, times
 from server.models import OutboxMessage, Player, utcnow
@@ -60,7 +61,9 @@ def test_an_outage_longer_than_the_backoff_schedule_loses_and_doubles_nothing(
     queued = due_message_ids(api.app)
     assert len(queued) > 15
     policy = {"OUTBOX_MAX_ATTEMPTS": 2, "OUTBOX_BACKOFF": 0, "WORKER_OUTAGE_MAX": 0}
-    worker = Worker(get_engine(api.app), {**api.app.config, "SMTP_PORT": dead_port, **policy})
+    worker = Worker(
+        get_engine(api.app), settings_of(api.app).replace(SMTP_PORT=dead_port, **policy)
+    )
     worker.run_once()  # drops the events that are out of date already; sends nothing
     waiting = outbox.counts(get_engine(api.app))["pending"]
     for _ in range(5):  # more rounds against a dead server than a message has attempts
@@ -192,7 +195,7 @@ def test_a_digest_instead_of_an_email_each_turn(api):
     mails_before = len(api.outbox(f"{waiting}@example.com"))
     play_turns(api, game_id, tokens, 1)  # now it is the digest player's turn
     assert len(api.outbox(f"{waiting}@example.com")) == mails_before  # no "your turn" email
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     assert digest.queue_due(engine, config) == 0  # the first day has not passed
     tomorrow = utcnow() + timedelta(hours=24, seconds=1)
     assert digest.queue_due(engine, config, now=tomorrow) == 1
@@ -223,5 +226,5 @@ def test_the_worker_queues_due_digests(api):
         player.last_digest_at = utcnow() - timedelta(days=2)
         session.add(player)
         session.commit()
-    Worker(get_engine(api.app), api.app.config).run_once()
+    Worker(get_engine(api.app), settings_of(api.app)).run_once()
     assert [m.kind for m in api.outbox(f"{mover}@example.com")][-1] == "digest"

@@ -149,16 +149,16 @@ def test_mail_settings_from_the_environment(tmp_path):
         environ={"CAFE_DEV_MAIL": "1", "CAFE_MAIL_PER_MINUTE": "3", "CAFE_MAIL_DOMAIN": "x.test"},
         overrides={"DEVELOPMENT": True},
     )
-    assert settings["DEV_MAIL"] is True and settings["MAIL_PER_MINUTE"] == 3
-    assert settings["MAIL_DOMAIN"] == "x.test"
+    assert settings.dev_mail is True and settings.mail_per_minute == 3
+    assert settings.mail_domain == "x.test"
     defaults = config.load(
         tmp_path,
         environ={"CAFE_MAIL_FROM": "Cafe <cafe@mail.example>"},
         overrides={"DEVELOPMENT": True},
     )
-    assert defaults["DEV_MAIL"] is False
-    assert defaults["MAIL_DOMAIN"] == "mail.example"  # MAIL_FROM's domain
-    assert defaults["DEV_MAIL_DIR"] == str(tmp_path / "mail")
+    assert defaults.dev_mail is False
+    assert defaults.mail_domain == "mail.example"  # MAIL_FROM's domain
+    assert defaults.dev_mail_dir == str(tmp_path / "mail")
     with pytest.raises(config.ConfigError, match="CAFE_DEV_MAIL"):
         config.load(tmp_path, environ={"CAFE_DEV_MAIL": "maybe"}, overrides={"DEVELOPMENT": True})
 

@@ -18,6 +18,7 @@ from mail_support import (
 
 from cafe import Game, render
 from cafe.render.quantities import points
+from server.config import settings_of
 from server.mail import messages
 from server.mail.addresses import read_reply_address, thread_root
 
@@ -55,10 +56,8 @@ def check_your_turn(api, row, game_id, state, hints, since):
         assert hint["turn"] in read_html(row.html).cells[f"hint {number}"]
     chairs, bar = board_in_html(row.html)
     assert chairs == state["chairs"] and bar == state["bar"]
-    config = api.app.config
-    signed = read_reply_address(
-        config["SECRET_KEY"], config["MAIL_DOMAIN"], row.headers["Reply-To"]
-    )
+    config = settings_of(api.app)
+    signed = read_reply_address(config.secret_key, config.mail_domain, row.headers["Reply-To"])
     assert (signed.game_id, signed.version) == (game_id, api_state(api, game_id)["version"])
 
 
@@ -126,7 +125,7 @@ def test_a_whole_game_sends_exactly_the_expected_mail(api, smtp_server):
     delivered = api.sink.messages + handler.messages  # the game's emails were sent above
     assert len(delivered) == len(everything)
     assert len({m["Message-ID"] for m in delivered}) == len(delivered)
-    root = thread_root(api.app.config["SECRET_KEY"], api.app.config["MAIL_DOMAIN"], game_id)
+    root = thread_root(settings_of(api.app).secret_key, settings_of(api.app).mail_domain, game_id)
     for message in delivered:
         text = message.get_body(preferencelist=("plain",)).get_content()
         html = message.get_body(preferencelist=("html",)).get_content()

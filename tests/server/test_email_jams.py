@@ -10,6 +10,7 @@ from mail_support import make_due, outbox_rows
 from sqlalchemy import update
 from sqlmodel import Session
 
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.mail import batch
@@ -66,7 +67,7 @@ def test_bad_messages_fail_alone_and_the_rest_of_the_batch_goes_out(
     monkeypatch.setitem(batch.RENDERERS, EmailKind.GAME_STARTED, broken_for_the_first)
     handler, _ = smtp_catcher.start(BouncingHandler(), port=dead_port, smtputf8=False)
     try:
-        config = {**api.app.config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 0}
+        config = settings_of(api.app).replace(SMTP_PORT=dead_port, MAIL_PER_MINUTE=0)
         assert Worker(get_engine(api.app), config).run_once() == len(outbox_rows(api.app))
     finally:
         smtp_catcher.stop(dead_port)
@@ -94,7 +95,7 @@ def test_an_international_address_goes_out_where_the_server_offers_smtputf8(
     queue(app, "müller@example.com")
     handler, _ = smtp_catcher.start(BouncingHandler(), port=dead_port, smtputf8=True)
     try:
-        config = {**app.config, "SMTP_PORT": dead_port}
+        config = settings_of(app).replace(SMTP_PORT=dead_port)
         assert smtp_offers_utf8(config)
         assert Worker(get_engine(app), config).run_once() == 1
     finally:
@@ -117,9 +118,9 @@ def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_o
     api, dead_port, smtp_catcher
 ):
     game_id, tokens = api.started_game("ann", "bob")
-    config = api.app.config
+    config = settings_of(api.app)
     handler, _ = smtp_catcher.start(BouncingHandler(), port=dead_port, smtputf8=False)
-    worker = Worker(get_engine(api.app), {**config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 2})
+    worker = Worker(get_engine(api.app), config.replace(SMTP_PORT=dead_port, MAIL_PER_MINUTE=2))
     received: list[tuple[str, str, int, bool]] = []  # to, subject, version when sent, over
 
     def deliver_round() -> None:
@@ -129,7 +130,7 @@ def test_fast_play_with_the_recipient_limit_sends_no_stale_turn_and_every_game_o
         for message in handler.messages[before:]:
             reply = message["Reply-To"]
             version = (
-                read_reply_address(config["SECRET_KEY"], config["MAIL_DOMAIN"], reply).version
+                read_reply_address(config.secret_key, config.mail_domain, reply).version
                 if reply
                 else -1
             )

@@ -55,3 +55,16 @@ def test_the_board_is_the_compact_one_without_its_margin(emails):
     start = body.index(board[0])
     assert body[start : start + len(board)] == board
     assert messages.PICTURE.width == TEXT_WIDTH
+
+
+def test_the_seasons_link_fits_with_the_longest_slug_and_season_number(emails):
+    """The text part links a season's page by its short form (`/leagues/SLUG/N`, which
+    leads to the page), within 78 columns for a 32-character slug and season 2147483647;
+    the HTML part links the page itself."""
+    short = f"https://cafe.example.org/leagues/{SAMPLES.SEASON.slug}/{SAMPLES.SEASON.number}"
+    linked = [kind for kind, email in emails.items() if short in email.text]
+    assert {"league_season_started", "league_digest", "reminder", "timed_out"} <= set(linked)
+    for kind in linked:
+        [line] = {line for line in emails[kind].text.splitlines() if short in line}
+        assert line == f"  {short}" and display_width(line) <= TEXT_WIDTH, kind
+    assert "/seasons/2147483647" in emails["league_season_started"].html

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from mail_support import deliver, read_html
 
+from server.config import settings_of
 from server.mail.addresses import unsubscribe_token
 
 DEFAULTS = {"turn_emails": "each", "others_turns": False, "reminders": True, "timezone": "UTC"}
@@ -151,7 +152,7 @@ def test_one_click_unsubscribe_works_without_signing_in(api, smtp_server):
 )
 def test_a_tampered_unsubscribe_link_is_refused(api, tamper):
     token = api.register("ann")
-    good = unsubscribe_token(api.app.config["SECRET_KEY"], 1)
+    good = unsubscribe_token(settings_of(api.app).secret_key, 1)
     path = f"/unsubscribe/{tamper(good)}"
     for response in (api.client.get(path), api.client.post(path)):
         assert response.status_code == 404

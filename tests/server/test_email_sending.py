@@ -10,6 +10,7 @@ from mail_support import outbox_rows
 from sqlmodel import Session
 
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.models import OutboxMessage
@@ -96,7 +97,7 @@ def test_a_connection_that_breaks_under_a_message_is_replaced_and_the_message_se
     handler = FlakyHandler(breaks={3, 10, CHUNK, CHUNK + 2, PLAIN + 3})
     smtp_catcher.start(handler, port=dead_port)
     try:
-        config = {**api.app.config, "SMTP_PORT": dead_port, "MAIL_PER_MINUTE": 0}
+        config = settings_of(api.app).replace(SMTP_PORT=dead_port, MAIL_PER_MINUTE=0)
         worker = Worker(get_engine(api.app), config)
         while worker.run_once():
             pass
@@ -116,12 +117,9 @@ def test_a_server_that_goes_down_mid_batch_gets_the_rest_back_untried(api, dead_
     handler = FlakyHandler(down_after=CHUNK + 5)
     smtp_catcher.start(handler, port=dead_port)
     try:
-        config = {
-            **api.app.config,
-            "SMTP_PORT": dead_port,
-            "MAIL_PER_MINUTE": 0,
-            "WORKER_OUTAGE_MAX": 0,
-        }
+        config = settings_of(api.app).replace(
+            SMTP_PORT=dead_port, MAIL_PER_MINUTE=0, WORKER_OUTAGE_MAX=0
+        )
         worker = Worker(get_engine(api.app), config)
         worker.run_once()
         rows = outbox_rows(api.app)

@@ -18,6 +18,7 @@ from server import migrate
 from server.app import create_app
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine, make_engine
 from server.models import GameRecord
 
@@ -52,13 +53,13 @@ def timed_out_then_removed(api, clock):
     )
     late = state(api, game_id, tokens["ann"])["to_move"]
     clock.advance(3 * DAY)
-    assert sweep(get_engine(api.app), api.app.config).timeouts == {"timed_out": 1}
+    assert sweep(get_engine(api.app), settings_of(api.app)).timeouts == {"timed_out": 1}
     api.send_events()  # each email is rendered as the game is when it is sent
     for _ in range(2):
         play_best(api, game_id, tokens)
         api.send_events()
     clock.advance(3 * DAY)
-    assert sweep(get_engine(api.app), api.app.config).timeouts == {"removed": 1}
+    assert sweep(get_engine(api.app), settings_of(api.app)).timeouts == {"removed": 1}
     api.send_events()
     return game_id, tokens, late
 

@@ -260,3 +260,36 @@ def test_a_missing_game_is_a_domain_error(app):
     with app.test_request_context(), pytest.raises(domain.NotFound) as raised:
         store.load_game(get_session(), 99)
     assert raised.value.code == "game_not_found"
+
+
+#: The views: they read the app's settings (`config.current_settings()`) and pass them down.
+VIEWS = ("api", "web")
+
+
+def _reads_the_apps_settings(tree: ast.AST) -> bool:
+    """Whether a module calls `current_settings()` or reads `current_app.config`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "current_settings":
+            return True
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "config"
+            and getattr(node.value, "id", None) == "current_app"
+        ):
+            return True
+    return False
+
+
+def test_below_the_views_settings_are_passed_not_read_from_the_app():
+    below = [
+        path
+        for path in sorted(SERVER.rglob("*.py"))
+        if path.relative_to(SERVER).parts[0] not in VIEWS and path.name != "config.py"
+    ]
+    assert len(below) > 50
+    readers = [
+        str(path.relative_to(SERVER))
+        for path in below
+        if _reads_the_apps_settings(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert readers == []

@@ -20,7 +20,7 @@ from email.mime.text import MIMEText
 
 import pytest
 from mail_support import game_row, outbox_rows, read_html, reply_message
-from server_support import TEST_CONFIG, Api, free_port
+from server_support import TEST_CONFIG, Api, free_port, reconfigure
 from sqlmodel import Session, select
 from test_web_pages import csrf_of, web_sign_in
 from typer.testing import CliRunner
@@ -29,6 +29,7 @@ from server.app import create_app
 from server.cli import app as cli
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.mail import times
 from server.mail.addresses import ReplyAddress, reply_address, thread_root
@@ -108,7 +109,7 @@ def test_a_legal_turn_is_played_and_confirmed(api, game, receiver):
     assert answer.kind == "turn_confirmed" and answer.to_addr == f"{first}@example.com"
     assert f"({entry.points:+d})" in answer.subject or entry.points == 0
     assert turn in answer.body and "was played" in answer.html
-    root = thread_root(api.app.config["SECRET_KEY"], api.app.config["MAIL_DOMAIN"], game_id)
+    root = thread_root(settings_of(api.app).secret_key, settings_of(api.app).mail_domain, game_id)
     assert answer.headers["In-Reply-To"] == "<reply-1@mail.example>"
     assert answer.headers["References"] == f"{root} <reply-1@mail.example>"
     assert answer.headers["Auto-Submitted"] == "auto-replied"
@@ -311,7 +312,7 @@ def test_a_reply_after_a_time_out_says_the_service_played_and_when(api, receiver
         first = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
         your_turn = latest(api, "your_turn", first)
         clock.advance(timedelta(days=3))
-        assert sweep(get_engine(api.app), api.app.config).timeouts == {"timed_out": 1}
+        assert sweep(get_engine(api.app), settings_of(api.app)).timeouts == {"timed_out": 1}
         send(receiver, reply_message(your_turn.headers["Reply-To"], "1"))
     [refused] = [row for row in answers(api) if row.kind == "turn_refused"]
     [entry] = [e for e in turns_in(api, game_id) if e.number == 1]
@@ -394,7 +395,7 @@ def test_random_bytes_are_answered_politely(api, game, receiver):
 
 def test_a_too_large_reply_is_answered_unread(api, game, receiver):
     game_id, _, first = game
-    api.app.config["MAIL_IN_MAX_BYTES"] = 20_000
+    reconfigure(api.app, MAIL_IN_MAX_BYTES=20_000)
     text = "1\n\n" + "padding line\n" * 3000
     send(receiver, reply_message(latest(api, "your_turn", first).headers["Reply-To"], text))
     assert unchanged(api, game_id, START)
@@ -504,11 +505,11 @@ def test_mail_in_listen_needs_host_and_port(env):
 
 def test_emails_carry_the_reply_address_of_their_version(api, game):
     game_id, _, first = game
-    config = api.app.config
+    config = settings_of(api.app)
     row = latest(api, "your_turn", first)
     player_id = 1 if first == "ann" else 2
     expected = reply_address(
-        config["SECRET_KEY"], config["MAIL_DOMAIN"], ReplyAddress(game_id, START, player_id)
+        config.secret_key, config.mail_domain, ReplyAddress(game_id, START, player_id)
     )
     assert row.headers["Reply-To"] == expected
     assert isinstance(reply_message(expected, "1"), EmailMessage)

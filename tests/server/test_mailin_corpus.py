@@ -1,8 +1,9 @@
-"""Replies written by real mail clients (`/work/shared/data/reply-corpus`, its README says
-how they are annotated), replayed against a live game over real SMTP: the player's answer
-goes where the author's own text was, the "your turn" email where the quote was. Every
-answer is applied exactly once and confirmed; every reply without an answer ("Thanks!"
-above the quote) is refused with the best turns offered again."""
+"""Replies written by real mail clients (`tests/data/reply-corpus`, whose README says where
+each comes from, under which licence, and how they are annotated), replayed against a live
+game over real SMTP: the player's answer goes where the author's own text was, the "your
+turn" email where the quote was. Every answer is applied exactly once and confirmed; every
+reply without an answer ("Thanks!" above the quote) is refused with the best turns offered
+again."""
 
 from __future__ import annotations
 
@@ -21,9 +22,8 @@ from sqlmodel import Session, select
 from server.db import get_engine
 from server.models import OfferedHints, TurnRecord
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "reply-corpus"
-if not CORPUS.is_dir():  # a worktree beside the shared folder, or a checkout under /work
-    CORPUS = Path("/work/shared/data/reply-corpus")
+#: The corpus, in the repository: a clone has all it needs.
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "reply-corpus"
 ANSWERS = ("turn_confirmed", "turn_refused", "reply_unrecognised")
 #: The version of a two-player game when it starts (created 0, joined 1, started 2).
 START = 2
@@ -199,6 +199,7 @@ def sqlite_url(tmp_path):
 
 
 def test_the_corpus_is_all_here():
+    assert "licensed" in (CORPUS / "README.md").read_text(encoding="utf-8")  # its origins
     assert len(FIXTURES) == 67 and len(CASES) == 81
     assert sum(answer.startswith("none") for _, _, answer in CASES) == 14
 

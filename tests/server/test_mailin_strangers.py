@@ -10,7 +10,7 @@ from email.policy import SMTP
 
 import pytest
 from mail_support import outbox_rows, reply_message
-from server_support import free_port
+from server_support import free_port, reconfigure
 from sqlmodel import Session, select
 
 from server.db import get_engine
@@ -75,7 +75,8 @@ def test_the_log_shows_no_reply_address(api, receiver, caplog):
 
 
 def test_an_oversized_message_is_refused_during_data(api, receiver):
-    limit = api.app.config["MAIL_IN_MAX_BYTES"] = 20_000
+    limit = 20_000
+    reconfigure(api.app, MAIL_IN_MAX_BYTES=limit)
     controller = start_receiver(api.app, host="127.0.0.1", port=(port := free_port()))
     try:
         # between the limit and twice it: once answered "too large" after reading it all

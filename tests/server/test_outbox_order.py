@@ -12,6 +12,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.games import notify
@@ -49,7 +50,7 @@ def sink(dead_port, smtp_catcher):
 
 
 def worker(app, port, per_minute=0):
-    config = {**app.config, "SMTP_PORT": port, "MAIL_PER_MINUTE": per_minute}
+    config = settings_of(app).replace(SMTP_PORT=port, MAIL_PER_MINUTE=per_minute)
     return Worker(get_engine(app), config)
 
 

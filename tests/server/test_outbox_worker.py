@@ -14,6 +14,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine, make_engine
 from server.mail import batch
 from server.models import OutboxMessage, utcnow
@@ -27,7 +28,7 @@ def sqlite_url(tmp_path):
 
 
 def worker_for(app, port, **config):
-    return Worker(get_engine(app), {**app.config, "SMTP_PORT": port, **config})
+    return Worker(get_engine(app), settings_of(app).replace(SMTP_PORT=port, **config))
 
 
 def rows(app):
@@ -215,7 +216,7 @@ def test_the_worker_leaves_no_sign_in_code_at_rest_once_it_is_sent(api, smtp_ser
 
 def test_a_database_that_is_down_is_logged_once_and_retried_with_backoff(app, caplog, tmp_path):
     down = make_engine(f"sqlite:///{tmp_path / 'missing' / 'cafe.db'}")
-    worker = Worker(down, dict(app.config))
+    worker = Worker(down, settings_of(app))
     rounds = []
     real_round = worker.run_once
     worker.run_once = lambda: rounds.append(1) or real_round()  # type: ignore[method-assign]

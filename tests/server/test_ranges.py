@@ -17,6 +17,7 @@ from test_web_pages import csrf_of, web_sign_in
 from werkzeug.routing import IntegerConverter
 
 from server.app import create_app
+from server.config import settings_of
 from server.db import get_engine, get_session
 from server.schemas.fields import MAX_INT
 
@@ -73,7 +74,7 @@ def _terminate(app: Flask) -> None:
     a network fault would."""
     connection = get_session().connection().connection.dbapi_connection
     pid = connection.info.backend_pid  # type: ignore[union-attr]
-    killer = create_engine(app.config["DATABASE_URL"])
+    killer = create_engine(settings_of(app).database_url)
     with killer.begin() as other:
         other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
     killer.dispose()

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from server import retention
 from server.app import create_app
 from server.cli import app as cli
+from server.config import settings_of
 from server.db import get_engine
 from server.mail import replies
 from server.models import (
@@ -39,7 +40,7 @@ def rows(app, model):
 def purge(app, days=0.0, dry_run=False):
     with app.app_context(), Session(get_engine(app)) as session:
         return retention.purge(
-            session, app.config, utcnow() + timedelta(days=days), dry_run=dry_run
+            session, settings_of(app), utcnow() + timedelta(days=days), dry_run=dry_run
         )
 
 

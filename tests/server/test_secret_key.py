@@ -11,11 +11,12 @@ import time
 import itsdangerous.timed
 import pytest
 from mail_support import reply_message
-from server_support import free_port
+from server_support import free_port, reconfigure
 from typer.testing import CliRunner
 
 from server import config
 from server.cli import app as cli
+from server.config import settings_of
 from server.devserver import run_dev
 from server.mail import replies
 from server.mail.addresses import (
@@ -42,9 +43,9 @@ def test_a_weak_key_is_refused_outside_development(tmp_path, key):
     with pytest.raises(config.ConfigError, match="CAFE_SECRET_KEY_OLD"):
         config.load(tmp_path, environ={"CAFE_SECRET_KEY": NEW, "CAFE_SECRET_KEY_OLD": key or "a"})
     settings = config.load(tmp_path, environ={"CAFE_SECRET_KEY": NEW, "CAFE_SECRET_KEY_OLD": OLD})
-    assert config.verifying_keys(settings) == (NEW, OLD)
+    assert settings.verifying_keys == (NEW, OLD)
     # `cafe-server dev` (and only it) runs on the development default
-    assert config.load(tmp_path, environ={}, overrides={"DEVELOPMENT": True})["SECRET_KEY"] == (
+    assert config.load(tmp_path, environ={}, overrides={"DEVELOPMENT": True}).secret_key == (
         config.DEV_SECRET_KEY
     )
 
@@ -105,22 +106,22 @@ def test_old_keys_verify_but_never_sign():
 
 @pytest.mark.postgres
 def test_a_reply_to_mail_sent_before_a_rotation_still_plays(api):
-    api.app.config["SECRET_KEY"] = OLD
+    reconfigure(api.app, SECRET_KEY=OLD)
     game_id, tokens = api.started_game("ann", "bob")
     to_move = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
     [your_turn] = [r for r in api.outbox(f"{to_move}@example.com") if r.kind == "your_turn"]
-    api.app.config.update(SECRET_KEY=NEW, SECRET_KEY_OLD=OLD)  # the service restarted
+    reconfigure(api.app, SECRET_KEY=NEW, SECRET_KEY_OLD=OLD)  # the service restarted
     outcome = replies.handle(api.app, reply_message(your_turn.headers["Reply-To"], "1").as_bytes())
     assert outcome.kind == "applied"
-    api.app.config.update(SECRET_KEY_OLD="")  # the old key retired: its addresses are dead
+    reconfigure(api.app, SECRET_KEY_OLD="")  # the old key retired: its addresses are dead
     later = reply_message(your_turn.headers["Reply-To"], "1", message_id="<2@mail.example>")
     assert replies.handle(api.app, later.as_bytes()).kind == "unrecognised"
 
 
 def test_unsubscribe_links_expire(api, monkeypatch):
     token = api.register("ann")
-    link = f"/unsubscribe/{unsubscribe_token(api.app.config['SECRET_KEY'], 1)}"
-    days = api.app.config["UNSUBSCRIBE_LINK_DAYS"]
+    link = f"/unsubscribe/{unsubscribe_token(settings_of(api.app).secret_key, 1)}"
+    days = settings_of(api.app).unsubscribe_link_days
     assert days == 90
     now = time.time()
     monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: now + (days - 1) * 86400)
@@ -132,9 +133,9 @@ def test_unsubscribe_links_expire(api, monkeypatch):
 
 
 def test_a_code_mailed_before_a_rotation_still_signs_in(api):
-    api.app.config["SECRET_KEY"] = OLD
+    reconfigure(api.app, SECRET_KEY=OLD)
     api.client.post("/api/players", json={"name": "ann", "email": "ann@example.com"})
     code = api.last_code("ann@example.com")
-    api.app.config.update(SECRET_KEY=NEW, SECRET_KEY_OLD=OLD)
+    reconfigure(api.app, SECRET_KEY=NEW, SECRET_KEY_OLD=OLD)
     body = {"email": "ann@example.com", "code": code}
     assert api.client.post("/api/tokens", json=body).status_code == 201

@@ -14,6 +14,7 @@ from sqlalchemy import text
 from sqlmodel import Session, SQLModel
 
 from server import retention
+from server.config import settings_of
 from server.db import get_engine
 from server.mail.addresses import unsubscribe_token
 from server.models import utcnow
@@ -32,7 +33,7 @@ def sign_in(api, port: int) -> tuple[str, str]:
     response = api.client.post("/api/tokens", json={"email": "ann@example.com", "code": code})
     assert response.status_code == 201
     with api.app.app_context(), Session(get_engine(api.app)) as session:
-        retention.purge(session, api.app.config, utcnow())  # the worker's scheduled pass
+        retention.purge(session, settings_of(api.app), utcnow())  # the worker's scheduled pass
     return code, response.json["token"]
 
 
@@ -65,7 +66,7 @@ def test_no_file_holds_the_code_or_the_token(api, smtp_server, tmp_path):
         assert connection.execute(text("SELECT count(*) FROM players")).scalar() == 1
     files = [p for p in Path(tmp_path).rglob("*") if p.is_file()]
     assert any(p.name == "cafe.db" for p in files)
-    mail_folder = Path(api.app.config["DEV_MAIL_DIR"])
+    mail_folder = Path(settings_of(api.app).dev_mail_dir)
     files += [p for p in mail_folder.rglob("*") if p.is_file()] if mail_folder.exists() else []
     for path in files:
         content = path.read_bytes()
@@ -102,7 +103,7 @@ def test_no_database_file_ever_holds_a_usable_code(api, smtp_server, tmp_path):
 
 def test_the_request_log_shows_no_unsubscribe_token(api, caplog):
     api.register("ann")
-    token = unsubscribe_token(api.app.config["SECRET_KEY"], 1)
+    token = unsubscribe_token(settings_of(api.app).secret_key, 1)
     with caplog.at_level(logging.INFO, logger="server.request"):
         assert api.client.get(f"/unsubscribe/{token}").status_code == 200
     [line] = [r.getMessage() for r in caplog.records if r.name == "server.request"]

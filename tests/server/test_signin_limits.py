@@ -7,7 +7,7 @@ import time
 from datetime import timedelta
 
 import pytest
-from server_support import TEST_CONFIG, Api
+from server_support import TEST_CONFIG, Api, reconfigure
 from sqlmodel import Session, SQLModel, select
 
 from server.app import create_app
@@ -47,7 +47,7 @@ def code(api):
 
 @pytest.mark.postgres
 def test_guesses_are_limited_per_client_with_backoff(api, code):
-    api.app.config["SIGNIN_GUESSES_PER_CLIENT"] = 6
+    reconfigure(api.app, SIGNIN_GUESSES_PER_CLIENT=6)
     for _ in range(3):  # a few mistakes are free
         assert guess(api, wrong(code)).status_code == 401
     backed_off = guess(api, wrong(code))
@@ -67,7 +67,7 @@ def test_guesses_are_limited_per_client_with_backoff(api, code):
 
 @pytest.mark.postgres
 def test_guesses_are_limited_per_account_and_the_link_stays_open(api, code):
-    api.app.config["SIGNIN_GUESSES_PER_ACCOUNT"] = 4
+    reconfigure(api.app, SIGNIN_GUESSES_PER_ACCOUNT=4)
     for number in range(4):  # strangers, each from an address of their own
         assert guess(api, wrong(code), remote=f"198.51.100.{number}").status_code == 401
     refused = guess(api, code, remote="192.0.2.1")  # the owner's short code: closed today
@@ -119,7 +119,7 @@ def test_after_a_guessing_attack_everyone_signs_in_at_once():
 
 
 def test_a_right_code_is_not_counted(api, code):
-    api.app.config["SIGNIN_GUESSES_PER_CLIENT"] = 1
+    reconfigure(api.app, SIGNIN_GUESSES_PER_CLIENT=1)
     assert guess(api, code).status_code == 201
     api.client.post("/api/signin-codes", json={"email": ANN})
     assert guess(api, api.last_code(ANN)).status_code == 201
@@ -127,7 +127,7 @@ def test_a_right_code_is_not_counted(api, code):
 
 @pytest.mark.postgres
 def test_registrations_are_limited_per_client_and_overall(api):
-    api.app.config.update(SIGNUPS_PER_CLIENT=2, SIGNUPS_PER_HOUR=3)
+    reconfigure(api.app, SIGNUPS_PER_CLIENT=2, SIGNUPS_PER_HOUR=3)
 
     def register(name, remote):
         return api.client.post(
@@ -151,7 +151,7 @@ def test_registrations_are_limited_per_client_and_overall(api):
 
 
 def test_code_requests_are_limited_per_client(api, code):
-    api.app.config["CODE_REQUESTS_PER_CLIENT"] = 2
+    reconfigure(api.app, CODE_REQUESTS_PER_CLIENT=2)
     for expected in (202, 202, 429):
         response = api.client.post(
             "/api/signin-codes", json={"email": "nobody@example.com"}, environ_base={}
@@ -160,7 +160,7 @@ def test_code_requests_are_limited_per_client(api, code):
 
 
 def test_forwarded_for_counts_only_behind_a_trusted_proxy(api, code):
-    api.app.config["SIGNIN_GUESSES_PER_CLIENT"] = 1
+    reconfigure(api.app, SIGNIN_GUESSES_PER_CLIENT=1)
     # untrusted: the header is the attacker's to choose, so the remote address counts
     assert guess(api, wrong(code), **{"X-Forwarded-For": "192.0.2.10"}).status_code == 401
     assert guess(api, wrong(code), **{"X-Forwarded-For": "192.0.2.11"}).status_code == 429
@@ -172,7 +172,7 @@ def test_behind_a_trusted_proxy_the_forwarded_client_counts(tmp_path):
     api = Api(app, app.test_client())
     api.client.post("/api/players", json={"name": "ann", "email": ANN})
     code = api.last_code(ANN)
-    app.config["SIGNIN_GUESSES_PER_CLIENT"] = 1
+    reconfigure(app, SIGNIN_GUESSES_PER_CLIENT=1)
     proxy = "127.0.0.1"  # nginx on this machine
     assert guess(api, wrong(code), proxy, **{"X-Forwarded-For": "192.0.2.10"}).status_code == 401
     assert guess(api, wrong(code), proxy, **{"X-Forwarded-For": "192.0.2.10"}).status_code == 429

@@ -283,3 +283,12 @@ def test_the_rating_list_page_links_a_viewer_on_another_page_to_it(api, monkeypa
     first = api.client.get("/ratings").text
     assert 'You are number 3: <a href="/ratings?page=3">page 3</a>.' in first
     assert "You are number" not in api.client.get("/ratings?page=3").text
+
+
+def test_the_short_link_of_plain_text_email_leads_to_the_season(api):
+    league_with_season(api, names=["ann"])
+    moved = api.client.get("/leagues/tuesday/1")
+    assert moved.status_code == 301 and moved.location == "/leagues/tuesday/seasons/1"
+    followed = api.client.get("/leagues/tuesday/1", follow_redirects=True)
+    assert followed.status_code == 200 and "<h1>" in followed.text
+    assert api.client.get("/leagues/tuesday/9", follow_redirects=True).status_code == 404

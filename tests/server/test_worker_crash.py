@@ -19,6 +19,7 @@ from server_support import TEST_CONFIG
 from sqlmodel import Session
 
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.models import OutboxMessage
@@ -77,7 +78,7 @@ def test_a_worker_killed_mid_batch_loses_nothing(app, tmp_path, dead_port, smtp_
         session.commit()
     handler = SlowHandler()
     smtp_catcher.start(handler, port=dead_port)
-    url = app.config["DATABASE_URL"]
+    url = settings_of(app).database_url
     doomed = start_worker(url, dead_port, tmp_path / "doomed.log")
     survivor = start_worker(url, dead_port, tmp_path / "survivor.log")
     try:

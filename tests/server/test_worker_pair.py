@@ -25,6 +25,7 @@ from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import Session, select
 
 from server import outbox
+from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.models import OutboxMessage
@@ -118,7 +119,7 @@ def test_two_live_workers_send_every_message_once(postgres_app, tmp_path, smtp_c
     handler = SlowHandler()
     port = free_port()
     smtp_catcher.start(handler, port=port)
-    url = postgres_app.config["DATABASE_URL"]
+    url = settings_of(postgres_app).database_url
     logs = [tmp_path / "first.log", tmp_path / "second.log"]
     workers = [start_worker(url, port, log) for log in logs]
     turns = 0

@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.league import check, store, withdrawal
 from server.models import MemberLeft, Player
@@ -75,7 +76,7 @@ def remove_on_time(api, tokens, clock, ghost):
     """`ghost` never plays: the others play up to the ghost's turn in each of the ghost's
     games, the clock passes the deadlines, the sweep acts — a turn played for them the
     first time, their removal the second (the league's `max_timeouts` is 1)."""
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     ghostly = games_of(api, tokens, season(api), ghost)
     for _ in range(2):
         deadlines = []
@@ -105,7 +106,14 @@ def test_who_left_is_listed_last_marked_counted_apart_and_told(api, clock):
     with api.app.app_context(), Session(get_engine(api.app)) as session:
         league = store.load_league(session, "tuesday")
         cid = session.exec(select(Player).where(Player.name == "cid")).one()
-        withdrawal.withdraw(session, league=league, number=1, player=cid, how=MemberLeft.REMOVED)
+        withdrawal.withdraw(
+            session,
+            league=league,
+            number=1,
+            player=cid,
+            how=MemberLeft.REMOVED,
+            config=settings_of(api.app),
+        )
 
     running = season(api)
     rows = rows_of(running)

@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 from cafe.league.table import Move, TableRow
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.league import digest, messages, ratings
 from server.mail.addresses import read_season_reply_address
@@ -26,6 +27,8 @@ from server.models import Season
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 WEEK = timedelta(days=7)
 SEASON_URL = "http://cafe.test/leagues/tuesday/seasons/1"
+#: The short link to it that the text parts give (it leads there).
+SEASON_LINK = "http://cafe.test/leagues/tuesday/1"
 
 
 @pytest.fixture
@@ -96,9 +99,11 @@ def test_season_started_is_one_email_with_the_division_opponents_games_and_clock
     assert f"your {len(mine)} games all start now" in text and f"your {len(mine)} games" in html
     if first:
         begin = f"game {first[0]}" if len(first) == 1 else f"{len(first)} of them"
-        assert f"You begin {begin}. Play on the game's page, or with `cafe show ID`" in flat(text)
+        assert f"You begin {begin}. Play on the game's page, with `cafe show ID`" in flat(text)
+        assert "or by replying to this email: one line per game" in flat(text)
+        assert f"\n    {first[0]}: ESm@ES1\n" in text  # the line to reply with, for a game
     assert "3 days a turn; when time runs out your best turn is played for you" in flat(text)
-    assert SEASON_URL in text and f'href="{SEASON_URL}"' in bob.html
+    assert SEASON_LINK in text and f'href="{SEASON_URL}"' in bob.html
     assert "cafe league leave tuesday" in text and "cafe league leave tuesday" in html
 
 
@@ -131,14 +136,14 @@ def test_registration_emails_of_a_second_season_and_of_an_invitation(api):
     assert "\n    cafe league join tuesday\n" in eve.body
     assert "reply to this email with the word: join" in eve.body
     assert "reply to this email with the word join" in readable(eve)
-    config = api.app.config
+    config = settings_of(api.app)
     signed = read_season_reply_address(
-        config["SECRET_KEY"], config["MAIL_DOMAIN"], eve.headers["Reply-To"]
+        config.secret_key, config.mail_domain, eve.headers["Reply-To"]
     )
     with Session(get_engine(api.app)) as session:
         second = session.exec(select(Season).where(Season.number == 2)).one()
     assert signed is not None and signed.season_id == second.id
-    assert "http://cafe.test/leagues/tuesday/seasons/2" in eve.body
+    assert "http://cafe.test/leagues/tuesday/2\n" in eve.body  # the short link, for text
 
 
 def digests(api, name=None):
@@ -151,7 +156,7 @@ def test_the_weekly_digest_once_a_week_not_twice_and_not_for_none(api, clock):
     prefer(api, tokens["hal"], turn_emails="none")
     prefer(api, tokens["cid"], timezone="Europe/Prague")
     season = start(api, tokens)
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     assert sweep(engine, config).league_digests == 0 and digests(api) == []
 
     clock.advance(WEEK + timedelta(minutes=1))
@@ -183,7 +188,7 @@ def test_the_weekly_digest_once_a_week_not_twice_and_not_for_none(api, clock):
         assert re.search(rf"  game {game_id} with .*\n    your move, by \w+ .* CET\n", cid.body)
     assert len(re.findall(r"your move, by", cid.body)) == len(waiting)
     html = readable(cid)
-    assert "cid (you)" in html and SEASON_URL in cid.body
+    assert "cid (you)" in html and SEASON_LINK in cid.body
 
     clock.advance(WEEK)
     assert sweep(engine, config).league_digests == 1
@@ -194,7 +199,7 @@ def test_two_workers_claiming_one_digest_queue_it_once(api, clock):
     tokens = opened(api)
     start(api, tokens)
     clock.advance(WEEK)
-    engine, config = get_engine(api.app), api.app.config
+    engine, config = get_engine(api.app), settings_of(api.app)
     with Session(engine) as session:
         [(season_id, due)] = digest.due_seasons(session, clock(), 10)
     with Session(engine) as first, Session(engine) as second:
@@ -207,7 +212,7 @@ def test_after_weeks_without_a_sweep_one_digest_and_the_next_due_a_week_on(api, 
     tokens = opened(api)
     start(api, tokens)
     clock.advance(3 * WEEK + timedelta(hours=1))
-    assert sweep(get_engine(api.app), api.app.config).league_digests == 1
+    assert sweep(get_engine(api.app), settings_of(api.app)).league_digests == 1
     with Session(get_engine(api.app)) as session:
         assert session.exec(select(Season.digest_due)).one() == T0 + 4 * WEEK
     assert len(digests(api)) == len(NAMES)

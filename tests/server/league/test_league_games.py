@@ -40,7 +40,8 @@ def test_a_league_game_names_its_league_in_the_api_page_emails_and_record(api, b
     assert "your_turn" in {m.kind for m in mails}  # the season's start is one email each
     for mail in mails:
         assert (
-            f"A game of {PLACE}; the season's page:\n  http://cafe.test{SEASON_PAGE}" in mail.body
+            f"A game of {PLACE}; the season's page:\n  http://cafe.test/leagues/tuesday/1\n"
+            in mail.body  # the short link, which leads there
         )
         assert f'href="http://cafe.test{SEASON_PAGE}"' in mail.html and PLACE in mail.html
     for name in state["players"][:-1]:  # the last one left wins

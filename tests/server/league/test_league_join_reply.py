@@ -8,6 +8,7 @@ import pytest
 from league_support import ok, start
 from mail_support import outbox_rows, reply_message, send
 
+from server.config import settings_of
 from server.mail.addresses import (
     ReplyAddress,
     SeasonReplyAddress,
@@ -85,9 +86,9 @@ def test_a_reply_without_join_is_refused_with_the_reason_and_the_address_again(
     assert answer.kind == "league_join_refused"
     assert "we read only the word join in a reply to this email; yours said" in answer.body
     assert "'Count me out, thanks'" in " ".join(answer.body.split())
-    config = api.app.config
+    config = settings_of(api.app)
     signed = read_season_reply_address(
-        config["SECRET_KEY"], config["MAIL_DOMAIN"], answer.headers["Reply-To"]
+        config.secret_key, config.mail_domain, answer.headers["Reply-To"]
     )
     assert signed is not None  # reply `join` to the refusal, and it counts
     send(receiver, reply_message(answer.headers["Reply-To"], "join", message_id="<r2@x.example>"))

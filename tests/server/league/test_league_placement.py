@@ -55,6 +55,9 @@ def test_the_next_season_says_where_each_member_plays_and_why(api):
     assert {r["player"]: r["placed"] for r in division["divisions"][0]["standings"]}["ann"] == (
         "filled"
     )
+    words = {r["player"]: r["placed_text"] for d in two["divisions"] for r in d["standings"]}
+    assert words["ann"] == "stayed in division 1 to fill a place"  # the page's, the CLI's
+    assert words["hal"] == "moved up from division 2" and words["ivy"] == "new this season"
 
     started = {r.to_addr.split("@")[0]: r for r in outbox_rows(api.app, "league_season_started")}
     assert len(outbox_rows(api.app, "league_season_started")) - before == 9

@@ -20,6 +20,7 @@ from server.app import create_app
 from server.cli import app as cli
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.games import turns
 from server.league import check
@@ -108,7 +109,7 @@ def words(message) -> str:
 
 
 def swept(api):
-    done = sweep(get_engine(api.app), api.app.config)
+    done = sweep(get_engine(api.app), settings_of(api.app))
     api.send_events()
     return done
 
@@ -442,7 +443,9 @@ def test_a_turn_computed_before_the_pause_cannot_land_with_a_deadline_after_it(a
         session.expunge(stale)  # the game as that turn read it
         session.rollback()
         ok(api.call("POST", f"{SEASON}/pause", tokens["ann"], json={"reason": "holidays"}))
-        assert not turns.write_change(session, game=stale, values=values, entry=entry)
+        assert not turns.write_change(
+            session, game=stale, values=values, entry=entry, config=settings_of(api.app)
+        )
         session.rollback()
     shown = game(api, game_id, tokens["ann"])
     assert shown["deadline"] is None and shown["turns"] == 0

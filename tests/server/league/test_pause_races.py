@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 
 from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
+from server.config import settings_of
 from server.db import get_engine
 from server.models import GameRecord, GameStatus
 
@@ -64,7 +65,7 @@ def test_a_pause_during_a_sweep_leaves_every_game_consistent(api, backend, clock
 
     def sweeping() -> None:
         barrier.wait()
-        answers["swept"] = sweep(get_engine(api.app), api.app.config)
+        answers["swept"] = sweep(get_engine(api.app), settings_of(api.app))
 
     def pausing() -> None:
         client = api.app.test_client()
@@ -92,7 +93,7 @@ def test_a_pause_during_a_sweep_leaves_every_game_consistent(api, backend, clock
     assert timed_out == sum(answers["swept"].timeouts.values())  # type: ignore[attr-defined]
 
     clock.advance(timedelta(days=5))
-    assert sweep(get_engine(api.app), api.app.config).total == 0  # nothing while paused
+    assert sweep(get_engine(api.app), settings_of(api.app)).total == 0  # nothing while paused
     resumed = api.call("POST", f"{SEASON}/resume", tokens["ann"], json={})
     assert resumed.status_code == 200, resumed.json
     late = []
@@ -102,4 +103,4 @@ def test_a_pause_during_a_sweep_leaves_every_game_consistent(api, backend, clock
         else:  # its deadline had passed before the pause: the pause does not forgive it
             assert game.deadline == T0 + timedelta(days=1), game.id
             late.append(game.id)
-    assert sum(sweep(get_engine(api.app), api.app.config).timeouts.values()) == len(late)
+    assert sum(sweep(get_engine(api.app), settings_of(api.app)).timeouts.values()) == len(late)
