@@ -23,7 +23,7 @@ that the same version is still due, and acts:
   workers, a crash or the player ending it at that moment never double it. A vacation whose
   end has passed too by the time it is swept (the workers were down) gets "ended" only;
 - a running league season's weekly digest (`seasons.digest_due`, indexed): queued in the
-  transaction that moves `digest_due` on by a compare-and-set (`server.league.digest`).
+  transaction that moves `digest_due` on by a compare-and-set (`server.jobs.league_digest`).
 
 A crash anywhere rolls back the game at hand only; the next sweep finds it due again. A
 transaction the database aborted for a rival (a deadlock, a serialization failure) is run
@@ -45,7 +45,7 @@ from server.clock.notices import queue
 from server.config import Settings
 from server.db import write_transaction
 from server.games import timeouts
-from server.league import digest as league_digest
+from server.jobs import league_digest
 from server.mail import outgoing
 from server.mail.kinds import EmailKind, wants
 from server.models import (

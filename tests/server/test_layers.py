@@ -62,11 +62,11 @@ LAYERS: dict[str, int] = {
     "server.devmail": MAIL,
     "server.league.joining": MAIL,  # a `join` reply to a season's email, read by mail.replies
     # What runs the rest: the worker's jobs, HTTP (API, pages, the app), the commands.
+    "server.jobs": ENTRY,  # what runs in the worker
     "server.worker": ENTRY,
     "server.outbox": ENTRY,  # the outbox sender, run by the worker
     "server.retention": ENTRY,  # the retention job
     "server.clock.sweep": ENTRY,  # the deadline sweep, run by the worker
-    "server.league.digest": ENTRY,  # the league digest job, run by the sweep
     "server.mail.digest": ENTRY,  # the daily turn digest job, run by the worker
     "server.app": ENTRY,
     "server.api": ENTRY,

@@ -19,7 +19,8 @@ from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
-from server.league import digest, messages, ratings
+from server.jobs import league_digest as digest
+from server.league import messages, ratings
 from server.mail.addresses import read_season_reply_address
 from server.mail.facts import Links, Recipient
 from server.models import Season
