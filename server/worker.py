@@ -57,7 +57,8 @@ from server import outbox, retention
 from server.clock import sweep
 from server.config import Settings
 from server.db import make_engine
-from server.mail import digest, events, quota
+from server.jobs import digest
+from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow
 from server.transactions import outage

@@ -15,7 +15,8 @@ from cafe.render.quantities import time_left
 from server import outbox
 from server.config import settings_of
 from server.db import get_engine
-from server.mail import digest, times
+from server.jobs import digest
+from server.mail import times
 from server.models import OutboxMessage, Player, utcnow
 from server.worker import Worker
 

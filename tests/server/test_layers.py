@@ -67,7 +67,6 @@ LAYERS: dict[str, int] = {
     "server.outbox": ENTRY,  # the outbox sender, run by the worker
     "server.retention": ENTRY,  # the retention job
     "server.clock.sweep": ENTRY,  # the deadline sweep, run by the worker
-    "server.mail.digest": ENTRY,  # the daily turn digest job, run by the worker
     "server.app": ENTRY,
     "server.api": ENTRY,
     "server.web": ENTRY,
