@@ -228,7 +228,7 @@ class SignInCode(SQLModel, table=True):
 
 class ThrottleEvent(SQLModel, table=True):
     """One counted attempt (a sign-in guess, a registration, a code request) by a client
-    address, for the limits of `server.throttle`; kept a day at most (`server.retention`)."""
+    address, for the limits of `server.throttle`; kept a day at most (`server.jobs.retention`)."""
 
     __tablename__ = "throttle_events"
     __table_args__ = (

@@ -53,11 +53,11 @@ from dataclasses import dataclass, field
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from server import outbox, retention
+from server import outbox
 from server.clock import sweep
 from server.config import Settings
 from server.db import make_engine
-from server.jobs import digest
+from server.jobs import digest, retention
 from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow

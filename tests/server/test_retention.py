@@ -1,4 +1,4 @@
-"""Retention (`server.retention`, `cafe-server purge`): every growing table is filled the
+"""Retention (`server.jobs.retention`, `cafe-server purge`): every growing table is filled the
 way the service fills it, time moves on (an injected clock), and the purge leaves exactly
 what its rule keeps."""
 
@@ -12,11 +12,11 @@ from server_support import TEST_CONFIG
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from server import retention
 from server.app import create_app
 from server.cli import app as cli
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs import retention
 from server.mail import replies
 from server.models import (
     GameRecord,
