@@ -2,7 +2,7 @@
 with retries and backoff.
 
 Every `WORKER_SWEEP` seconds a round first sweeps the due deadlines, reminders and vacation
-emails (`server.clock.sweep`: time-outs, automatic vacation days, reminders, vacations
+emails (`server.jobs.sweep`: time-outs, automatic vacation days, reminders, vacations
 starting or ending, league digests, each exactly once however many workers run); their
 emails are then delivered like any other.
 
@@ -54,10 +54,9 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from server import outbox
-from server.clock import sweep
 from server.config import Settings
 from server.db import make_engine
-from server.jobs import digest, retention
+from server.jobs import digest, retention, sweep
 from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow

@@ -1,4 +1,4 @@
-"""The weekly league digest, sent by the worker's sweep (`server.clock.sweep`).
+"""The weekly league digest, sent by the worker's sweep (`server.jobs.sweep`).
 
 A running season's `digest_due` (indexed) is set at its start to a week later. The sweep
 reads the seasons whose digest is due through that index, then takes each in its own short

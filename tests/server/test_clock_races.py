@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
 from server.games.timeouts import apply_timeout
+from server.jobs.sweep import sweep
 from server.models import GameRecord, TurnRecord
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

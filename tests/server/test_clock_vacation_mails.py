@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs.sweep import sweep
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)

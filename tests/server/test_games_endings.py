@@ -16,10 +16,10 @@ from sqlmodel import Session, select
 
 from server import migrate
 from server.app import create_app
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine, make_engine
+from server.jobs.sweep import sweep
 from server.models import GameRecord
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

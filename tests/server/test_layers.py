@@ -65,7 +65,6 @@ LAYERS: dict[str, int] = {
     "server.jobs": ENTRY,  # what runs in the worker
     "server.worker": ENTRY,
     "server.outbox": ENTRY,  # the outbox sender, run by the worker
-    "server.clock.sweep": ENTRY,  # the deadline sweep, run by the worker
     "server.app": ENTRY,
     "server.api": ENTRY,
     "server.web": ENTRY,

@@ -27,10 +27,10 @@ from typer.testing import CliRunner
 
 from server.app import create_app
 from server.cli import app as cli
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs.sweep import sweep
 from server.mail import times
 from server.mail.addresses import ReplyAddress, reply_address, thread_root
 from server.models import OfferedHints, TurnRecord

@@ -15,11 +15,11 @@ from mail_support import assert_text_fits, outbox_rows, read_html
 from sqlmodel import Session, select
 
 from cafe.league.table import Move, TableRow
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
 from server.jobs import league_digest as digest
+from server.jobs.sweep import sweep
 from server.league import messages, ratings
 from server.mail.addresses import read_season_reply_address
 from server.mail.facts import Links, Recipient
