@@ -101,10 +101,10 @@ from test_ranges import oversized  # noqa: E402
 from test_signin_timing import signed_rank_p, timed, trimmed_mean  # noqa: E402
 from test_web_pages import csrf_of  # noqa: E402
 
-from server import outbox  # noqa: E402
 from server.app import create_app  # noqa: E402
 from server.db import make_engine  # noqa: E402
 from server.devmail import CatchingHandler, start_catcher  # noqa: E402
+from server.jobs import outbox  # noqa: E402
 from server.models import OutboxMessage, TurnRecord  # noqa: E402
 from server.schemas.fields import MAX_INT  # noqa: E402
 from server.signin import CODE_DIGITS, LINK_CODE_PATTERN, LINK_PATH  # noqa: E402

@@ -23,7 +23,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from cafe.render import quantities
-from server import accounts, auth, migrate, outbox
+from server import accounts, auth, migrate
 from server.apispec import refusal
 from server.app import create_app
 from server.clock import devclock, timesource
@@ -32,7 +32,7 @@ from server.db import get_engine
 from server.devserver import attached_settings, run_dev
 from server.domain import DomainError
 from server.games import turns
-from server.jobs import retention
+from server.jobs import outbox, retention
 from server.league import departure, ratings
 from server.league.check import differences as league_check_differences
 from server.mail import replies

@@ -416,7 +416,7 @@ class OutboxMessage(SQLModel, table=True):
     when it sends it.
 
     `to_addr` is the recipient's address: an event gets its player's address when a worker
-    first claims (`server.outbox.claim`), and their address of that moment when it is
+    first claims (`server.jobs.outbox.claim`), and their address of that moment when it is
     rendered. Mail to one address leaves in the order of the rows' ids.
 
     `status` is `pending`, `sending` (claimed by `claimed_by` until `claimed_until`), `sent`,

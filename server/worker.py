@@ -6,7 +6,7 @@ emails (`server.jobs.sweep`: time-outs, automatic vacation days, reminders, vaca
 starting or ending, league digests, each exactly once however many workers run); their
 emails are then delivered like any other.
 
-Each round claims a batch (`server.outbox.claim`), renders its events from the games as
+Each round claims a batch (`server.jobs.outbox.claim`), renders its events from the games as
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
 over the SMTP connection (`server.mail.sending`: kept open while there is mail, for up to
 `PER_CONNECTION` messages, and closed when the outbox runs dry), and marks what was sent in
@@ -27,7 +27,7 @@ attempts are counted, and the worker backs off — 1 s, doubling, at most
 last minute waits (`server.mail.quota`, which also keeps each address's delivery state for
 `GET /api/me`); only mail that is sent counts.
 
-Mail to one address leaves in order (`server.outbox`): within a batch, once a message to an
+Mail to one address leaves in order (`server.jobs.outbox`): within a batch, once a message to an
 address failed, broke or was held back by the limit, the batch's later mail to it goes back
 unsent, to follow it.
 
@@ -53,10 +53,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from server import outbox
 from server.config import Settings
 from server.db import make_engine
-from server.jobs import digest, retention, sweep
+from server.jobs import digest, outbox, retention, sweep
 from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow

@@ -12,10 +12,9 @@ from mail_support import deliver, make_due, outbox_rows, read_html
 from sqlmodel import Session, select
 
 from cafe.render.quantities import time_left
-from server import outbox
 from server.config import settings_of
 from server.db import get_engine
-from server.jobs import digest
+from server.jobs import digest, outbox
 from server.mail import times
 from server.models import OutboxMessage, Player, utcnow
 from server.worker import Worker

@@ -9,10 +9,10 @@ import pytest
 from mail_support import outbox_rows
 from sqlmodel import Session
 
-from server import outbox
 from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
+from server.jobs import outbox
 from server.models import OutboxMessage
 from server.worker import CHUNK, Worker
 

@@ -64,7 +64,6 @@ LAYERS: dict[str, int] = {
     # What runs the rest: the worker's jobs, HTTP (API, pages, the app), the commands.
     "server.jobs": ENTRY,  # what runs in the worker
     "server.worker": ENTRY,
-    "server.outbox": ENTRY,  # the outbox sender, run by the worker
     "server.app": ENTRY,
     "server.api": ENTRY,
     "server.web": ENTRY,
@@ -130,7 +129,7 @@ MODULES = all_modules()
 
 def imports_of(module: str, path: Path) -> Iterator[Import]:
     """The project's modules `module` imports (anywhere in it, `TYPE_CHECKING` included):
-    `from server import outbox` names `server.outbox`, `from server.models import Game`
+    `from server import accounts` names `server.accounts`, `from server.models import Game`
     names `server.models`."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

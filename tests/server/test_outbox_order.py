@@ -11,11 +11,11 @@ from mail_support import make_due
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from server import outbox
 from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.games import notify
+from server.jobs import outbox
 from server.models import MailRecipient, OutboxMessage
 from server.worker import Worker
 

@@ -13,9 +13,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
-from server import outbox
 from server.config import settings_of
 from server.db import get_engine, make_engine
+from server.jobs import outbox
 from server.mail import batch
 from server.models import OutboxMessage, utcnow
 from server.transactions import outage

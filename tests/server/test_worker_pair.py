@@ -24,10 +24,10 @@ from flask import Flask
 from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import Session, select
 
-from server import outbox
 from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
+from server.jobs import outbox
 from server.models import OutboxMessage
 
 ROOT = Path(__file__).resolve().parents[2]
