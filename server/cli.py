@@ -33,13 +33,13 @@ from server.devserver import attached_settings, run_dev
 from server.domain import DomainError
 from server.games import turns
 from server.jobs import outbox, retention
+from server.jobs.worker import Worker, worker_engine
 from server.league import departure, ratings
 from server.league.check import differences as league_check_differences
 from server.mail import replies
 from server.mail.receiver import start_receiver
 from server.models import GameRecord, Player, iso, utcnow
 from server.schemas.accounts import PlayerCreate
-from server.worker import Worker, worker_engine
 
 log = logging.getLogger(__name__)
 

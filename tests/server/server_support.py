@@ -19,8 +19,8 @@ from server import config
 from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
+from server.jobs.worker import Worker
 from server.models import OutboxMessage
-from server.worker import Worker
 
 TEST_CONFIG = {
     "SECRET_KEY": "test-secret-of-at-least-thirty-two-bytes",

@@ -15,9 +15,9 @@ from cafe.render.quantities import time_left
 from server.config import settings_of
 from server.db import get_engine
 from server.jobs import digest, outbox
+from server.jobs.worker import Worker
 from server.mail import times
 from server.models import OutboxMessage, Player, utcnow
-from server.worker import Worker
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.jobs import outbox
+from server.jobs.worker import CHUNK, Worker
 from server.models import OutboxMessage
-from server.worker import CHUNK, Worker
 
 PLAIN = 2 * CHUNK  # plain messages, claimed first: game events come in the third chunk
 

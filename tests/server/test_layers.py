@@ -63,7 +63,6 @@ LAYERS: dict[str, int] = {
     "server.league.joining": MAIL,  # a `join` reply to a season's email, read by mail.replies
     # What runs the rest: the worker's jobs, HTTP (API, pages, the app), the commands.
     "server.jobs": ENTRY,  # what runs in the worker
-    "server.worker": ENTRY,
     "server.app": ENTRY,
     "server.api": ENTRY,
     "server.web": ENTRY,

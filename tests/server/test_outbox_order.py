@@ -16,8 +16,8 @@ from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.games import notify
 from server.jobs import outbox
+from server.jobs.worker import Worker
 from server.models import MailRecipient, OutboxMessage
-from server.worker import Worker
 
 
 @pytest.fixture

@@ -16,10 +16,10 @@ from sqlmodel import Session, select
 from server.config import settings_of
 from server.db import get_engine, make_engine
 from server.jobs import outbox
+from server.jobs.worker import Worker
 from server.mail import batch
 from server.models import OutboxMessage, utcnow
 from server.transactions import outage
-from server.worker import Worker
 
 
 @pytest.fixture
@@ -222,7 +222,7 @@ def test_a_database_that_is_down_is_logged_once_and_retried_with_backoff(app, ca
     worker.run_once = lambda: rounds.append(1) or real_round()  # type: ignore[method-assign]
     stop = threading.Event()
     runner = threading.Thread(target=worker.run, args=(stop,))
-    caplog.set_level("INFO", logger="server.worker")
+    caplog.set_level("INFO", logger="server.jobs.worker")
     runner.start()
     threading.Timer(3.5, stop.set).start()
     runner.join(timeout=10)

@@ -22,8 +22,8 @@ from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.jobs import outbox
+from server.jobs.worker import BATCH
 from server.models import OutboxMessage
-from server.worker import BATCH
 
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = 240
