@@ -94,12 +94,12 @@ from deploy_support import nginx_binary, start_nginx, start_web, stop  # noqa: E
 from e2e_support import E2E_SECRET_KEY, free_port, worker_environment  # noqa: E402
 from league import league_support  # noqa: E402
 from postgres_support import scratch_postgres  # noqa: E402
+from server_support import csrf_of  # noqa: E402
 from sqlalchemy import func  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 from test_private_games import MISSING, mentions, scanned_paths  # noqa: E402
 from test_ranges import oversized  # noqa: E402
 from test_signin_timing import signed_rank_p, timed, trimmed_mean  # noqa: E402
-from test_web_pages import csrf_of  # noqa: E402
 
 from server import create_app, outbox  # noqa: E402
 from server.db import make_engine  # noqa: E402

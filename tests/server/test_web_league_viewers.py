@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from flask.testing import FlaskClient
-from test_web_pages import web_sign_in
+from server_support import web_sign_in
 
 NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal", "ivy"]
 #: Nine players in games of three, divisions of four: divisions of 5 and 4 players, so a
