@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from server.db import get_engine
 from server.models import OfferedHints, TurnRecord
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "reply-corpus"
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "data" / "reply-corpus"
 if not CORPUS.is_dir():  # a worktree beside the shared folder, or a checkout under /work
     CORPUS = Path("/work/shared/data/reply-corpus")
 ANSWERS = ("turn_confirmed", "turn_refused", "reply_unrecognised")
