@@ -3,10 +3,13 @@ of `server/` whose behaviour it tests (`tests/server/mail/` for `server/mail/`),
 layer it drives that behaviour through; at the top level are only the tests of `server/`'s
 own modules and the few that span the whole service, each listed here with what it tests.
 And every module under `tests/` has a name of its own: pytest imports test files and helpers
-by their bare name (its "prepend" mode, no `__init__.py`), so two of one name collide."""
+by their bare name (its "prepend" mode, no `__init__.py`), so two of one name collide, and
+a test file imported from another folder is found only if that folder was collected first:
+what tests share lives in a `*_support.py`."""
 
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
 from pathlib import Path
 
@@ -122,3 +125,20 @@ def test_every_module_of_the_tests_has_a_name_of_its_own() -> None:
     assert not shared, "pytest imports these by their bare name; rename one of\n" + "\n".join(
         shared
     )
+
+
+def test_no_test_imports_a_test_file_of_another_folder() -> None:
+    folders = {path.stem: path.parent for path in (ROOT / "tests").rglob("test_*.py")}
+    crossing = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name in folders and folders[name] != path.parent:
+                    crossing.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not crossing, "move what they share into a *_support.py:\n" + "\n".join(crossing)

@@ -189,3 +189,23 @@ def web_sign_in(api: Api, name: str) -> None:
         data={"csrf": csrf_of(sent.text), "email": email, "code": api.last_code(email)},
     )
     assert done.status_code == 303 and done.headers["Location"] == "/"
+
+
+def signed_in(api: Api, name: str) -> FlaskClient:
+    """A test client of its own with `name` signed in through the sign-in page."""
+    client = api.app.test_client()
+    shared, api.client = api.client, client
+    try:
+        web_sign_in(api, name)
+    finally:
+        api.client = shared
+    return client
+
+
+def walk(viewers: dict[str, FlaskClient], paths: list[str], state: str) -> None:
+    """Every page for every viewer: 200, HTML, no error page."""
+    for who, client in viewers.items():
+        for path in paths:
+            page = client.get(path)
+            assert page.status_code == 200, f"{path} as {who} ({state}): {page.status_code}"
+            assert page.mimetype == "text/html" and "<h1>" in page.text, (path, who, state)
