@@ -88,7 +88,8 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, this file's directory comes first on sys.path (`benchmarks/server.py`
 # would shadow the service's package); the tests' helpers are shared, not copied.
-TEST_FOLDERS = ("", "e2e", "server", "server/api", "server/games")  # test_ranges, test_private_games
+# test_ranges and test_private_games live in the folders of their packages
+TEST_FOLDERS = ("", "e2e", "server", "server/api", "server/games")
 sys.path[0:1] = [str(ROOT), *(str(ROOT / "tests" / part) for part in TEST_FOLDERS)]
 
 from deploy_support import nginx_binary, start_nginx, start_web, stop  # noqa: E402
