@@ -9,25 +9,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-
-
-def csrf_of(html: str) -> str:
-    found = re.search(r'name="csrf" value="([^"]+)"', html)
-    assert found, html
-    return found.group(1)
-
-
-def web_sign_in(api, name: str) -> None:
-    """Sign `name` in on the test client's cookie jar, as the sign-in page does."""
-    form = api.client.get("/signin").text
-    email = f"{name}@example.com"
-    sent = api.client.post("/signin", data={"csrf": csrf_of(form), "email": email, "next": "/"})
-    assert sent.status_code == 200 and "The code from the email" in sent.text
-    done = api.client.post(
-        "/signin/code",
-        data={"csrf": csrf_of(sent.text), "email": email, "code": api.last_code(email)},
-    )
-    assert done.status_code == 303 and done.headers["Location"] == "/"
+from server_support import csrf_of, web_sign_in
 
 
 @pytest.mark.postgres

@@ -11,9 +11,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask, Response
 from league import league_support
-from server_support import TEST_CONFIG
+from server_support import TEST_CONFIG, csrf_of, web_sign_in
 from sqlalchemy import create_engine, text
-from test_web_pages import csrf_of, web_sign_in
 from werkzeug.routing import IntegerConverter
 
 from server.app import create_app

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_web_pages import csrf_of, web_sign_in
+from server_support import csrf_of, web_sign_in
 
 from server.web import player_pages
 

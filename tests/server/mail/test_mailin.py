@@ -20,9 +20,8 @@ from email.mime.text import MIMEText
 
 import pytest
 from mail_support import game_row, outbox_rows, read_html, reply_message
-from server_support import TEST_CONFIG, Api, free_port, reconfigure
+from server_support import TEST_CONFIG, Api, csrf_of, free_port, reconfigure, web_sign_in
 from sqlmodel import Session, select
-from test_web_pages import csrf_of, web_sign_in
 from typer.testing import CliRunner
 
 from server.app import create_app

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 
-from test_web_pages import csrf_of, web_sign_in
+from server_support import csrf_of, web_sign_in
 
 NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"]
 #: Two divisions of four, each playing one game of four.

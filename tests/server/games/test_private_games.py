@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from league import league_support
-from server_support import Api
-from test_web_pages import csrf_of, web_sign_in
+from server_support import Api, csrf_of, web_sign_in
 
 
 def ids(api, token, query: str) -> list[int]:

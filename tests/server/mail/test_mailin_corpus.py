@@ -23,7 +23,7 @@ from server.db import get_engine
 from server.models import OfferedHints, TurnRecord
 
 #: The corpus, in the repository: a clone has all it needs.
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "reply-corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "reply-corpus"
 ANSWERS = ("turn_confirmed", "turn_refused", "reply_unrecognised")
 #: The version of a two-player game when it starts (created 0, joined 1, started 2).
 START = 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "formats.md"
 
 
 def _walkthrough_calls() -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ from server.clock import devclock
 from server.db import get_engine
 from server.models import GameRecord, OutboxMessage, TurnRecord
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GAMES = 120
 
 

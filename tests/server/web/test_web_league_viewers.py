@@ -7,8 +7,8 @@ to a signed-in member of a running season whose division had games they do not p
 from __future__ import annotations
 
 import pytest
-from flask.testing import FlaskClient
-from test_web_pages import web_sign_in
+from league.league_support import finish_all
+from server_support import signed_in, walk
 
 NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal", "ivy"]
 #: Nine players in games of three, divisions of four: divisions of 5 and 4 players, so a
@@ -19,38 +19,6 @@ SETTINGS = {"name": "Tuesday Club", "slug": "tuesday", "game_size": 3, "division
 def ok(response, status=200):
     assert response.status_code == status, response.json
     return response.json
-
-
-def signed_in(api, name: str) -> FlaskClient:
-    """A test client of its own with `name` signed in through the sign-in page."""
-    client = api.app.test_client()
-    shared, api.client = api.client, client
-    try:
-        web_sign_in(api, name)
-    finally:
-        api.client = shared
-    return client
-
-
-def walk(viewers: dict[str, FlaskClient], paths: list[str], state: str) -> None:
-    """Every page for every viewer: 200, HTML, no error page."""
-    for who, client in viewers.items():
-        for path in paths:
-            page = client.get(path)
-            assert page.status_code == 200, f"{path} as {who} ({state}): {page.status_code}"
-            assert page.mimetype == "text/html" and "<h1>" in page.text, (path, who, state)
-
-
-def finish_all(api, tokens, season):
-    """End every running game of the season: the players still in resign in name order."""
-    for division in season["divisions"]:
-        for game_id in division["games"]:
-            game = ok(api.call("GET", f"/api/games/{game_id}", tokens["ann"]))
-            seats = zip(game["players"], game["eliminated"], strict=True)
-            still_in = [name for name, out in seats if not out]
-            for name in sorted(still_in)[:-1]:
-                if game["status"] == "active":
-                    game = ok(api.call("POST", f"/api/games/{game_id}/resign", tokens[name]))
 
 
 @pytest.mark.postgres
