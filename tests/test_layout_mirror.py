@@ -20,22 +20,18 @@ TESTS = ROOT / "tests" / "server"
 #: The tests at the top of `tests/server/` of one of `server/`'s own modules (`server/<name>.py`).
 OWN_MODULES = {
     "test_accounts_api.py": "accounts",
+    "test_app_factory.py": "app",
     "test_db_writes.py": "db",
     "test_devserver.py": "devserver",
     "test_gunicorn_config.py": "gunicorn_config",
     "test_migrations.py": "migrate",
-    "test_outbox_order.py": "outbox",
-    "test_outbox_worker.py": "worker",
     "test_player_names.py": "accounts",
-    "test_retention.py": "retention",
     "test_secret_key.py": "config",
     "test_server_cli.py": "cli",
     "test_server_config.py": "config",
     "test_signin_limits.py": "throttle",
     "test_signin_timing.py": "signin",
     "test_transactions.py": "transactions",
-    "test_worker_crash.py": "worker",
-    "test_worker_pair.py": "worker",
 }
 #: The tests at the top of `tests/server/` that span the service, and what they span.
 SPANNING = {

@@ -25,7 +25,7 @@ from server.jobs import outbox
 from server.jobs.worker import BATCH
 from server.models import OutboxMessage
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MESSAGES = 240
 
 

@@ -30,7 +30,7 @@ from server.devmail import CatchingHandler
 from server.jobs import outbox
 from server.models import OutboxMessage
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PLAYERS = ("ann", "bob", "cid", "dan")
 #: How long the players play while both workers deliver (the issue's test: a minute).
 PLAYING = 60
