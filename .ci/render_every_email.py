@@ -23,13 +23,13 @@ from pathlib import Path
 import server
 from cafe import Game
 from cafe.bots import GreedyBot
+from cafe.league.table import Move, TableRow
 from server import config
 from server.games.store import standing_json
 from server.games.turns import result_detail
 from server.league import messages as league
 from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
-from server.league.table import Move, TableRow
 from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import (

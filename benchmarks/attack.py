@@ -88,22 +88,25 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, this file's directory comes first on sys.path (`benchmarks/server.py`
 # would shadow the service's package); the tests' helpers are shared, not copied.
-sys.path[0:1] = [str(ROOT), *(str(ROOT / "tests" / part) for part in ("", "e2e", "server"))]
+# test_ranges and test_private_games live in the folders of their packages
+TEST_FOLDERS = ("", "e2e", "server", "server/api", "server/games")
+sys.path[0:1] = [str(ROOT), *(str(ROOT / "tests" / part) for part in TEST_FOLDERS)]
 
 from deploy_support import nginx_binary, start_nginx, start_web, stop  # noqa: E402
 from e2e_support import E2E_SECRET_KEY, free_port, worker_environment  # noqa: E402
 from league import league_support  # noqa: E402
 from postgres_support import scratch_postgres  # noqa: E402
+from server_support import csrf_of  # noqa: E402
 from sqlalchemy import func  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 from test_private_games import MISSING, mentions, scanned_paths  # noqa: E402
 from test_ranges import oversized  # noqa: E402
 from test_signin_timing import signed_rank_p, timed, trimmed_mean  # noqa: E402
-from test_web_pages import csrf_of  # noqa: E402
 
-from server import create_app, outbox  # noqa: E402
+from server.app import create_app  # noqa: E402
 from server.db import make_engine  # noqa: E402
 from server.devmail import CatchingHandler, start_catcher  # noqa: E402
+from server.jobs import outbox  # noqa: E402
 from server.models import OutboxMessage, TurnRecord  # noqa: E402
 from server.schemas.fields import MAX_INT  # noqa: E402
 from server.signin import CODE_DIGITS, LINK_CODE_PATTERN, LINK_PATH  # noqa: E402

@@ -60,7 +60,7 @@ def service(workdir: Path) -> Iterator[tuple[str, Path]]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--workers", "2", "--bind", f"127.0.0.1:{port}",
-         "server:create_app()"],
+         "server.app:create_app()"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

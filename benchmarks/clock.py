@@ -1,4 +1,4 @@
-"""The cost of a sweep (`server.clock.sweep`): 100 due games among 100, and among 10,000.
+"""The cost of a sweep (`server.jobs.sweep`): 100 due games among 100, and among 10,000.
 
 A store of running two-player games (one greedy-game position, the clock `autoplay` without
 vacation) of which DUE have a passed deadline and the others a deadline days away. One
@@ -34,9 +34,10 @@ from sqlalchemy import Engine, delete, insert, update  # noqa: E402
 from sqlmodel import Session, col  # noqa: E402
 
 from cafe import Game  # noqa: E402
-from server import create_app, migrate  # noqa: E402
-from server.clock.sweep import sweep  # noqa: E402
+from server import migrate  # noqa: E402
+from server.app import create_app  # noqa: E402
 from server.db import get_engine  # noqa: E402
+from server.jobs.sweep import sweep  # noqa: E402
 from server.models import GameRecord, GameSeat, OutboxMessage, Player, TurnRecord, utcnow  # noqa: E402
 
 TARGET = 1.5

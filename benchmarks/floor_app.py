@@ -3,7 +3,7 @@ floor a write is measured against — `POST /bench/floor` inserts one row and co
 durably, through the request's session, as the turn does, and nothing else.
 
 The route exists only here: gunicorn loads `benchmarks.floor_app:create_bench_app()`
-instead of `server:create_app()`. Its table is made by the benchmark before gunicorn
+instead of `server.app:create_app()`. Its table is made by the benchmark before gunicorn
 starts (`make_floor_table`), so the two gunicorn workers do not race to create it.
 
 `BENCH_WITHOUT` (not a `CAFE_` setting: it is no setting of the service) names a speed
@@ -22,7 +22,8 @@ from flask import Flask
 from sqlalchemy import Column, DateTime, Engine, Integer, MetaData, Table, insert
 
 from cafe import Game
-from server import create_app, db
+from server import db
+from server.app import create_app
 from server.db import get_session, write_transaction
 from server.games import positions, turns
 from server.games.guarded import GuardedWrite

@@ -56,7 +56,8 @@ from sqlalchemy import Engine, insert, text  # noqa: E402
 from sqlmodel import Session, select  # noqa: E402
 
 from cafe import Options  # noqa: E402
-from server import create_app, migrate  # noqa: E402
+from server import migrate  # noqa: E402
+from server.app import create_app  # noqa: E402
 from server.auth import issue_token  # noqa: E402
 from server.config import settings_of  # noqa: E402
 from server.db import get_engine  # noqa: E402

@@ -2,7 +2,7 @@
 
 Ours: a store of GAMES running three-player games (snapshots and logs from a greedy game,
 one player per seat), each with a "your turn" event at its current version, as a turn
-leaves it; the real worker (`server.worker.Worker`) then claims the events, renders each
+leaves it; the real worker (`server.jobs.worker.Worker`) then claims the events, renders each
 from its game as it is (the engine's three best turns, the Jinja pair with the text picture
 and the HTML board, the headers), sends them over one SMTP connection and marks them sent.
 Every round moves every game's version on first, so the hints are computed afresh. Raw:
@@ -40,12 +40,13 @@ from sqlmodel import Session, col, select  # noqa: E402
 
 from cafe import Game  # noqa: E402
 from cafe.bots import GreedyBot  # noqa: E402
-from server import create_app, migrate  # noqa: E402
+from server import migrate  # noqa: E402
+from server.app import create_app  # noqa: E402
 from server.db import get_engine  # noqa: E402
+from server.jobs.worker import Worker, worker_engine  # noqa: E402
 from server.mail import outgoing  # noqa: E402
 from server.mail.compose import compose  # noqa: E402
 from server.models import GameRecord, GameSeat, OutboxMessage, Player, TurnRecord  # noqa: E402
-from server.worker import Worker, worker_engine  # noqa: E402
 
 TARGET = 0.5
 MAIL_FROM = "Café International <cafe@bench.test>"

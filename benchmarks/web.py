@@ -28,7 +28,8 @@ sys.path.insert(1, str(ROOT / "tests" / "e2e"))
 from e2e_support import mailed_code  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
 
-from server import create_app, migrate  # noqa: E402
+from server import migrate  # noqa: E402
+from server.app import create_app  # noqa: E402
 from server.db import get_engine  # noqa: E402
 
 SIZE_TARGET, TIME_TARGET = 60 * 1024, 2.0

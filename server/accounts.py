@@ -18,7 +18,7 @@ from server import auth, signin, throttle
 from server.config import Settings
 from server.db import insert_for
 from server.domain import Conflict, NotFound, Refused, Unauthenticated
-from server.mail.addresses import AddressError, normalise_address, parse_new_address
+from server.mailbox import AddressError, normalise_address, parse_new_address
 from server.models import ApiToken, Player, SignInCode, utcnow
 from server.names import skeleton
 

@@ -53,7 +53,7 @@ def _number(text: str) -> int | float:
 
 
 class JsonProvider(DefaultJSONProvider):
-    """The app's JSON (`server.create_app`): Flask's, reading a number as `_number` does,
+    """The app's JSON (`server.app.create_app`): Flask's, reading a number as `_number` does,
     so that a body's `{"seats": 2.0}` is the integer JSON Schema says it is."""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:

@@ -23,21 +23,23 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from cafe.render import quantities
-from server import accounts, auth, create_app, migrate, outbox, retention
+from server import accounts, auth, migrate
 from server.apispec import refusal
+from server.app import create_app
 from server.clock import devclock, timesource
 from server.config import ConfigError, settings_of
 from server.db import get_engine
 from server.devserver import attached_settings, run_dev
 from server.domain import DomainError
 from server.games import turns
+from server.jobs import outbox, retention
+from server.jobs.worker import Worker, worker_engine
 from server.league import departure, ratings
 from server.league.check import differences as league_check_differences
 from server.mail import replies
 from server.mail.receiver import start_receiver
 from server.models import GameRecord, Player, iso, utcnow
 from server.schemas.accounts import PlayerCreate
-from server.worker import Worker, worker_engine
 
 log = logging.getLogger(__name__)
 

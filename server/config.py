@@ -137,7 +137,7 @@ class Settings(BaseSettings):
     worker_outage_max: int = 60  # longest wait (s) between tries of an unreachable SMTP server
     sqlite_busy_timeout: int = 30_000  # milliseconds a SQLite writer waits for the lock
     log_level: str = "INFO"
-    # retention (`server.retention`, `cafe-server purge`)
+    # retention (`server.jobs.retention`, `cafe-server purge`)
     idempotency_hours: int = 24  # idempotency keys are kept this long after use
     mail_body_days: int = 7  # sent mail keeps its body this long
     mail_keep_days: int = 30  # and its row (address, subject, status) this much longer

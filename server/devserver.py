@@ -29,11 +29,12 @@ from typing import Any
 
 import typer
 
-from server import config, create_app, migrate
+from server import config, migrate
+from server.app import create_app
 from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler, start_catcher
-from server.worker import Worker
+from server.jobs.worker import Worker
 
 #: The per-address limits under `cafe-server dev`: a whole league (dozens of players)
 #: registers and signs in from one machine. Where the environment sets one, it stands.

@@ -1,6 +1,6 @@
 """One error handler: every refusal is JSON `{"error": code, "message": text}`.
 
-The layers below the views raise `server.domain` errors (or let the engine's `CafeError`
+The layers below the routes raise `server.domain` errors (or let the engine's `CafeError`
 subclasses through); this module alone decides their HTTP status. HTTP errors from
 Werkzeug (404 route, 405, 413 …) and database contention get the same shape. Only a bug in
 the service produces a 500, and its details go to the log, not to the client.

@@ -2,7 +2,7 @@
 
 One class per table. Secrets are kept where no serializer reaches them by accident: tokens
 and sign-in codes only as hashes, and a game's seed and snapshot (which holds the bag's
-order) are read only by `server.games.store` and `server.games.views`, which never copy
+order) are read only by `server.games.store` and `server.games.public`, which never copy
 them into a response while the game is running.
 """
 
@@ -18,6 +18,7 @@ from sqlmodel import AutoString, Field, SQLModel
 
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in
+from cafe.league.table import Placement
 from cafe.players import NAME_LENGTH
 from server.clock import timesource
 from server.names import skeleton
@@ -79,22 +80,6 @@ class MemberLeft(StrEnum):
     WITHDREW = "withdrew"
     REMOVED = "removed"
     REMOVED_ON_TIME = "removed_on_time"
-
-
-class Placement(StrEnum):
-    """Why a member plays in their division (`SeasonMember.placed`, docs/league.md): placed
-    by rating (a first season), new to the league, moved up or down or stayed as the last
-    season's final table announced, or placed otherwise by the refilling of the divisions
-    in order: higher than announced, to fill a place (`filled`), or lower, as the divisions
-    were evened out (`evened`)."""
-
-    RATING = "rating"
-    NEW = "new"
-    UP = "up"
-    DOWN = "down"
-    STAYED = "stayed"
-    FILLED = "filled"
-    EVENED = "evened"
 
 
 class TurnKind(StrEnum):
@@ -243,7 +228,7 @@ class SignInCode(SQLModel, table=True):
 
 class ThrottleEvent(SQLModel, table=True):
     """One counted attempt (a sign-in guess, a registration, a code request) by a client
-    address, for the limits of `server.throttle`; kept a day at most (`server.retention`)."""
+    address, for the limits of `server.throttle`; kept a day at most (`server.jobs.retention`)."""
 
     __tablename__ = "throttle_events"
     __table_args__ = (
@@ -435,7 +420,7 @@ class OutboxMessage(SQLModel, table=True):
     fills in the rendered fields of an event or notice when it sends it.
 
     `to_addr` is the recipient's address: an event gets its player's address when a worker
-    first claims (`server.outbox.claim`), and their address of that moment when it is
+    first claims (`server.jobs.outbox.claim`), and their address of that moment when it is
     rendered. Mail to one address leaves in the order of the rows' ids.
 
     `status` is `pending`, `sending` (claimed by `claimed_by` until `claimed_until`), `sent`,
@@ -589,7 +574,7 @@ class Season(SQLModel, table=True):
 class SeasonMember(SQLModel, table=True):
     """A player registered for a season, their `division` once it started, and their line
     of the division's standings, kept up to date as its games finish: league points in
-    units of 1/`server.league.table.POINT_UNITS` (exact: shared places give fractions), the
+    units of 1/`cafe.league.table.POINT_UNITS` (exact: shared places give fractions), the
     sum of final game scores, games won and games finished. `withdrawn_at`: when they left
     (their finished results stand), and `departure` how (a `MemberLeft`); `removed_reason`:
     why the organiser removed them (`server.league.removal`). `placed`: why they are in

@@ -14,6 +14,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: `[text](target)`, the target without a title; images alike.
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+#: The folders of code that cite pages and test files.
+CODE = ("cafe", "server", "client", "tests", "benchmarks", ".ci")
 
 
 def anchors(path: Path) -> set[str]:
@@ -77,10 +79,24 @@ def test_the_anchors_follow_githubs_rules(tmp_path: Path) -> None:
 def test_every_page_the_code_cites_exists() -> None:
     cited = {
         (path.relative_to(ROOT).as_posix(), name)
-        for folder in ("cafe", "server", "client", "tests")
+        for folder in CODE
         for path in (ROOT / folder).rglob("*.py")
         for name in re.findall(r"\bdocs/[\w-]+\.md\b", path.read_text("utf-8"))
     }
     assert cited, "the code cites no page of docs/"
     missing = sorted(f"{source}: {name}" for source, name in cited if not (ROOT / name).is_file())
+    assert not missing, "\n".join(missing)
+
+
+def test_every_test_file_the_docs_and_code_name_exists() -> None:
+    """A test file named by its path (`tests/server/mail/test_email_lines.py`) in the README,
+    `docs/` or the code is where it says, also after the tests move."""
+    sources = [*PAGES, *(path for folder in CODE for path in (ROOT / folder).rglob("*.py"))]
+    named = {
+        (source.relative_to(ROOT).as_posix(), name)
+        for source in sources
+        for name in re.findall(r"\btests/[\w/]+\.py\b", source.read_text("utf-8"))
+    }
+    assert named, "nothing names a test file"
+    missing = sorted(f"{source}: {name}" for source, name in named if not (ROOT / name).is_file())
     assert not missing, "\n".join(missing)

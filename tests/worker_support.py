@@ -8,7 +8,7 @@ import re
 import time
 from pathlib import Path
 
-#: The line `server.worker.Worker.run_once` logs after each sweep.
+#: The line `server.jobs.worker.Worker.run_once` logs after each sweep.
 SWEEP_DONE = re.compile(r"sweep (\d+) done")
 #: What a worker's environment needs for those lines: DEBUG, and a sweep every second.
 SWEEP_LOGGING = {"CAFE_LOG_LEVEL": "DEBUG", "CAFE_WORKER_SWEEP": "1"}

@@ -11,7 +11,7 @@ from server.clock.store import seat_clocks
 from server.config import current_settings
 from server.db import get_session, reads_only
 from server.games import store
-from server.games.views import etag, list_etag, public_state, summary
+from server.games.public import etag, list_etag, public_state, summary
 from server.league import labels
 from server.league.labels import LeagueLabel
 from server.models import GameRecord, Player, utcnow

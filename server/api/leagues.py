@@ -11,7 +11,7 @@ from server.apispec import validate
 from server.auth import login_required
 from server.config import current_settings
 from server.db import get_session
-from server.league import pause, removal, store, views, withdrawal
+from server.league import pause, public, removal, store, withdrawal
 from server.league.start import start_season
 from server.schemas.leagues import (
     InvitationsCreate,
@@ -38,14 +38,14 @@ def create(json: LeagueCreate) -> tuple[LeaguePublic, int, dict[str, str]]:
     settings["options"] = settings["options"] or {"birthday": None, "coffee_klatsch": False}
     session = get_session()
     league = store.create_league(session, organiser=g.player, settings=settings)
-    return views.league_public(session, league), 201, {"Location": f"/api/leagues/{league.slug}"}
+    return public.league_public(session, league), 201, {"Location": f"/api/leagues/{league.slug}"}
 
 
 @bp.get("")
 @validate(200, LeagueList, public=True)
 def list_leagues() -> LeagueList:
     """Every league, oldest first, with its newest season."""
-    return LeagueList(leagues=views.league_list(get_session()))
+    return LeagueList(leagues=public.league_list(get_session()))
 
 
 @bp.get("/<slug>")
@@ -53,7 +53,7 @@ def list_leagues() -> LeagueList:
 def show(slug: str) -> LeaguePublic:
     """A league: its settings, organiser and seasons."""
     session = get_session()
-    return views.league_public(session, store.load_league(session, slug))
+    return public.league_public(session, store.load_league(session, slug))
 
 
 @bp.post("/<slug>/seasons")
@@ -66,7 +66,7 @@ def open_season(slug: str) -> tuple[SeasonPublic, int, dict[str, str]]:
     league = store.load_league(session, slug)
     season = store.open_season(session, league=league, player=g.player, config=current_settings())
     location = f"/api/leagues/{slug}/seasons/{season.number}"
-    return views.season_public(session, league, season), 201, {"Location": location}
+    return public.season_public(session, league, season), 201, {"Location": location}
 
 
 @bp.get("/<slug>/seasons/<int:number>")
@@ -76,7 +76,7 @@ def show_season(slug: str, number: int) -> SeasonPublic:
     the seed and the moves."""
     session = get_session()
     league = store.load_league(session, slug)
-    return views.season_public(session, league, store.load_season(session, league, number))
+    return public.season_public(session, league, store.load_season(session, league, number))
 
 
 @bp.get("/<slug>/seasons/<int:number>/divisions/<int:division>")
@@ -86,7 +86,7 @@ def show_division(slug: str, number: int, division: int) -> SeasonPublic:
     and `withdrawn` only that division's members."""
     session = get_session()
     league, season = store.load_league_season(session, slug, number)
-    return views.season_public(session, league, season, division)
+    return public.season_public(session, league, season, division)
 
 
 @bp.post("/<slug>/seasons/<int:number>/register")
@@ -97,7 +97,7 @@ def register(slug: str, number: int) -> SeasonPublic:
     session = get_session()
     league = store.load_league(session, slug)
     season = store.register(session, league=league, number=number, player=g.player)
-    return views.season_public(session, league, season)
+    return public.season_public(session, league, season)
 
 
 @bp.post("/<slug>/seasons/<int:number>/withdraw")
@@ -111,7 +111,7 @@ def withdraw(slug: str, number: int) -> SeasonPublic:
     season = withdrawal.withdraw(
         session, league=league, number=number, player=g.player, config=current_settings()
     )
-    return views.season_public(session, league, season)
+    return public.season_public(session, league, season)
 
 
 @bp.post("/<slug>/seasons/<int:number>/start")
@@ -126,7 +126,7 @@ def start(slug: str, number: int) -> SeasonPublic:
     season = start_season(
         session, league=league, season=season, player=g.player, config=current_settings()
     )
-    return views.season_public(session, league, season)
+    return public.season_public(session, league, season)
 
 
 @bp.post("/<slug>/invitations")
@@ -162,7 +162,7 @@ def remove(slug: str, number: int, json: RemovalCreate) -> SeasonPublic:
         reason=json.reason,
         config=current_settings(),
     )
-    return views.season_public(session, league, season)
+    return public.season_public(session, league, season)
 
 
 @bp.post("/<slug>/seasons/<int:number>/pause")
@@ -182,7 +182,7 @@ def pause_season(slug: str, number: int, json: PauseCreate) -> SeasonPublic:
         reason=json.reason,
         config=current_settings(),
     )
-    return views.season_public(session, league, season)
+    return public.season_public(session, league, season)
 
 
 @bp.post("/<slug>/seasons/<int:number>/resume")
@@ -202,7 +202,7 @@ def resume_season(slug: str, number: int, json: ResumeCreate) -> SeasonPublic:
         reason=json.reason,
         config=current_settings(),
     )
-    return views.season_public(session, league, season)
+    return public.season_public(session, league, season)
 
 
 @bp.get("/<slug>/seasons/<int:number>/log")
@@ -212,4 +212,4 @@ def season_log(slug: str, number: int) -> SeasonLog:
     with who, when and why, oldest first."""
     session = get_session()
     league, season = store.load_league_season(session, slug, number)
-    return views.season_log(session, league, season)
+    return public.season_log(session, league, season)

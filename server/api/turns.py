@@ -13,7 +13,7 @@ from server.config import current_settings
 from server.db import get_session, reads_then_one_write
 from server.games import store, turns
 from server.games.preview import preview_turn
-from server.games.views import turn_entry
+from server.games.public import turn_entry
 from server.schemas.games import (
     GamePublic,
     Hint,

@@ -5,7 +5,7 @@ They are queued as notices (`server.mail.notices`: the facts of that moment, ren
 worker when it sends them) in the transaction that makes them true: declaring a vacation
 that starts now queues "started", ending one early (`DELETE /api/me/vacation`) queues
 "ended". What happens with time alone — a vacation declared for later begins, a vacation
-reaches its end — the sweep (`server.clock.sweep.announce`) finds through the index on
+reaches its end — the sweep (`server.jobs.sweep.announce`) finds through the index on
 `vacations.notice_due` (when the next email of a vacation is due: its start, then its end;
 None once it has nothing more to say) and queues in the transaction that moves
 `notice_due` on.

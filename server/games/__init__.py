@@ -1,1 +1,1 @@
-"""Games: the store functions (`store`), their emails (`notify`) and public JSON (`views`)."""
+"""Games: the store functions (`store`), their emails (`notify`) and public JSON (`public`)."""

@@ -28,7 +28,7 @@ from server.clock.store import alarms, pauses_of
 from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
-from server.games.views import to_move_name
+from server.games.public import to_move_name
 from server.league.labels import LeagueLabel
 from server.models import (
     GameRecord,

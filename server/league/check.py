@@ -7,7 +7,8 @@ from collections import defaultdict
 
 from sqlmodel import Session, col, select
 
-from server.league import ratings, table
+from cafe.league import table
+from server.league import ratings
 from server.league.results import season_moves
 from server.models import (
     GameRecord,

@@ -23,13 +23,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from cafe.league.table import Move
 from server.config import Settings
 from server.games.notify import recipient
 from server.league import ratings
 from server.league.messages import LeagueGame, RatingChange, SeasonFacts
 from server.league.reasons import placement_text
 from server.league.standings import division_tables
-from server.league.table import Move
 from server.mail import notices, outgoing
 from server.mail.addresses import SeasonReplyAddress, season_reply_address
 from server.mail.facts import Links

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from cafe.league.table import Move, TableRow
 from cafe.render import quantities
 from server.league.ratings import Skill
 from server.league.reasons import AS_THINGS_STAND, AS_THINGS_STAND_YOU, LEFT_YOU, left_text
-from server.league.table import Move, TableRow
 from server.mail import times
 from server.mail.facts import Links, Recipient
 from server.mail.templates import Rendered

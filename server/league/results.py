@@ -23,8 +23,9 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from cafe.league import table
 from server.config import Settings
-from server.league import emails, ratings, table
+from server.league import emails, ratings
 from server.league.standings import final_tables
 from server.league.store import mark_left
 from server.models import (

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from sqlmodel import Session, col, select
 
-from server.league.table import POINT_UNITS, TableRow, order_table
+from cafe.league.table import POINT_UNITS, TableRow, order_table
 from server.models import MemberLeft, Player, Season, SeasonMember
 
 

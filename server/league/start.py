@@ -4,7 +4,7 @@ league's clock and options — in one transaction, so a season starts whole or n
 Each member hears of it in one email (`emails.season_started`), not one per game.
 
 The schedule is public once the season is over: division `d`'s games are
-`server.league.schedule(players, game_size, seed=server.league.division_seed(seed, d))`
+`cafe.league.schedule(players, game_size, seed=cafe.league.division_seed(seed, d))`
 with the division's players as placed, so anyone can recompute it from the revealed seed
 and check the seed against the commitment published at the start.
 """
@@ -18,10 +18,11 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cafe.fairbag import commitment
+from cafe.league import scheduling, table
 from server.config import Settings
 from server.domain import Conflict
 from server.games.store import deal
-from server.league import emails, ratings, scheduling, table
+from server.league import emails, ratings
 from server.league.standings import final_tables
 from server.league.store import organiser_only
 from server.models import (

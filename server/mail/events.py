@@ -86,7 +86,7 @@ def prepare(engine: Engine, config: Settings, rows: Sequence[OutboxMessage]) -> 
 
 class Preparation:
     """`prepare`, one event at a time: the worker renders the events of its next chunk one
-    by one while the SMTP server reads the messages of this one (`server.worker`).
+    by one while the SMTP server reads the messages of this one (`server.jobs.worker`).
 
     Made, it has loaded what the events need (one session, a few queries); `render` renders
     the next few events, `finish` renders the rest, remembers the hints offered and

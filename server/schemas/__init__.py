@@ -2,5 +2,6 @@
 families: `GameCreate`, `GamePublic`, `GameSummary`, `TurnCreate`, `TurnPublic`, …).
 
 The constraints are written here once. `server.apispec` validates requests with these
-models and generates `/api/openapi.json` from them; the views build their answers with them.
+models and generates `/api/openapi.json` from them; the JSON builders (`server.games.public`,
+`server.league.public`) fill them.
 """

@@ -31,7 +31,7 @@ MAX_INT = 2**31 - 1
 
 
 class StoredInt(IntegerConverter):
-    """Every `<int:…>` of a route (`server.create_app` installs it as `int`): a whole
+    """Every `<int:…>` of a route (`server.app.create_app` installs it as `int`): a whole
     number a database `integer` holds, at most `MAX_INT`. A larger one is the 404 of a
     thing nobody has, whatever the method, never a database error. (Werkzeug's own `max`
     would let the route's other methods answer 405.)"""

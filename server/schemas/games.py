@@ -1,7 +1,7 @@
 """Games and turns: what clients send to create and play them, and what they are shown.
 
 The public state never carries the bag's order, and the seed only once the game is over;
-`server.games.views` is the one place that fills these models from stored games.
+`server.games.public` is the one place that fills these models from stored games.
 """
 
 from __future__ import annotations

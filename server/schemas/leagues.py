@@ -187,7 +187,7 @@ class SeasonMove(PublicModel):
 
 class SeasonPublic(PublicModel):
     """A season. `seed` appears once it is finished, so anyone can recompute its schedule
-    (`server.league.schedule`) and check it against `seed_commitment`."""
+    (`cafe.league.schedule`) and check it against `seed_commitment`."""
 
     league: str
     number: int

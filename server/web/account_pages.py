@@ -30,7 +30,7 @@ from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, Unreadable
 from server.games import store
-from server.league import views as league_views
+from server.league.public import leagues_of
 from server.mail import times
 from server.models import GameStatus, Player, TurnEmails
 from server.schemas.accounts import (
@@ -92,7 +92,7 @@ def home() -> str:
         open_games=open_,
         finished=finished[:10],
         invited=invited,
-        leagues=league_views.leagues_of(get_session(), player),
+        leagues=leagues_of(get_session(), player),
     )
 
 

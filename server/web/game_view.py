@@ -3,8 +3,8 @@ alternative, the players (the viewer first), the history (turns played on time-o
 players leaving marked), a league game's league, a finished game's standings and why it
 ended, and, on the viewer's turn, the best turns to play with one click.
 
-Like the API's views, it copies only public facts out of the snapshot: the bag is counted,
-never listed, and the seed appears only once the game is over.
+Like the API's JSON (`server.games.public`), it copies only public facts out of the
+snapshot: the bag is counted, never listed, and the seed appears only once the game is over.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, NotFound
 from server.errors import domain_status
-from server.league import adjudication, log, pause, removal, store, views, withdrawal
+from server.league import adjudication, log, pause, public, removal, store, withdrawal
 from server.league.start import start_season
 from server.models import GameRecord, GameStatus, League, Player
 from server.schemas.leagues import AdjudicationCreate, PauseCreate, RemovalCreate, ResumeCreate
@@ -46,7 +46,7 @@ Model = TypeVar("Model", bound=BaseModel)
 def index() -> str:
     """Every league with its newest season."""
     return render_template(
-        "web/leagues.html", leagues=views.league_list(get_session()), **league_view.WORDS
+        "web/leagues.html", leagues=public.league_list(get_session()), **league_view.WORDS
     )
 
 
@@ -55,7 +55,7 @@ def _league_page(slug: str, *, status: int = 200, problem: str | None = None) ->
     league = store.load_league(session, slug)
     html = render_template(
         "web/league.html",
-        league=views.league_public(session, league),
+        league=public.league_public(session, league),
         open_next=league_view.may_open_next(session, league, signed_in()),
         problem=problem,
         **league_view.WORDS,
@@ -76,7 +76,7 @@ def _season_page(
     session = get_session()
     league, season = store.load_league_season(session, slug, number)
     assert season.id is not None
-    shown = views.season_public(session, league, season, division)
+    shown = public.season_public(session, league, season, division)
     viewer = signed_in()
     games = league_view.schedule(session, shown, season.id)
     whole = division is None  # the season's page, with its buttons, tools and log

@@ -8,7 +8,7 @@ from flask import Blueprint, render_template, request
 
 from server.apispec import page
 from server.db import get_session
-from server.league import views
+from server.league import public
 from server.web.rating_chart import rating_chart
 from server.web.sessions import signed_in
 
@@ -22,7 +22,7 @@ bp = Blueprint("player_pages", __name__)
 @page(200, 404)
 def show(name: str) -> str:
     """A player's public page (the name's case does not matter)."""
-    profile = views.player_profile(get_session(), name)
+    profile = public.player_profile(get_session(), name)
     return render_template(
         "web/player.html",
         profile=profile,
@@ -38,12 +38,12 @@ def ratings() -> str:
     player's own row is marked, or, when it is on another page, their rank links there."""
     number = request.args.get("page", "1")
     current = int(number) if number.isdigit() and 0 < int(number) < 10**6 else 1
-    rows, total = views.rating_list(
+    rows, total = public.rating_list(
         get_session(), limit=RATINGS_PAGE, offset=(current - 1) * RATINGS_PAGE
     )
     viewer = signed_in()
     off_page = viewer is not None and all(row.player != viewer.name for row in rows)
-    my_rank = views.rank_of(get_session(), viewer) if off_page and viewer is not None else None
+    my_rank = public.rank_of(get_session(), viewer) if off_page and viewer is not None else None
     return render_template(
         "web/ratings.html",
         rows=rows,

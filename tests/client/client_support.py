@@ -1,6 +1,6 @@
 """Helpers for the client tests: the real service on loopback, and `cafe` run in-process.
 
-`LiveServer` serves `server.create_app()` with werkzeug in a thread on an ephemeral port,
+`LiveServer` serves `server.app.create_app()` with werkzeug in a thread on an ephemeral port,
 over a SQLite file, so the client talks real HTTP to the real app. `Cafe` runs the Typer
 app through `CliRunner` with an isolated config directory; a `Player` is one profile in
 it, registered and signed in with `cafe register` and `cafe login` (the code is read from
@@ -28,7 +28,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from cafe import Game
 from client.cli import app as cafe_app
-from server import create_app
+from server.app import create_app
 from server.config import settings_of
 from server.db import get_engine
 from server.mail import events

@@ -18,10 +18,10 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from cafe.render import quantities
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs.sweep import sweep
 from server.mail.events import prepare
 from server.models import OutboxMessage
 

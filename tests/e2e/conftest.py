@@ -1,5 +1,5 @@
 """Fixtures for end-to-end tests: a real gunicorn (2 workers × 4 threads) serving
-`server:create_app()` on a SQLite file, or on PostgreSQL when `CAFE_TEST_DATABASE_URL` is
+`server.app:create_app()` on a SQLite file, or on PostgreSQL when `CAFE_TEST_DATABASE_URL` is
 set, killed and restarted at will; plus an HTTP client that signs players in the way a
 person does (the code is read from the outbox, where the email waits)."""
 
@@ -81,7 +81,7 @@ class Server:
                     sys.executable, "-m", "gunicorn", "--config", "python:server.gunicorn_config",
                     "--workers", "2", "--threads", "4", "--preload",
                     "--bind", f"127.0.0.1:{self.port}",
-                    "server:create_app()",
+                    "server.app:create_app()",
                 ],
                 env=env,
                 stdout=log,

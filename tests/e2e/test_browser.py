@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlmodel import Session, select
 
 from client import localgame
-from server import create_app
+from server.app import create_app
 from server.config import settings_of
 from server.mail import events
 from server.models import OutboxMessage

@@ -36,7 +36,7 @@ from schemathesis.specs.openapi.checks import (
 from signin_support import mailed_code
 from sqlmodel import Session, select
 
-from server import create_app
+from server.app import create_app
 from server.auth import issue_token
 from server.config import settings_of
 from server.db import get_engine

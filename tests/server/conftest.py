@@ -22,7 +22,8 @@ from smtp_support import Catchers
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-from server import apispec, create_app
+from server import apispec
+from server.app import create_app
 from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.mail.receiver import start_receiver

@@ -19,9 +19,9 @@ from sqlmodel import Session, col, select
 from cafe.render.common import display_width
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs.worker import Worker
 from server.mail import events
 from server.models import GameRecord, OutboxMessage, utcnow
-from server.worker import Worker
 
 #: The widest line of a text part (RFC 5322, 2.1.1, says lines SHOULD be no longer).
 TEXT_WIDTH = 78

@@ -19,8 +19,8 @@ from server import config
 from server.config import settings_of
 from server.db import get_engine
 from server.devmail import CatchingHandler
+from server.jobs.worker import Worker
 from server.models import OutboxMessage
-from server.worker import Worker
 
 TEST_CONFIG = {
     "SECRET_KEY": "test-secret-of-at-least-thirty-two-bytes",
@@ -176,3 +176,43 @@ class Api:
             self.call("POST", f"/api/games/{game['id']}/start", tokens[names[0]]).status_code == 200
         )
         return game["id"], tokens
+
+
+def csrf_of(html: str) -> str:
+    """The CSRF token of a page's form."""
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found, html
+    return found.group(1)
+
+
+def web_sign_in(api: Api, name: str) -> None:
+    """Sign `name` in on the test client's cookie jar, as the sign-in page does."""
+    form = api.client.get("/signin").text
+    email = f"{name}@example.com"
+    sent = api.client.post("/signin", data={"csrf": csrf_of(form), "email": email, "next": "/"})
+    assert sent.status_code == 200 and "The code from the email" in sent.text
+    done = api.client.post(
+        "/signin/code",
+        data={"csrf": csrf_of(sent.text), "email": email, "code": api.last_code(email)},
+    )
+    assert done.status_code == 303 and done.headers["Location"] == "/"
+
+
+def signed_in(api: Api, name: str) -> FlaskClient:
+    """A test client of its own with `name` signed in through the sign-in page."""
+    client = api.app.test_client()
+    shared, api.client = api.client, client
+    try:
+        web_sign_in(api, name)
+    finally:
+        api.client = shared
+    return client
+
+
+def walk(viewers: dict[str, FlaskClient], paths: list[str], state: str) -> None:
+    """Every page for every viewer: 200, HTML, no error page."""
+    for who, client in viewers.items():
+        for path in paths:
+            page = client.get(path)
+            assert page.status_code == 200, f"{path} as {who} ({state}): {page.status_code}"
+            assert page.mimetype == "text/html" and "<h1>" in page.text, (path, who, state)

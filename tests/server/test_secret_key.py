@@ -72,7 +72,7 @@ def test_gunicorn_refuses_to_serve_with_the_development_key(tmp_path):
     }
     done = subprocess.run(
         [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{free_port()}",
-         "server:create_app()"],
+         "server.app:create_app()"],
         check=False, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode != 0

@@ -13,9 +13,9 @@ from mail_support import deliver
 from sqlalchemy import text
 from sqlmodel import Session, SQLModel
 
-from server import retention
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs import retention
 from server.mail.addresses import unsubscribe_token
 from server.models import utcnow
 

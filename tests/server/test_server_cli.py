@@ -9,7 +9,7 @@ from server_support import TEST_CONFIG, Api
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from server import create_app
+from server.app import create_app
 from server.cli import app as cli
 from server.db import get_engine
 from server.models import GameRecord, OutboxMessage, utcnow

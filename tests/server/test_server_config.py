@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from server_support import TEST_CONFIG
 from sqlalchemy import text
 
-from server import config, create_app
+from server import config
+from server.app import create_app
 from server.config import settings_of
 from server.db import get_engine
 

@@ -10,7 +10,7 @@ import pytest
 from server_support import TEST_CONFIG, Api, reconfigure
 from sqlmodel import Session, SQLModel, select
 
-from server import create_app
+from server.app import create_app
 from server.db import get_engine
 from server.models import ThrottleEvent
 

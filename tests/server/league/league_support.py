@@ -43,3 +43,15 @@ def finish(api: Any, tokens: dict[str, str], season: dict[str, Any]) -> dict[str
 def prefer(api: Any, token: str, **changes: Any) -> None:
     """Change the player's email preferences."""
     ok(api.call("PATCH", "/api/me/preferences", token, json=changes))
+
+
+def finish_all(api: Any, tokens: dict[str, str], season: dict[str, Any]) -> None:
+    """End every running game of the season: the players still in resign in name order."""
+    for division in season["divisions"]:
+        for game_id in division["games"]:
+            game = ok(api.call("GET", f"/api/games/{game_id}", tokens["ann"]))
+            seats = zip(game["players"], game["eliminated"], strict=True)
+            still_in = [name for name, out in seats if not out]
+            for name in sorted(still_in)[:-1]:
+                if game["status"] == "active":
+                    game = ok(api.call("POST", f"/api/games/{game_id}/resign", tokens[name]))

@@ -9,9 +9,10 @@ from fractions import Fraction
 import pytest
 from sqlmodel import Session, select
 
+from cafe.league import division_seed, schedule
+from cafe.league.scheduling import default_rounds, seed_commitment
 from server.db import get_engine
-from server.league import check, division_seed, schedule
-from server.league.scheduling import default_rounds, seed_commitment
+from server.league import check
 from server.models import GameRecord
 
 SETTINGS = {"name": "Tuesday Club", "slug": "tuesday", "game_size": 3, "division_size": 4}

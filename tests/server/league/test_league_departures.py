@@ -17,10 +17,10 @@ from league_support import ok, opened, prefer
 from mail_support import outbox_rows
 from sqlmodel import Session, select
 
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs.sweep import sweep
 from server.league import check, store, withdrawal
 from server.models import MemberLeft, Player
 

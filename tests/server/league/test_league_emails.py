@@ -14,12 +14,13 @@ from league_support import NAMES, finish, ok, opened, prefer, start
 from mail_support import assert_text_fits, outbox_rows, read_html
 from sqlmodel import Session, select
 
-from server.clock.sweep import sweep
+from cafe.league.table import Move, TableRow
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
-from server.league import digest, messages, ratings
-from server.league.table import Move, TableRow
+from server.jobs import league_digest as digest
+from server.jobs.sweep import sweep
+from server.league import messages, ratings
 from server.mail.addresses import read_season_reply_address
 from server.mail.facts import Links, Recipient
 from server.models import Season

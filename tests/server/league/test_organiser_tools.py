@@ -16,13 +16,13 @@ from typer.testing import CliRunner
 
 from cafe import Game
 from cafe.record import verify
-from server import create_app
+from server.app import create_app
 from server.cli import app as cli
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
 from server.games import turns
+from server.jobs.sweep import sweep
 from server.league import check
 from server.models import GameRecord, Rating, RatingPoint, SeasonMember, TurnRecord
 

@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import Session, select
 
-from server.clock.sweep import sweep
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
+from server.jobs.sweep import sweep
 from server.models import GameRecord, GameStatus
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

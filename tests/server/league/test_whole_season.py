@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from league_support import finish_all
 from mail_support import outbox_rows
+from server_support import signed_in, walk
 from sqlmodel import Session, col, select
-from test_web_league_viewers import finish_all, signed_in, walk
 
 from server.clock.timesource import FakeClock, use
 from server.db import get_engine
