@@ -39,4 +39,4 @@ bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
