@@ -8,6 +8,8 @@ links there are, so a kind added later is covered too."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from mail_support import LONE_LINK, TEXT_WIDTH, sample_emails, too_wide
 
@@ -15,6 +17,7 @@ from cafe.render import text
 from cafe.render.board_text import COMPACT
 from cafe.render.common import display_width
 from server.mail import messages
+from server.mail.facts import EarlierTurn, LoggedTurn
 
 SAMPLES = sample_emails()
 KINDS = sorted(SAMPLES.builders())
@@ -32,6 +35,22 @@ def test_the_samples_are_every_kind_the_package_ships():
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_text_line_fits_78_columns(emails, kind):
     assert not too_wide(emails[kind].text), "\n" + emails[kind].text
+
+
+@pytest.mark.parametrize("problem", sorted(messages.REFUSALS))
+def test_every_refusal_of_an_emailed_turn_fits_78_columns(monkeypatch, problem):
+    refused = messages.turn_refused
+    earlier = None
+    if problem == "already_played":  # the turn the reply came too late for
+        turn = LoggedTurn(number=7, player="x" * 24, kind="play", notation="USm@US1", points=3)
+        earlier = EarlierTurn(turn=turn, source="web", at=datetime(2026, 12, 2, tzinfo=UTC))
+    monkeypatch.setattr(
+        messages,
+        "turn_refused",
+        lambda *args, **kw: refused(*args, **{**kw, "problem": problem, "earlier": earlier}),
+    )
+    email = SAMPLES.builders()["turn_refused"]()
+    assert not too_wide(email.text), "\n" + email.text
 
 
 def test_only_a_link_that_cannot_be_broken_is_wider(emails):
