@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PORT ?=
 MAIL_PORT ?=
 
-.PHONY: setup run test lint format bench clean
+.PHONY: setup run test lint format bench catalogs language clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,14 @@ lint: setup
 format: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Languages (docs/languages.md): `make catalogs` extracts our messages and brings every
+# catalog up to date with them; `make language LANG_CODE=pl` starts a new one.
+catalogs: setup
+	$(BIN)/python tools/catalogs.py update
+
+language: setup
+	$(BIN)/python tools/catalogs.py new $(LANG_CODE)
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py

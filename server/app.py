@@ -13,7 +13,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cafe.render.palette import PALETTE
-from server import api, apispec, bodies, config, db, errors, logs, web
+from server import api, apispec, bodies, config, db, errors, i18n, logs, web
 from server.clock import devclock
 from server.schemas.fields import StoredInt
 
@@ -41,6 +41,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.json = apispec.JsonProvider(app)
     app.json.sort_keys = False
     app.jinja_env.globals["palette"] = PALETTE
+    i18n.install(app.jinja_env)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)  # the default SQLite file's home
     logs.configure(settings.log_level)
     db.init_app(app)

@@ -5,9 +5,8 @@ Time left, durations and the vacation bank are rounded **down** (a turn with 2 d
 more time than they have) and said in their two largest units; points carry their sign;
 league points drop needless decimals; ratings have one decimal place.
 
-Every count with its noun goes through `count`, which picks the singular or the plural:
-the one place where a translation would plug in `gettext.ngettext` (its arguments are
-already the singular, the plural and the number).
+Every count with its noun is a whole message of the catalogs (`cafe.i18n.ngettext`), in the
+language in use: Czech and Russian have three forms ("2 body", "5 bodů"; "21 очко").
 
 Pure functions of the standard library: no clock, no time zone, no I/O.
 """
@@ -17,6 +16,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from fractions import Fraction
+
+from cafe.i18n import gettext, ngettext
 
 #: Less time left than this, and a deadline stands out (`!` in `cafe`, marked on pages).
 URGENT = timedelta(days=1)
@@ -41,8 +42,26 @@ def signed(number: int, minus: str = "-") -> str:
 
 
 def points(number: int, minus: str = "-") -> str:
-    """Points scored, signed and counted: `+1 point`, `+17 points`, `-4 points`, `0 points`."""
-    return count(abs(number), "point", shown=signed(number, minus))
+    """Points scored, signed and counted: `+1 point`, `+17 points`, `-4 points`, `0 points`
+    (the noun takes the form of the number's absolute value: "-2 body", "-5 bodů")."""
+    return ngettext(
+        "%(signed)s point", "%(signed)s points", abs(number), signed=signed(number, minus)
+    )
+
+
+def days(number: int) -> str:
+    """`1 day`, `3 days`."""
+    return ngettext("%(num)s day", "%(num)s days", number)
+
+
+def hours(number: int) -> str:
+    """`1 hour`, `5 hours`."""
+    return ngettext("%(num)s hour", "%(num)s hours", number)
+
+
+def minutes(number: int) -> str:
+    """`1 minute`, `40 minutes`."""
+    return ngettext("%(num)s minute", "%(num)s minutes", number)
 
 
 def league_points(value: Fraction | float) -> str:
@@ -67,22 +86,29 @@ def duration(span: timedelta) -> str:
     """A span of time in its two largest units, rounded down to the minute: `2 days 23
     hours`, `1 day 12 hours`, `3 days`, `5 hours 10 minutes`, `40 minutes`, and `less than
     a minute` for what is shorter (or nothing)."""
-    minutes = int(span // _MINUTE)
-    if minutes <= 0:
-        return "less than a minute"
-    days, minutes = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(minutes, 60)
-    if days:
-        return count(days, "day") + (f" {count(hours, 'hour')}" if hours else "")
-    if hours:
-        return count(hours, "hour") + (f" {count(minutes, 'minute')}" if minutes else "")
-    return count(minutes, "minute")
+    whole = int(span // _MINUTE)
+    if whole <= 0:
+        return gettext("less than a minute")
+    in_days, whole = divmod(whole, 24 * 60)
+    in_hours, in_minutes = divmod(whole, 60)
+    if in_days:
+        return _two(days(in_days), hours(in_hours) if in_hours else "")
+    if in_hours:
+        return _two(hours(in_hours), minutes(in_minutes) if in_minutes else "")
+    return minutes(in_minutes)
+
+
+def _two(larger: str, smaller: str) -> str:
+    """Two units of one span side by side, the smaller left out when it is none."""
+    return gettext("%(larger)s %(smaller)s", larger=larger, smaller=smaller) if smaller else larger
 
 
 def time_left(span: timedelta) -> str:
     """The time left before a deadline, as a phrase: `2 days 23 hours left`, `less than a
     minute left`, or `time is up` once it has passed."""
-    return "time is up" if span <= timedelta(0) else f"{duration(span)} left"
+    if span <= timedelta(0):
+        return gettext("time is up")
+    return gettext("%(duration)s left", duration=duration(span))
 
 
 def urgent(span: timedelta) -> bool:
@@ -90,14 +116,15 @@ def urgent(span: timedelta) -> bool:
     return span < URGENT
 
 
-def bank(hours: int) -> str:
-    """A vacation bank's balance (it counts whole hours): `13 days 9 hours`, `14 days`,
+def bank(balance: int) -> str:
+    """A vacation bank's `balance` in whole hours: `13 days 9 hours`, `14 days`,
     `5 hours`, `0 days`."""
-    if hours <= 0:
-        return count(0, "day")
-    days, hours = divmod(hours, 24)
-    parts = ([count(days, "day")] if days else []) + ([count(hours, "hour")] if hours else [])
-    return " ".join(parts)
+    if balance <= 0:
+        return days(0)
+    in_days, in_hours = divmod(balance, 24)
+    if not in_days:
+        return hours(in_hours)
+    return _two(days(in_days), hours(in_hours) if in_hours else "")
 
 
 def bank_hours(days: float) -> int:

@@ -24,6 +24,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from cafe.render import quantities
 from cafe.render.palette import PALETTE
+from server import i18n
 
 #: Where the email pairs are: a package and a folder inside it.
 TEMPLATE_PACKAGE, TEMPLATE_FOLDER = "server", "templates/email"
@@ -123,6 +124,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
         auto_reload=False,  # templates ship with the code: no file checks on every email
     )
+    i18n.install(environment)
     environment.filters.update(QUANTITY_FILTERS)
     environment.filters["wrap"] = wrap
     environment.globals["palette"] = PALETTE

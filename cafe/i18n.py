@@ -1,0 +1,130 @@
+"""The languages the project speaks, and the words of the one in use.
+
+Every message of ours (the engine's, the service's, `cafe`'s) is written in English in the
+code and looked up in one gettext catalog per language: `cafe/locales/<lang>/LC_MESSAGES/
+cafe.po`, written by the project in the terms of the game's own Czech, German and Russian
+documents (docs/languages.md), and compiled to `cafe.mo` when the wheel is built.
+
+Which language is in use is a context variable, set for one request, for the rendering of
+one email or for one `cafe` run (`speaking`), so that the engine's words (quantities, rule
+errors) follow their reader without knowing who that is or that Flask exists.
+
+Messages take named placeholders, filled by the functions here as Jinja's "new style"
+gettext fills them, so that Python and the templates write them one way:
+`gettext("Game %(game)s: your turn", game=12)`; `ngettext("%(num)s point", "%(num)s
+points", n)` (the number is `num`). A string that must be marked where it is defined and
+translated where it is used (a module-level table) is wrapped in `N_`.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: The languages of the project, English (the code's own) first.
+LANGUAGES = ("en", "cs", "de", "ru")
+
+#: The language of a reader who has said nothing: the code's own.
+DEFAULT = "en"
+
+#: The gettext domain of every catalog: one for the engine, the service and the client.
+DOMAIN = "cafe"
+
+#: Where the catalogs are: `<lang>/LC_MESSAGES/cafe.po` (and `.mo` in an installed wheel).
+LOCALES = Path(__file__).with_name("locales")
+
+#: Each language's name in itself, for language switches and `cafe prefs`.
+NAMES = {"en": "English", "cs": "Čeština", "de": "Deutsch", "ru": "Русский"}
+
+_current: ContextVar[str] = ContextVar("cafe_language", default=DEFAULT)
+
+
+def current() -> str:
+    """The language in use here: the reader's, or English outside any `speaking`."""
+    return _current.get()
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Everything inside speaks `language` (one of `LANGUAGES`; anything else is English)."""
+    token = _current.set(language if language in LANGUAGES else DEFAULT)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def negotiate(tags: Iterable[str]) -> str | None:
+    """The first of our languages among `tags`, most wanted first, as an `Accept-Language`
+    header or the `LANGUAGE`/`LANG` variables name them: `cs-CZ`, `de_DE.UTF-8`, `ru`;
+    None when none is ours (`C`, `POSIX`, `fr`)."""
+    for tag in tags:
+        primary = tag.strip().replace("_", "-").split("-")[0].split(".")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return None
+
+
+def N_(message: str) -> str:
+    """`message` unchanged, marked for the catalogs: translated later, where it is used."""
+    return message
+
+
+def gettext(message: str, **values: Any) -> str:
+    """`message` in the language in use, its `%(name)s` placeholders filled from `values`."""
+    translated = catalog(current()).gettext(message)
+    return translated % values if values else translated
+
+
+def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
+    """The form of `singular`/`plural` that `num` takes in the language in use (Czech and
+    Russian have three), its placeholders filled from `values` and `num`."""
+    translated = catalog(current()).ngettext(singular, plural, num)
+    return translated % {"num": num, **values}
+
+
+def pgettext(context: str, message: str, **values: Any) -> str:
+    """`message` in the sense `context` names, where English uses one word for two."""
+    translated = catalog(current()).pgettext(context, message)
+    return translated % values if values else translated
+
+
+def npgettext(context: str, singular: str, plural: str, num: int, **values: Any) -> str:
+    """`ngettext` in the sense `context` names."""
+    translated = catalog(current()).npgettext(context, singular, plural, num)
+    return translated % {"num": num, **values}
+
+
+@cache
+def catalog(language: str) -> _gettext.NullTranslations:
+    """The translations of `language`: its compiled catalog where one is installed and not
+    older than its source, else the source compiled here (a checkout has sources only)."""
+    if language == DEFAULT or language not in LANGUAGES:
+        return _gettext.NullTranslations()
+    source = LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    compiled = source.with_suffix(".mo")
+    if compiled.exists() and (
+        not source.exists() or compiled.stat().st_mtime >= source.stat().st_mtime
+    ):
+        with compiled.open("rb") as stream:
+            return _gettext.GNUTranslations(stream)
+    return _gettext.GNUTranslations(io.BytesIO(compile_catalog(source)))
+
+
+def compile_catalog(source: Path) -> bytes:
+    """The `.mo` bytes of the `.po` catalog at `source` (Babel reads and writes both)."""
+    # Only a checkout compiles (a wheel ships `.mo` files): the engine imports without Babel.
+    from babel.messages.mofile import write_mo  # noqa: PLC0415
+    from babel.messages.pofile import read_po  # noqa: PLC0415
+
+    with source.open("rb") as stream:
+        messages = read_po(stream, locale=source.parent.parent.name)
+    compiled = io.BytesIO()
+    write_mo(compiled, messages)
+    return compiled.getvalue()

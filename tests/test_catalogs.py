@@ -1,0 +1,66 @@
+"""The catalogs (`tools/catalogs.py`, docs/languages.md): every message of the code is in
+every language's catalog, translated, not fuzzy, with the same placeholders, and nothing the
+code no longer says; each catalog's plural rule is CLDR's for its language."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from cafe import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
+assert _spec and _spec.loader
+catalogs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(catalogs)
+
+#: Mojibake: UTF-8 read as cp1252 or Latin-1 ("PÅ™ed" for "Před", "Ð¥" for "Х").
+MOJIBAKE = re.compile("[ÃÅÐÑ][\u0080-\u00bf\u2018-\u203a\u0152-\u0178]")
+
+
+@pytest.fixture(scope="module")
+def template():
+    return catalogs.extract()
+
+
+def test_every_language_has_a_catalog():
+    assert catalogs.languages() == sorted(set(i18n.LANGUAGES) - {i18n.DEFAULT})
+
+
+@pytest.mark.parametrize("code", sorted(set(i18n.LANGUAGES) - {i18n.DEFAULT}))
+def test_the_catalog_is_complete_and_up_to_date(template, code):
+    """Fails on a message added to the code without a translation: `make catalogs`, then
+    translate what it added."""
+    assert catalogs.problems(template, code) == []
+
+
+@pytest.mark.parametrize(("code", "count"), [("cs", 3), ("de", 2), ("ru", 3)])
+def test_each_catalog_has_cldrs_plural_rule(code, count):
+    assert catalogs.read(code).num_plurals == count
+
+
+@pytest.mark.parametrize("code", sorted(set(i18n.LANGUAGES) - {i18n.DEFAULT}))
+def test_no_catalog_holds_mojibake(code):
+    text = catalogs.path_of(code).read_text(encoding="utf-8")
+    assert not MOJIBAKE.findall(text)
+
+
+def test_the_checker_sees_a_missing_an_untranslated_and_a_stale_message(
+    template, tmp_path, monkeypatch
+):
+    """The check can fail: a catalog missing a message, one left untranslated and one the
+    code no longer has are each reported."""
+    monkeypatch.setattr(catalogs, "LOCALES", tmp_path)
+    catalog = catalogs.Catalog(locale="cs", domain=catalogs.DOMAIN)
+    first, second = sorted((m for m in template if m.id), key=catalogs._key)[:2]
+    catalog.add(first.id, None)
+    catalog.add("A sentence the code never says", "Věta")
+    catalogs.write("cs", catalog)
+    found = catalogs.problems(template, "cs")
+    assert f"cs: untranslated {catalogs._key(first)!r}" in found
+    assert f"cs: missing {catalogs._key(second)!r}" in found
+    assert "cs: not in the code 'A sentence the code never says'" in found
