@@ -33,7 +33,16 @@ from server.mail import messages, outgoing
 from server.mail.addresses import new_message_id
 from server.mail.facts import Recipient
 from server.mail.kinds import EmailKind
-from server.models import OutboxMessage, OutboxStatus, Player, SignInCode, aware, utcnow
+from server.models import (
+    OutboxMessage,
+    OutboxStatus,
+    Player,
+    SignInCode,
+    aware,
+    stored_id,
+    table_of,
+    utcnow,
+)
 
 #: Digits of the short code.
 CODE_DIGITS = 10
@@ -84,7 +93,7 @@ def queue(session: Session, config: Settings, *, kind: str, to: str) -> None:
     makes the request and renders the email, or drops the row if nobody has the address."""
     now = utcnow()
     session.execute(
-        insert(OutboxMessage.__table__),  # type: ignore[attr-defined]
+        insert(table_of(OutboxMessage)),
         {
             "kind": kind,
             "to_addr": to,
@@ -164,9 +173,9 @@ def live_requests(session: Session, email: str, now: datetime) -> list[tuple[int
     address: one query, the same for an address nobody has, reading plain columns (loading
     a row as an object costs time an address without requests would not spend)."""
     return [
-        (row.id, row.request_id)
-        for row in session.exec(
-            select(SignInCode.id, SignInCode.request_id)
+        (code_id, request_id)
+        for code_id, request_id in session.exec(
+            select(stored_id(SignInCode.id), SignInCode.request_id)
             .join(Player, col(Player.id) == SignInCode.player_id)
             .where(
                 Player.email == email,

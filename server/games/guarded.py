@@ -26,9 +26,9 @@ from sqlmodel import Session
 
 from server.db import WHOLE_WRITE
 from server.games.store import compare_and_set, compare_and_set_params
-from server.models import GameRecord
+from server.models import GameRecord, table_of
 
-_GAMES = GameRecord.__table__  # type: ignore[attr-defined]
+_GAMES = table_of(GameRecord)
 
 #: What a combined statement is built from: the columns the compare-and-set writes, then
 #: for each table its columns, how many rows it gets and the columns all its rows share.

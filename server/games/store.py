@@ -39,12 +39,14 @@ from server.models import (
     Season,
     TurnRecord,
     departure_of,
+    select_columns,
+    table_of,
     utcnow,
 )
 
 JOIN_RETRIES = 5
 
-_GAMES = GameRecord.__table__  # type: ignore[attr-defined]
+_GAMES = table_of(GameRecord)
 
 #: A game by id, read afresh even if the session holds it. Built once: it serves every
 #: turn, and `Session.get` built (and looked up the cache key of) a new statement each time.
@@ -57,7 +59,7 @@ _GAME = (
 #: state), in one query. Built once: it serves every `GET /api/games/<id>`, and building it
 #: cost as much as running it.
 _GAME_AND_CREATOR = (
-    select(GameRecord, Player.name, League.name, League.slug, Season.number)
+    select_columns(GameRecord, Player.name, League.name, League.slug, Season.number)
     .join(Player, col(Player.id) == GameRecord.creator_id)
     .outerjoin(Season, col(Season.id) == GameRecord.season_id)
     .outerjoin(League, col(League.id) == Season.league_id)

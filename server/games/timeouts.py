@@ -98,7 +98,7 @@ def _mover(session: Session, game: GameRecord) -> Player | None:
 
 def _act(session: Session, game: GameRecord, config: Settings) -> Outcome | None:
     """Apply the time-out to the claimed `game` in the open transaction."""
-    assert game.state is not None and game.clock is not None
+    assert game.id is not None and game.state is not None and game.clock is not None
     player = _mover(session, game)
     if player is None:
         return None

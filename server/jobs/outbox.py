@@ -45,7 +45,15 @@ from sqlmodel import Session, col
 
 from server.clock import timesource
 from server.mail.kinds import CREATOR_KINDS, SIGNIN_KINDS
-from server.models import GameRecord, GameSeat, OutboxMessage, OutboxStatus, Player, utcnow
+from server.models import (
+    GameRecord,
+    GameSeat,
+    OutboxMessage,
+    OutboxStatus,
+    Player,
+    table_of,
+    utcnow,
+)
 from server.transactions import retried
 
 
@@ -68,7 +76,7 @@ class RetryPolicy:
         return sum((self.delay(n) for n in range(1, self.max_attempts)), timedelta())
 
 
-_OUTBOX = OutboxMessage.__table__  # type: ignore[attr-defined]
+_OUTBOX = table_of(OutboxMessage)
 #: The key of the advisory lock claims take turns with on PostgreSQL ("cafe" "mail").
 CLAIM_LOCK = 0x_CAFE_3A11
 

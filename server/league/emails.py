@@ -184,7 +184,7 @@ def season_started(session: Session, *, league: League, season: Season, config: 
     for member, player in everyone:
         if not wants(player, EmailKind.LEAGUE_SEASON_STARTED):
             continue
-        assert member.division is not None and season.id is not None
+        assert member.division is not None and season.id is not None and player.id is not None
         _send(
             session,
             config,

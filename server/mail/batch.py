@@ -42,6 +42,9 @@ from server.models import (
     OutboxMessage,
     Player,
     TurnRecord,
+    select_columns,
+    stored_id,
+    table_of,
     utcnow,
 )
 
@@ -199,14 +202,13 @@ class Batch:
             for row in events
             if row.game_id is not None and row.seat is not None and row.kind not in CREATOR_KINDS
         }
-        self.games = {
-            game.id: game
-            for game in session.exec(
-                select(GameRecord)
+        self.games = dict(
+            session.exec(
+                select(stored_id(GameRecord.id), GameRecord)
                 .where(col(GameRecord.id).in_(game_ids))
                 .execution_options(populate_existing=True)  # as stored now
-            )
-        }
+            ).all()
+        )
         self.players: dict[tuple[int, int], Player] = {}
         if seats:
             seated = session.exec(
@@ -217,7 +219,9 @@ class Batch:
                     tuple_(col(GameSeat.game_id), col(GameSeat.seat)).in_(seats),
                 )
             )
-            self.players = {(game_id, seat): player for game_id, seat, player in seated}
+            for game_id, seat, player in seated:
+                assert seat is not None  # asked for by seat
+                self.players[game_id, seat] = player
         self._facts: dict[int, GameFacts] = {}
         current = [(game.id, game.version) for game in self.games.values()]
         offers = session.execute(
@@ -243,8 +247,8 @@ class Batch:
         }
         if not tails:
             return tails
-        logged = self.session.execute(
-            select(
+        logged = self.session.exec(
+            select_columns(
                 TurnRecord.game_id,
                 TurnRecord.number,
                 TurnRecord.seat,
@@ -303,7 +307,7 @@ class Batch:
             return
         dialect = self.session.get_bind().dialect.name
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        table = OfferedHints.__table__  # type: ignore[attr-defined]
+        table = table_of(OfferedHints)
         # in key order: a rival worker inserting some of the same offers waits, never deadlocks
         offers = sorted(self.new_offers, key=lambda o: (o["game_id"], o["version"], o["player_id"]))
         self.session.execute(insert(table).on_conflict_do_nothing(), offers)

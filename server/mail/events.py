@@ -168,7 +168,8 @@ def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
         outgoing.fill(row, notices.render(batch.config, row))
         return None
     if row.payload is not None:
-        return _render_about_game(batch, row)
+        _render_about_game(batch, row)
+        return None
     if EmailKind(row.kind).rules.signin:
         return signin.render(batch.session, batch.config, row)
     assert row.game_id is not None and row.seat is not None
@@ -202,6 +203,7 @@ def _render_reminders(
     why = why_unwanted(player, row.kind)
     if why is not None:
         return OutboxStatus.SKIPPED, why
+    assert game.id is not None and row.version is not None  # an event names its version
     asked = [(game.id, row.version), *((g, v) for g, v in row.more_games or ())]
     waiting = [
         batch.games[game_id]
@@ -231,7 +233,8 @@ def _render_about_game(batch: Batch, row: OutboxMessage) -> None:
 
 def _render_lobby(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     """Render a `player_joined` or `table_full` event for the game's creator."""
-    game = batch.games.get(row.game_id)  # type: ignore[arg-type]
+    assert row.game_id is not None  # an event about a game
+    game = batch.games.get(row.game_id)
     if game is None:
         raise LookupError(f"game {row.game_id} is gone")
     creator = batch.session.get(Player, game.creator_id)

@@ -33,7 +33,7 @@ from server.mail.facts import Links
 from server.mail.kinds import EmailKind
 from server.mail.outgoing import Composed
 from server.mail.templates import Rendered
-from server.models import OutboxMessage, OutboxStatus, Player, utcnow
+from server.models import OutboxMessage, OutboxStatus, Player, table_of, utcnow
 
 Builder = Callable[..., Rendered]
 
@@ -87,7 +87,7 @@ def decode(kind: EmailKind, facts: Mapping[str, Any]) -> dict[str, Any]:
     return {name: parameters[name].validate_python(value) for name, value in facts.items()}
 
 
-_INSERT = insert(OutboxMessage.__table__)  # type: ignore[attr-defined]
+_INSERT = insert(table_of(OutboxMessage))
 
 
 def queue(

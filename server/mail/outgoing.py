@@ -29,11 +29,11 @@ from server.mail.addresses import (
 )
 from server.mail.facts import Links
 from server.mail.templates import Rendered
-from server.models import OutboxMessage, OutboxStatus, utcnow
+from server.models import OutboxMessage, OutboxStatus, table_of, utcnow
 
 #: The outbox, written with a plain INSERT built once: a validated model per row would cost
 #: more than rendering it.
-TABLE = OutboxMessage.__table__  # type: ignore[attr-defined]
+TABLE = table_of(OutboxMessage)
 _INSERT = insert(TABLE)
 
 

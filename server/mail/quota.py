@@ -26,11 +26,11 @@ from sqlalchemy import Engine, bindparam, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from server.models import MailRecipient, iso, utcnow
+from server.models import MailRecipient, iso, table_of, utcnow
 from server.transactions import retried
 
 WINDOW = timedelta(minutes=1)
-_TABLE = MailRecipient.__table__  # type: ignore[attr-defined]
+_TABLE = table_of(MailRecipient)
 #: An address's recent sends, if nobody changed them since they were read (executemany).
 _CAS = (
     update(_TABLE)
