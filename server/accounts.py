@@ -152,9 +152,9 @@ def redeem_signin_code(
     if signin.is_link_code(code):
         request = signin.by_link(session, code, config.verifying_keys, now)
         player = None if request is None else session.get(Player, request.player_id)
-        if player is None or player.email != address:
+        if request is None or player is None or player.email != address:
             raise Unauthenticated("invalid_code", WRONG_CODE)
-        return _sign_in(session, request, player, label)  # type: ignore[arg-type]
+        return _sign_in(session, request, player, label)
     tries = throttle.attempts(
         session,
         [

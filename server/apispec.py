@@ -171,9 +171,9 @@ class JsonBodies(FlaskPlugin):
     """spectree's Flask plugin, reading every body of a route with a JSON model as JSON
     (it would skip validation of a body sent as a form, leaving the view without one)."""
 
-    # spectree's base class infers `tuple[str, str]` from its own two types; its Flask
-    # plugin only asks whether a body's type is in the tuple, which any tuple answers.
-    FORM_MIMETYPE = ()  # type: ignore[assignment]
+    # spectree's Flask plugin only asks whether a body's type is in the tuple, which any
+    # tuple answers; its base class's two types made mypy infer `tuple[str, str]`.
+    FORM_MIMETYPE = ()  # type: ignore[assignment]  # see above: any tuple of types
 
 
 spec = SpecTree(
@@ -258,7 +258,7 @@ def page(*statuses: int, media: dict[int, str] | None = None) -> Callable[[F], F
     names another type for it (a text download, a script, a JSON answer to a script)."""
 
     def describe(view: F) -> F:
-        view.page_statuses = (statuses, media or {})  # type: ignore[attr-defined]
+        view.page_statuses = (statuses, media or {})  # type: ignore[attr-defined]  # a mark
         return view
 
     return describe

@@ -150,12 +150,12 @@ def render(session: Session, config: Settings, row: OutboxMessage) -> tuple[str,
             row.to_addr = None
         return OutboxStatus.SKIPPED, request
     player = session.get(Player, request.player_id)
-    assert player is not None
+    assert player is not None and player.id is not None
     secret = config.secret_key
     links = outgoing.links(config)  # no unsubscribe link: sign-in mail comes whatever one chose
     left = aware(request.expires_at) - utcnow()
     rendered = messages.signin_code(
-        Recipient(player_id=player.id, name=player.name, email=player.email),  # type: ignore[arg-type]
+        Recipient(player_id=player.id, name=player.name, email=player.email),
         code=short_code(secret, request.request_id),
         link=f"{links.base_url}{LINK_PATH}{link_code(secret, request.request_id)}",
         minutes=max(1, int(left.total_seconds()) // 60),
@@ -224,9 +224,9 @@ def by_link(session: Session, code: str, keys: Sequence[str], now: datetime) -> 
 
 def use(session: Session, request: SignInCode, now: datetime) -> bool:
     """Mark the request used, unless a concurrent sign-in used it first (not committed)."""
-    used = session.execute(
+    used = session.exec(
         update(SignInCode)
         .where(col(SignInCode.id) == request.id, col(SignInCode.used_at).is_(None))
         .values(used_at=now)
     )
-    return bool(used.rowcount)  # type: ignore[attr-defined]
+    return bool(used.rowcount)

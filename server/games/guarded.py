@@ -57,10 +57,10 @@ class GuardedWrite:
 
     def _apply_one_by_one(self, session: Session) -> bool:
         """The compare-and-set, then each table's insert if it held (SQLite's way)."""
-        guard = session.execute(
-            compare_and_set(self.columns), self.params, execution_options=WHOLE_WRITE
+        guard = session.exec(
+            compare_and_set(self.columns), params=self.params, execution_options=WHOLE_WRITE
         )
-        if guard.rowcount != 1:  # type: ignore[attr-defined]
+        if guard.rowcount != 1:
             return False
         for table, rows in self.rows:
             session.execute(

@@ -153,8 +153,10 @@ def bump_version(session: Session, game: GameRecord, **values: Any) -> bool:
     # A Core statement on the table: the ORM's bulk-update machinery (it would look for
     # objects to synchronise, which `synchronize_session=False` then skips) cost more than
     # running the statement.
-    result = session.execute(compare_and_set(tuple(values)), compare_and_set_params(game, values))
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    result = session.exec(
+        compare_and_set(tuple(values)), params=compare_and_set_params(game, values)
+    )
+    return result.rowcount == 1
 
 
 def compare_and_set_params(game: GameRecord, values: Mapping[str, Any]) -> dict[str, Any]:

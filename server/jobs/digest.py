@@ -40,12 +40,12 @@ def queue_due(engine: Engine, config: Settings, now: datetime | None = None) -> 
     queued = 0
     for player in due:
         with Session(engine, expire_on_commit=False) as session:
-            taken = session.execute(
+            taken = session.exec(
                 update(Player)
                 .where(col(Player.id) == player.id, _due(period, now))
                 .values(last_digest_at=now)
             )
-            if taken.rowcount != 1:  # type: ignore[attr-defined]
+            if taken.rowcount != 1:
                 continue  # another worker took this period
             games = _games(session, config, player, since=player.last_digest_at or now - period)
             if games:

@@ -242,9 +242,12 @@ class Batch:
         """The end of each game's log, oldest first, in one query: long enough to reach back
         past everyone's last turn (a round, plus room for resignations); pending entries
         are included."""
-        tails: dict[int, list[LoggedTurn]] = {
-            game_id: [] for game_id, game in self.games.items() if game.state is not None
+        seated = {
+            game_id: game.state["players"]
+            for game_id, game in self.games.items()
+            if game.state is not None
         }
+        tails: dict[int, list[LoggedTurn]] = {game_id: [] for game_id in seated}
         if not tails:
             return tails
         logged = self.session.exec(
@@ -265,11 +268,10 @@ class Batch:
             .order_by(col(TurnRecord.game_id), col(TurnRecord.number))
         )
         for game_id, number, seat, kind, notation, points, detail in logged:
-            names = self.games[game_id].state["players"]  # type: ignore[index]
-            tails[game_id].append(LoggedTurn(number, names[seat], kind, notation, points, detail))
+            name = seated[game_id][seat]
+            tails[game_id].append(LoggedTurn(number, name, kind, notation, points, detail))
         return {  # the window counted in players, not seats
-            game_id: tail[-(2 * len(self.games[game_id].state["players"]) + 2) :]  # type: ignore[index]
-            for game_id, tail in tails.items()
+            game_id: tail[-(2 * len(seated[game_id]) + 2) :] for game_id, tail in tails.items()
         }
 
     def facts(self, game: GameRecord) -> GameFacts:

@@ -143,12 +143,12 @@ def give_back(engine: Engine, addresses: Sequence[str]) -> None:
 def _set_state(engine: Engine, address: str, **values: Any) -> None:
     """Change an address's state (creating its row if the limit never did)."""
     with Session(engine) as session:
-        changed = session.execute(
+        changed = session.exec(
             update(MailRecipient)
             .where(col(MailRecipient.address) == address)
             .values(version=MailRecipient.version + 1, **values)
         )
-        if changed.rowcount == 0:  # type: ignore[attr-defined]
+        if changed.rowcount == 0:
             session.add(MailRecipient(address=address, **values))
         try:
             session.commit()
