@@ -30,16 +30,11 @@ from server.games.turns import result_detail
 from server.league import messages as league
 from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
-from server.mail import messages, outgoing
-from server.mail.addresses import ReplyAddress
-from server.mail.facts import (
-    DigestGame,
-    GameFacts,
-    LoggedTurn,
-    OfferedTurn,
-    Recipient,
-    VacationGame,
-)
+from server.mail import messages
+from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
+from server.postbox import addresses
+from server.postbox.addresses import ReplyAddress
+from server.postbox.facts import Recipient, VacationGame
 
 #: Players with names as long as they may be (`server.models.NAME_LENGTH`, 24).
 ANN, BOB, CID, DAN = (f"{name}_has_a_very_long_name" for name in ("ann", "bob", "cid", "dan"))
@@ -53,7 +48,7 @@ CONFIG = config.load(
         "MAIL_DOMAIN": "cafe.example.org",
     },
 )
-LINKS = outgoing.links(CONFIG, player_id=123456, reply=ReplyAddress(123456, 12345, 123456))
+LINKS = addresses.links(CONFIG, player_id=123456, reply=ReplyAddress(123456, 12345, 123456))
 GAME = 123456
 EMAIL = "someone.with.a.long.address@mail.example.org"
 DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)

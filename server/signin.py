@@ -2,12 +2,12 @@
 of both.
 
 Nothing that signs anyone in is ever stored. A request is a row of `signin_codes` with a
-random `request_id`; when the worker renders the email, the code and the link are derived
-from the secret key and that id (HMAC-SHA-256), and an offered code or link is checked by
-deriving them again. A copy of the database — its file, its write-ahead log, a backup —
-holds no usable code; and the request is made when the email is rendered, so the web
-request that asked for it does the same work whether or not the address has an account
-(`server.accounts`).
+random `request_id`; when the worker renders the email (`server.mail.signin_mail`), the
+code and the link are derived from the secret key and that id (HMAC-SHA-256), and an
+offered code or link is checked by deriving them again. A copy of the database — its file,
+its write-ahead log, a backup — holds no usable code; and the request is made when the
+email is rendered, so the web request that asked for it does the same work whether or not
+the address has an account (`server.accounts`).
 
 The **short code** is 10 digits, for typing; its guesses are limited per client and per
 account (docs/security.md). The **link** carries 162 bits no one can guess, so no limit
@@ -29,10 +29,6 @@ from sqlalchemy import func, insert, update
 from sqlmodel import Session, col, select
 
 from server.config import Settings
-from server.mail import messages, outgoing
-from server.mail.addresses import new_message_id
-from server.mail.facts import Recipient
-from server.mail.kinds import EmailKind
 from server.models import (
     OutboxMessage,
     OutboxStatus,
@@ -43,6 +39,7 @@ from server.models import (
     table_of,
     utcnow,
 )
+from server.postbox.addresses import new_message_id
 
 #: Digits of the short code.
 CODE_DIGITS = 10
@@ -139,33 +136,6 @@ def issue(session: Session, config: Settings, row: OutboxMessage) -> SignInCode 
     session.add(request)
     session.commit()
     return request
-
-
-def render(session: Session, config: Settings, row: OutboxMessage) -> tuple[str, str] | None:
-    """Fill in the sign-in email `row` as the worker sends it, with its request's code and
-    link; or why it is not sent (the address of an email nobody receives is forgotten)."""
-    request = issue(session, config, row)
-    if isinstance(request, str):
-        if request == NOBODY:
-            row.to_addr = None
-        return OutboxStatus.SKIPPED, request
-    player = session.get(Player, request.player_id)
-    assert player is not None and player.id is not None
-    secret = config.secret_key
-    links = outgoing.links(config)  # no unsubscribe link: sign-in mail comes whatever one chose
-    left = aware(request.expires_at) - utcnow()
-    rendered = messages.signin_code(
-        Recipient(player_id=player.id, name=player.name, email=player.email),
-        code=short_code(secret, request.request_id),
-        link=f"{links.base_url}{LINK_PATH}{link_code(secret, request.request_id)}",
-        minutes=max(1, int(left.total_seconds()) // 60),
-        links=links,
-        again=row.kind == EmailKind.SIGNIN_AGAIN,
-    )
-    outgoing.fill(
-        row, outgoing.Composed(player.email, rendered, outgoing.headers(config, links=links))
-    )
-    return None
 
 
 def live_requests(session: Session, email: str, now: datetime) -> list[tuple[int, str]]:

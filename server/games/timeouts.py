@@ -30,7 +30,6 @@ from server.clock.deadlines import Interval
 from server.config import Settings
 from server.db import write_transaction
 from server.games import turns
-from server.mail import outgoing
 from server.models import (
     GameRecord,
     GameSeat,
@@ -42,6 +41,7 @@ from server.models import (
     VacationKind,
     utcnow,
 )
+from server.postbox import outgoing
 
 DAY = timedelta(days=1)
 

@@ -33,7 +33,6 @@ from server.games.store import (
 )
 from server.idempotency import Idempotency
 from server.league import labels, results
-from server.mail import outgoing
 from server.models import (
     GameRecord,
     GameStatus,
@@ -44,6 +43,7 @@ from server.models import (
     table_of,
     utcnow,
 )
+from server.postbox import outgoing
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
 #: would, without its deep copy of every value (they are all plain already).

@@ -22,10 +22,11 @@ from server.mail import messages, outgoing
 from server.mail.batch import Batch
 from server.mail.facts import DigestGame, LoggedTurn, OfferedTurn
 from server.models import GameRecord, GameSeat, GameStatus, Player, TurnEmails, TurnRecord, utcnow
+from server.postbox import addresses
 
 
 def _due(period: timedelta, now: datetime) -> Any:
-    # the digest's audience (`server.mail.kinds.Audience.DIGEST`), as a query
+    # the digest's audience (`server.postbox.kinds.Audience.DIGEST`), as a query
     return (col(Player.turn_emails) == TurnEmails.DIGEST) & or_(
         col(Player.last_digest_at).is_(None), col(Player.last_digest_at) <= now - period
     )
@@ -49,7 +50,7 @@ def queue_due(engine: Engine, config: Settings, now: datetime | None = None) -> 
                 continue  # another worker took this period
             games = _games(session, config, player, since=player.last_digest_at or now - period)
             if games:
-                links = outgoing.links(config, player_id=player.id)
+                links = addresses.links(config, player_id=player.id)
                 rendered = messages.digest(notify.recipient(player), games, links, now)
                 outgoing.queue(
                     session, config, kind="digest", to=player.email, rendered=rendered, links=links

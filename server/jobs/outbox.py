@@ -44,7 +44,6 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
 from server.clock import timesource
-from server.mail.kinds import CREATOR_KINDS, SIGNIN_KINDS
 from server.models import (
     GameRecord,
     GameSeat,
@@ -54,6 +53,7 @@ from server.models import (
     table_of,
     utcnow,
 )
+from server.postbox.kinds import CREATOR_KINDS, SIGNIN_KINDS
 from server.transactions import retried
 
 

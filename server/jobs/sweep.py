@@ -46,8 +46,6 @@ from server.config import Settings
 from server.db import write_transaction
 from server.games import timeouts
 from server.jobs import league_digest
-from server.mail import outgoing
-from server.mail.kinds import EmailKind, wants
 from server.models import (
     GameRecord,
     GameSeat,
@@ -57,6 +55,8 @@ from server.models import (
     VacationKind,
     utcnow,
 )
+from server.postbox import outgoing
+from server.postbox.kinds import EmailKind, wants
 from server.transactions import retried
 
 #: The due games one sweep takes on, of each kind; the next sweep takes the rest.

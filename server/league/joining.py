@@ -2,7 +2,7 @@
 (`league_registration`), handled by `cafe-server mail-in` (`server.mail.replies`).
 
 The email's reply address names the season and the player it was sent to, signed
-(`server.mail.addresses.SeasonReplyAddress`); as for emailed turns, the `From` of the reply
+(`server.postbox.addresses.SeasonReplyAddress`); as for emailed turns, the `From` of the reply
 counts for nothing. The reply's first own line must read `join` (or `cafe league join
 SLUG`). The registration goes through the API's own rules (`server.league.store.add_member`,
 the season's row locked) and, in the same transaction, the answer is queued and the message
@@ -25,13 +25,15 @@ from server.config import Settings
 from server.domain import DomainError
 from server.games.notify import recipient
 from server.league.emails import season_facts, season_links
-from server.league.messages import SeasonFacts
+from server.league.facts import SeasonFacts
 from server.league.store import add_member
-from server.mail import notices, outgoing, reading
-from server.mail.addresses import SeasonReplyAddress, read_season_reply_address
-from server.mail.facts import Links
-from server.mail.kinds import EmailKind
+from server.mail import reading
 from server.models import InboundMail, League, Player, Season, SeasonStatus
+from server.postbox import notices
+from server.postbox.addresses import SeasonReplyAddress, read_season_reply_address
+from server.postbox.addresses import links as email_links  # `addresses` names replies' here
+from server.postbox.facts import Links
+from server.postbox.kinds import EmailKind
 
 #: A reply's first own line that asks to join: `join`, `Join!`, `cafe league join tuesday`.
 JOIN = re.compile(r"(?:cafe\s+league\s+)?join(?:\s+[a-z0-9-]{1,32})?\s*[.!]?", re.IGNORECASE)
@@ -82,7 +84,7 @@ def answer(
         session.rollback()
         return _refuse(session, config, reply, league, season, player, refusal.message)
     assert player.id is not None
-    links = outgoing.links(config, player_id=player.id)
+    links = email_links(config, player_id=player.id)
     _queue(
         session, config, reply, EmailKind.LEAGUE_JOINED, player, season_facts(league, season), links
     )
@@ -109,7 +111,7 @@ def _refuse(
     links = (
         season_links(config, season_id=season.id, player_id=player.id)
         if season.status == SeasonStatus.REGISTRATION
-        else outgoing.links(config, player_id=player.id)
+        else email_links(config, player_id=player.id)
     )
     facts = season_facts(league, season)
     _queue(

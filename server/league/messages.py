@@ -4,55 +4,25 @@ weekly league digest, season finished, and the answers to a `join` reply.
 
 A division's table is drawn here once for both parts: as text lines that fit the text
 width (the reader's row marked `>`), and as rows for a simple HTML table of `width:100%`
-that fits a phone. `server.league.emails` gathers the facts and queues the messages.
+that fits a phone. `server.league.emails` gathers the facts (`server.league.facts`) and
+queues the messages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from cafe.league.table import Move, TableRow
 from cafe.render import quantities
-from server.league.ratings import Skill
+from server.league.facts import LeagueGame, RatingChange, SeasonFacts
 from server.league.reasons import AS_THINGS_STAND, AS_THINGS_STAND_YOU, LEFT_YOU, left_text
 from server.mail import times
-from server.mail.facts import Links, Recipient
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 from server.models import MemberLeft
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonFacts:
-    """A league season as its emails name it: the league, the season's number, its clock."""
-
-    league: str  # the league's name
-    slug: str
-    number: int
-    game_size: int
-    clock: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueGame:
-    """One of the recipient's league games: its players, who is to move, and the
-    recipient's deadline when it is their move (None otherwise, or without a clock)."""
-
-    id: int
-    players: Sequence[str]
-    to_move: str
-    deadline: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RatingChange:
-    """A player's rating before the season and after it."""
-
-    before: Skill
-    after: Skill
+from server.postbox.facts import Links, Recipient
 
 
 def join_command(slug: str) -> str:

@@ -29,9 +29,7 @@ from server.games.notify import recipient
 from server.league import labels
 from server.league.labels import LeagueLabel
 from server.mail import messages, outgoing
-from server.mail.addresses import ReplyAddress
-from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
-from server.mail.kinds import CREATOR_KINDS, EmailKind
+from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
 from server.mail.outgoing import Composed
 from server.mail.templates import Rendered
 from server.models import (
@@ -47,6 +45,10 @@ from server.models import (
     table_of,
     utcnow,
 )
+from server.postbox import addresses
+from server.postbox.addresses import ReplyAddress
+from server.postbox.facts import Links, Recipient
+from server.postbox.kinds import CREATOR_KINDS, EmailKind
 
 #: How many turns a "your turn" email offers.
 HINTS = 3
@@ -365,7 +367,7 @@ class Batch:
         assert game.id is not None and player.id is not None
         email = EmailKind(kind)
         running = game.status != GameStatus.FINISHED and not email.rules.creator
-        links = outgoing.links(
+        links = addresses.links(
             self.config,
             player_id=player.id,
             reply=ReplyAddress(game.id, game.version, player.id) if running else None,
@@ -386,6 +388,6 @@ class Batch:
             facts = self.facts(each)
             best = self.hints(facts, player)
             games.append(DigestGame(game=facts, your_turn=True, best=best[0] if best else None))
-        links = outgoing.links(self.config, player_id=player.id)
+        links = addresses.links(self.config, player_id=player.id)
         rendered = messages.reminders(recipient(player), games, links, utcnow())
         return Composed(player.email, rendered, outgoing.headers(self.config, links=links))

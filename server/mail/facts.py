@@ -1,6 +1,7 @@
-"""What an email is made from: small value types, gathered from the database by the code that
-renders the email (`server.mail.batch` for the emails about games, the modules that queue
-the others) and handed to the pure builders of `server.mail.messages`.
+"""What an email about a game is made from: small value types, gathered from the database by
+the code that renders the email (`server.mail.batch`) and handed to the pure builders of
+`server.mail.messages`. The facts a notice is queued with (the recipient, the links, a
+vacation's games) are below the domain, in `server.postbox.facts`.
 
 Only public facts go in: names, scores, hands (face up, rulebook §3), the board, the log. The
 snapshot's bag is read by the engine to draw the picture but never shown; the seed is set
@@ -20,16 +21,6 @@ from cafe.endings import TIMEOUT_MARK, Departure
 from cafe.render import quantities
 from server.league.labels import LeagueLabel
 from server.models import departure_of
-
-
-@dataclass(frozen=True, slots=True)
-class Recipient:
-    """The player an email is for."""
-
-    player_id: int
-    name: str
-    email: str
-    timezone: str = "UTC"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,15 +125,6 @@ class GameFacts:
 
 
 @dataclass(frozen=True, slots=True)
-class Links:
-    """Where an email points: the service, the signed reply address, the unsubscribe link."""
-
-    base_url: str
-    reply_to: str | None = None
-    unsubscribe: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class DigestGame:
     """One game in a daily digest: the state now, and what happened since the last digest."""
 
@@ -150,15 +132,3 @@ class DigestGame:
     your_turn: bool
     best: OfferedTurn | None
     played: Sequence[LoggedTurn] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class VacationGame:
-    """A running game with a clock, as a vacation email lists it: the other players,
-    whether the game lets the vacation pause the recipient's clock, and the recipient's
-    deadline there if it is their turn (None otherwise)."""
-
-    id: int
-    opponents: Sequence[str]
-    paused: bool
-    deadline: datetime | None = None

@@ -20,19 +20,11 @@ from cafe.endings import Departure
 from cafe.render import quantities
 from cafe.render.board_text import COMPACT
 from server.mail import board, times
-from server.mail.facts import (
-    DigestGame,
-    EarlierTurn,
-    GameFacts,
-    Links,
-    LoggedTurn,
-    OfferedTurn,
-    Recipient,
-    VacationGame,
-)
+from server.mail.facts import DigestGame, EarlierTurn, GameFacts, LoggedTurn, OfferedTurn
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
+from server.postbox.facts import Links, Recipient, VacationGame
 
 #: The board of a text part: the compact one, without the left margin a terminal keeps.
 PICTURE = dataclasses.replace(COMPACT, margin=0)

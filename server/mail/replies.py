@@ -1,7 +1,7 @@
 """Turns played by replying to an email (`cafe-server mail-in`).
 
 A reply is tied to a player, a game and a version only by the signed reply address it was
-sent to (`server.mail.addresses`), never by its `From`. Its turn goes through the API's own
+sent to (`server.postbox.addresses`), never by its `From`. Its turn goes through the API's own
 path (`server.games.turns.play_turn`: the same checks, the same transaction, the same
 emails to the other players); the confirmation to the player and the record that this
 message was handled are written in that very transaction (`play_turn(..., by_email=...)`). A reply
@@ -44,10 +44,8 @@ from server.league import joining
 from server.league import messages as league_messages
 from server.league.emails import season_facts
 from server.league.store import running_games_of
-from server.mail import batch, notices, outgoing, reading
-from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
+from server.mail import batch, reading
 from server.mail.facts import EarlierTurn, LoggedTurn
-from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     InboundMail,
@@ -62,6 +60,9 @@ from server.models import (
     TurnSource,
     utcnow,
 )
+from server.postbox import addresses, notices
+from server.postbox.addresses import ReplyAddress, is_reply_address, read_reply_address
+from server.postbox.kinds import EmailKind
 
 log = logging.getLogger(__name__)
 
@@ -235,7 +236,7 @@ def _season_turns(
             season=season_facts(league, season),
             reason="; ".join(refusals),
             example=f"{_example_game(session, season, player)}: {league_messages.TURN_EXAMPLE}",
-            links=outgoing.links(config, player_id=player.id),
+            links=addresses.links(config, player_id=player.id),
         )
     _record(session, reply, player, "season_turns")
     return Outcome("applied" if "applied" in played else "refused", f"season turns: {played}")
@@ -303,7 +304,7 @@ def _answer_join(
         recipient=notify.recipient(player),
         game_id=game_id,
         refusal=refusal,
-        links=outgoing.links(config, player_id=player.id),
+        links=addresses.links(config, player_id=player.id),
     )
     outcome = "refused" if refusal else "joined"
     if not _record(session, reply, player, outcome, game_id=game_id):
@@ -430,7 +431,7 @@ def _answer_stranger(
             to=player.email,
             answering=reply.message_id,
             address=address,
-            links=outgoing.links(config),
+            links=addresses.links(config),
         )
     _record(session, reply, player, "unrecognised")
     return "answered" if player is not None else "not answered: the sender is not a player"

@@ -15,9 +15,9 @@ from sqlmodel import Session, select
 from server.config import settings_of
 from server.db import get_engine
 from server.mail import batch, notices, replies
-from server.mail.facts import Links, Recipient, VacationGame
-from server.mail.kinds import SIGNIN_KINDS, EmailKind
 from server.models import OutboxMessage
+from server.postbox.facts import Links, Recipient, VacationGame
+from server.postbox.kinds import SIGNIN_KINDS, EmailKind
 
 SERVER = Path(__file__).resolve().parents[3] / "server"
 #: Rendered when queued, by the worker's own job: the daily digest.
@@ -26,7 +26,7 @@ QUEUED_BY_THE_WORKER = {EmailKind.DIGEST}
 
 def test_every_kind_has_exactly_one_renderer():
     """A game event's renderer (`batch.RENDERERS`), a notice's builder (`notices.BUILDERS`),
-    a sign-in email's (`server.signin.render`) or the worker's digest job: one of them."""
+    a sign-in email's (`server.mail.signin_mail.render`) or the worker's digest job: one of them."""
     paths = [set(batch.RENDERERS), set(notices.BUILDERS), set(SIGNIN_KINDS), QUEUED_BY_THE_WORKER]
     for kind in EmailKind:
         assert sum(kind in path for path in paths) == 1, kind
