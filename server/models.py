@@ -440,10 +440,11 @@ class OutboxMessage(SQLModel, table=True):
     address, kind and `payload`, the language-neutral facts of that moment (league,
     vacation, invitation, the answers to emailed replies), rendered by the worker with its
     kind's builder (`server.mail.notices`); or a sign-in email (its address: the code is
-    made when rendered); or a **message** rendered when it was queued (the daily digest,
-    queued by the worker itself). A `payload` with a game (the answer to a refused emailed
-    turn) is rendered from the game as it is when sent and those facts. The worker
-    fills in the rendered fields of an event or notice when it sends it.
+    made when rendered); or a daily digest (its `payload`: the player, the start of its
+    period and its moment; rendered from the player's games by `server.mail.digest`). A
+    `payload` with a game (the answer to a refused emailed turn) is rendered from the game
+    as it is when sent and those facts. The worker fills in the rendered fields of every
+    row when it sends it: nothing is queued rendered.
 
     `to_addr` is the recipient's address: an event gets its player's address when a worker
     first claims (`server.jobs.outbox.claim`), and their address of that moment when it is

@@ -6,7 +6,7 @@ in one query, and renders an email of a kind about a game for a player with the 
 renderer (`RENDERERS`, one per kind, each a call of its builder in `server.mail.messages`).
 The worker renders the events it claimed this way (`server.mail.events`), the answer to a
 refused emailed turn too (queued with the facts of the refusal, `server.mail.notices`); the
-daily digest reads its games' facts from a batch too (`server.jobs.digest`).
+daily digest reads its games' facts from a batch too (`server.mail.digest`).
 
 The turns a "your turn" email offers are remembered (`OfferedHints`) so that a reply of `1`,
 `2` or `3` means what the email showed: the first offer made at a version is kept, and the

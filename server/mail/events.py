@@ -41,7 +41,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from server.config import Settings
-from server.mail import notices, outgoing, signin_mail
+from server.mail import digest, notices, outgoing, signin_mail
 from server.mail.batch import Batch
 from server.models import GameRecord, GameStatus, OutboxMessage, OutboxStatus, Player
 from server.postbox.kinds import EmailKind, why_unwanted
@@ -163,6 +163,8 @@ class Preparation:
 
 def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     """Render the event `row` into its own fields; or why it is not to be sent."""
+    if row.kind == EmailKind.DIGEST:
+        return digest.render(batch.session, batch.config, row)
     if row.payload is not None and row.game_id is None:
         outgoing.fill(row, notices.render(batch.config, row))
         return None

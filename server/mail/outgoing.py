@@ -1,7 +1,8 @@
 """What a rendered email carries into its outbox row — its address, parts and the headers
-that thread it, let players answer it and unsubscribe in one click — and the one message
-queued rendered (the worker's digest). Recording that an email is due is below the
-domain, in `server.postbox` (events of a game change, notices with their facts).
+that thread it, let players answer it and unsubscribe in one click — written by the worker
+when it renders the row. Recording that an email is due is below the domain, in
+`server.postbox` (events of a game change, notices with their facts, the daily digest):
+nothing is queued rendered.
 
 Every message gets a fresh Message-ID. Messages about a game refer to the game's thread
 root (`In-Reply-To`, `References`), or to the player's own email when they answer it.
@@ -14,16 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import insert
-from sqlmodel import Session
-
 from server.config import Settings
 from server.mail.templates import Rendered
-from server.models import OutboxMessage, OutboxStatus, table_of, utcnow
-from server.postbox.addresses import new_message_id, thread_root
+from server.models import OutboxMessage
+from server.postbox.addresses import thread_root
 from server.postbox.facts import Links
-
-_INSERT = insert(table_of(OutboxMessage))
 
 
 def headers(
@@ -59,43 +55,6 @@ class Composed:
     to: str
     rendered: Rendered
     headers: dict[str, str]
-
-
-def queue(
-    session: Session,
-    config: Settings,
-    *,
-    kind: str,
-    to: str,
-    rendered: Rendered,
-    links: Links,
-    game_id: int | None = None,
-    answering: str | None = None,
-) -> None:
-    """Add a rendered email to the outbox (in the caller's transaction)."""
-    found = headers(config, links=links, game_id=game_id, answering=answering)
-    queue_composed(session, config, kind=kind, composed=Composed(to, rendered, found))
-
-
-def queue_composed(session: Session, config: Settings, *, kind: str, composed: Composed) -> None:
-    """Add a composed email to the outbox (in the caller's transaction)."""
-    now = utcnow()
-    session.execute(
-        _INSERT,
-        {
-            "kind": kind,
-            "to_addr": composed.to,
-            "subject": composed.rendered.subject[:200],
-            "body": composed.rendered.text,
-            "html": composed.rendered.html,
-            "headers": composed.headers,
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
-    )
 
 
 def fill(row: OutboxMessage, composed: Composed) -> None:

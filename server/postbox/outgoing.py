@@ -1,21 +1,24 @@
 """Recording that game emails are due: the events of a game change, written as outbox rows
 in the change's own transaction and rendered by the worker from the game as it is when it
-sends them (`server.mail.events`). Notices are queued by `server.postbox.notices`; what the
-worker writes into a row when it renders it is `server.mail.outgoing`'s.
+sends them (`server.mail.events`), and a player's daily digest (`queue_digest`). Notices
+are queued by `server.postbox.notices`; what the worker writes into a row when it renders
+it is `server.mail.outgoing`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
 from sqlmodel import Session
 
 from server.config import Settings
-from server.models import OutboxMessage, OutboxStatus, table_of, utcnow
+from server.models import OutboxMessage, OutboxStatus, Player, aware, table_of, utcnow
 from server.postbox.addresses import new_message_id
+from server.postbox.kinds import EmailKind
 
 #: The outbox, written with a plain INSERT built once: a validated model per row would cost
 #: more than rendering it.
@@ -63,3 +66,30 @@ def event_rows(config: Settings, events: Sequence[Event]) -> list[dict[str, Any]
         }
         for event in events
     ]
+
+
+def queue_digest(
+    session: Session, config: Settings, player: Player, *, since: datetime, at: datetime
+) -> None:
+    """Queue `player`'s daily digest (in the caller's transaction) with its facts: the
+    turns since `since`, as of the moment `at`; the worker renders it from the games as
+    they are when it sends it (`server.mail.digest`)."""
+    assert player.id is not None
+    now = utcnow()
+    session.execute(
+        _INSERT,
+        {
+            "kind": EmailKind.DIGEST,
+            "to_addr": player.email,
+            "payload": {
+                "player": player.id,
+                "since": aware(since).isoformat(),
+                "at": aware(at).isoformat(),
+            },
+            "message_id": new_message_id(config.mail_domain),
+            "status": OutboxStatus.PENDING,
+            "attempts": 0,
+            "available_at": now,
+            "created_at": now,
+        },
+    )
