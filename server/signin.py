@@ -25,21 +25,19 @@ import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from server.config import Settings
 from server.models import (
     OutboxMessage,
-    OutboxStatus,
     Player,
     SignInCode,
     aware,
     stored_id,
-    table_of,
     utcnow,
 )
-from server.postbox.addresses import new_message_id
+from server.postbox import outgoing
 
 #: Digits of the short code.
 CODE_DIGITS = 10
@@ -88,19 +86,7 @@ def queue(session: Session, config: Settings, *, kind: str, to: str) -> None:
     """Ask for a sign-in email to the (normalised) address `to`, in the caller's
     transaction: one outbox row, the same whether or not `to` has an account; the worker
     makes the request and renders the email, or drops the row if nobody has the address."""
-    now = utcnow()
-    session.execute(
-        insert(table_of(OutboxMessage)),
-        {
-            "kind": kind,
-            "to_addr": to,
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
-    )
+    outgoing.queue_row(session, config, kind=kind, to_addr=to)
 
 
 def issue(session: Session, config: Settings, row: OutboxMessage) -> SignInCode | str:

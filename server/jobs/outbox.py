@@ -193,16 +193,18 @@ _FINISH = update(_OUTBOX).where(
 def _finish(engine: Engine, message: OutboxMessage, claimer: str, **values: object) -> None:
     """Update a message this claimer still holds (a lapsed claim is left to its new owner)."""
     with engine.begin() as connection:
-        connection.execute(
-            _FINISH,
-            {
-                "held_id": message.id,
-                "held_by": claimer,
-                "claimed_by": None,
-                "claimed_until": None,
-                **values,
-            },
-        )
+        connection.execute(_FINISH, _finished(message, claimer, **values))
+
+
+def _finished(message: OutboxMessage, claimer: str, **values: object) -> dict[str, object]:
+    """The parameters of `_FINISH`: the claim on `message` released, `values` written."""
+    return {
+        "held_id": message.id,
+        "held_by": claimer,
+        "claimed_by": None,
+        "claimed_until": None,
+        **values,
+    }
 
 
 #: A claimed message marked sent, with the fields its worker rendered (for an event).
@@ -250,15 +252,13 @@ def drop(engine: Engine, dropped: Sequence[tuple[OutboxMessage, str, str]], clai
         connection.execute(
             _FINISH,
             [
-                {
-                    "held_id": message.id,
-                    "held_by": claimer,
-                    "claimed_by": None,
-                    "claimed_until": None,
-                    "status": status,
-                    "last_error": reason[:500],
-                    "to_addr": message.to_addr,
-                }
+                _finished(
+                    message,
+                    claimer,
+                    status=status,
+                    last_error=reason[:500],
+                    to_addr=message.to_addr,
+                )
                 for message, status, reason in dropped
             ],
         )

@@ -16,19 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlalchemy import insert
 from sqlmodel import Session
 
 from server.config import Settings
-from server.models import OutboxMessage, OutboxStatus, Player, table_of, utcnow
-from server.postbox.addresses import new_message_id
+from server.models import Player
 from server.postbox.kinds import EmailKind
+from server.postbox.outgoing import queue_row
 
 #: The facts of a notice of a kind as JSON values (`server.mail.notices.encode`).
 Encoder = Callable[[EmailKind, Mapping[str, Any]], dict[str, Any]]
 
 _encoders: list[Encoder] = []
-_INSERT = insert(table_of(OutboxMessage))
 
 
 def use_encoder(encoder: Encoder) -> None:
@@ -56,21 +54,8 @@ def queue(
     """Queue a notice of `kind` to the address `to` (in the caller's transaction): the facts
     its builder takes (`links` among them), rendered by the worker when it sends it.
     `thread`: the game whose thread it joins; `answering`: the Message-ID it answers."""
-    now = utcnow()
-    session.execute(
-        _INSERT,
-        {
-            "kind": kind,
-            "to_addr": to,
-            "payload": {"facts": encode(kind, facts), "thread": thread},
-            "answering": answering,
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
-    )
+    payload = {"facts": encode(kind, facts), "thread": thread}
+    queue_row(session, config, kind=kind, to_addr=to, payload=payload, answering=answering)
 
 
 def queue_about_game(
@@ -87,19 +72,13 @@ def queue_about_game(
     transaction), with the facts of this moment its renderer adds (`GAME_BUILDERS`): the
     worker renders it from the game as it is when it sends it, like an event."""
     assert player.id is not None
-    now = utcnow()
-    session.execute(
-        _INSERT,
-        {
-            "kind": kind,
-            "to_addr": player.email,
-            "game_id": game_id,
-            "payload": {"facts": encode(kind, facts), "player": player.id},
-            "answering": answering,
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
+    payload = {"facts": encode(kind, facts), "player": player.id}
+    queue_row(
+        session,
+        config,
+        kind=kind,
+        to_addr=player.email,
+        game_id=game_id,
+        payload=payload,
+        answering=answering,
     )

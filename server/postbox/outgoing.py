@@ -26,6 +26,25 @@ TABLE = table_of(OutboxMessage)
 _INSERT = insert(TABLE)
 
 
+def new_row(config: Settings, now: datetime, **fields: Any) -> dict[str, Any]:
+    """A new outbox row of `fields`, as its INSERT binds it, with what every new row has: a
+    fresh Message-ID (fixed now, so a message sent twice after a crash is shown once), and
+    pending, due `now`."""
+    return {
+        **fields,
+        "message_id": new_message_id(config.mail_domain),
+        "status": OutboxStatus.PENDING,
+        "attempts": 0,
+        "available_at": now,
+        "created_at": now,
+    }
+
+
+def queue_row(session: Session, config: Settings, **fields: Any) -> None:
+    """Add one new outbox row of `fields` (in the caller's transaction)."""
+    session.execute(_INSERT, new_row(config, utcnow(), **fields))
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """A notification of a game change, for the player in `seat`: rendered when sent."""
@@ -48,22 +67,18 @@ def queue_events(session: Session, config: Settings, events: Sequence[Event]) ->
 def event_rows(config: Settings, events: Sequence[Event]) -> list[dict[str, Any]]:
     """The outbox rows of `events`, as their INSERT binds them."""
     now = utcnow()
-    domain = config.mail_domain
     return [
-        {
-            "kind": event.kind,
-            "game_id": event.game_id,
-            "version": event.version,
-            "seat": event.seat,
-            "turn": event.turn,
-            "answering": event.answering,
-            "more_games": [list(pair) for pair in event.more_games] or None,
-            "message_id": new_message_id(domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        }
+        new_row(
+            config,
+            now,
+            kind=event.kind,
+            game_id=event.game_id,
+            version=event.version,
+            seat=event.seat,
+            turn=event.turn,
+            answering=event.answering,
+            more_games=[list(pair) for pair in event.more_games] or None,
+        )
         for event in events
     ]
 
@@ -75,21 +90,5 @@ def queue_digest(
     turns since `since`, as of the moment `at`; the worker renders it from the games as
     they are when it sends it (`server.mail.digest`)."""
     assert player.id is not None
-    now = utcnow()
-    session.execute(
-        _INSERT,
-        {
-            "kind": EmailKind.DIGEST,
-            "to_addr": player.email,
-            "payload": {
-                "player": player.id,
-                "since": aware(since).isoformat(),
-                "at": aware(at).isoformat(),
-            },
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
-    )
+    facts = {"player": player.id, "since": aware(since).isoformat(), "at": aware(at).isoformat()}
+    queue_row(session, config, kind=EmailKind.DIGEST, to_addr=player.email, payload=facts)
