@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
+from cafe import i18n as languages
 from cafe.render import quantities
 from cafe.render.palette import PALETTE
 from server import i18n
@@ -42,8 +44,23 @@ QUANTITY_FILTERS = {
     "rating": quantities.rating,
     "rating_change": quantities.rating_change,
     "bank": quantities.bank,
-    "count": quantities.count,
 }
+
+
+def bold(value: Any) -> Markup:
+    """`value` in bold, escaped, for an HTML part: a word stressed inside a translated
+    sentence is passed to it as a placeholder's value (`_("… %(why)s", why=why|b)`)."""
+    return Markup("<b>%s</b>") % value
+
+
+def command(value: Any) -> Markup:
+    """`value` set as code (a command, a reply address) inside an HTML sentence."""
+    return Markup("<code>%s</code>") % value
+
+
+def link(url: str, text: Any) -> Markup:
+    """A link in the colour of the HTML parts, for a placeholder of a translated sentence."""
+    return Markup('<a href="%s" style="color:%s;">%s</a>') % (url, PALETTE["wood"], text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +144,9 @@ def _environment() -> Environment:
     i18n.install(environment)
     environment.filters.update(QUANTITY_FILTERS)
     environment.filters["wrap"] = wrap
+    environment.filters["b"] = bold
+    environment.filters["cmd"] = command
+    environment.globals["link"] = link
     environment.globals["palette"] = PALETTE
     return environment
 
@@ -135,13 +155,14 @@ _ENVIRONMENT = _environment()
 
 
 def render(name: str, context: Mapping[str, Any]) -> Rendered:
-    """Render the pair `name.txt` / `name.html` with `context` (a pure function)."""
+    """Render the pair `name.txt` / `name.html` with `context` (a pure function of it and
+    of the language in use, `cafe.i18n.current()`, which the HTML part declares)."""
     text_template = _ENVIRONMENT.get_template(f"{name}.txt")
     subject_block = text_template.blocks.get("subject")
     if subject_block is None:
         raise ValueError(f"templates/email/{name}.txt has no subject block")
     subject = "".join(subject_block(text_template.new_context(dict(context)))).strip()
-    full = {**context, "subject": subject}
+    full = {**context, "subject": subject, "language": languages.current()}
     text = text_template.render(full)
     html = _ENVIRONMENT.get_template(f"{name}.html").render(full)
     return Rendered(subject=subject, text=text, html=html)
