@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cafe.i18n import N_
 from server.config import Settings
 from server.domain import DomainError
 from server.games.notify import recipient
@@ -88,7 +89,7 @@ def answer(
     if _handled(session, reply.message_key):
         return "duplicate", "handled by another process meanwhile"
     already = phrase(
-        "you are registered for season %(season)s of %(league)s",
+        N_("you are registered for season %(season)s of %(league)s"),
         season=season.number,
         league=league.slug,
     )
@@ -98,15 +99,15 @@ def answer(
 def _not_join(reply: reading.Reply, first: str) -> Phrase:
     """Why a reply to a registration email registered no one, when it was no `join`."""
     if reply.too_large:
-        return phrase("your reply was too large to read")
+        return phrase(N_("your reply was too large to read"))
     if first:
         return phrase(
-            "we read only the word %(word)s in a reply to this email; yours said %(text)s",
+            N_("we read only the word %(word)s in a reply to this email; yours said %(text)s"),
             word="join",
             text=repr(first[:60]),
         )
     return phrase(
-        "we read only the word %(word)s in a reply to this email; yours had no text of its own",
+        N_("we read only the word %(word)s in a reply to this email; yours had no text of its own"),
         word="join",
     )
 

@@ -248,6 +248,7 @@ def table_full(
 ) -> Rendered:
     """To a game's creator: the last seat was taken (by `joined`); the game `started`
     since (on its own if `auto_start`), or the creator may start it now."""
+    start = f"cafe start {game_id}"
     context = _base(
         recipient.name,
         links,
@@ -259,11 +260,7 @@ def table_full(
         started=started,
         preheader=gettext("Game %(id)s is full: it has started", id=game_id)
         if started
-        else gettext(
-            "Game %(id)s is full: start it with %(command)s",
-            id=game_id,
-            command=f"cafe start {game_id}",
-        ),
+        else gettext("Game %(id)s is full: start it with %(command)s", id=game_id, command=start),
     )
     return render_pair("table_full", context)
 
@@ -614,7 +611,9 @@ def earlier_turn(earlier: EarlierTurn, zone: str) -> str:
         "turn": turn.notation,
         "number": turn.number,
         "at": at,
-        "points": quantities.points(turn.points),
+        "points": ngettext(
+            "%(points)s point", "%(points)s points", abs(turn.points), points=turn.points
+        ),
     }
     if turn.kind == "timeout":
         return gettext(

@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cafe import CafeError
+from cafe.i18n import N_
 from server.accounts import find_player
 from server.config import Settings, settings_of
 from server.db import get_engine
@@ -144,16 +145,14 @@ def _handle(
         return _join(session, config, reply, player, game.id)
     if reply.too_large:
         limit = config.mail_in_max_bytes
-        over = phrase("over %(limit)s bytes", limit=limit)
+        over = phrase(N_("over %(limit)s bytes"), limit=limit)
         return _refuse(session, reply, player, game.id, "too_large", over, config=config)
     if game.version != signed.version:
         earlier = _played_from(session, game, player, signed.version)
         if earlier is not None:
-            note = phrase(
-                "turn %(number)s was played (%(how)s)",
-                number=earlier.turn.number,
-                how=earlier.source or earlier.turn.kind,
-            )
+            # a note for the log (`Outcome`): the answer tells of the earlier turn itself
+            how = earlier.source or earlier.turn.kind
+            note = phrases.of(f"turn {earlier.turn.number} was played ({how})")
             return _refuse(
                 session,
                 reply,
@@ -164,13 +163,11 @@ def _handle(
                 earlier=earlier,
                 config=config,
             )
-        note = phrase(
-            "version %(version)s, the game is at %(now)s", version=signed.version, now=game.version
-        )
+        note = phrases.of(f"version {signed.version}, the game is at {game.version}")
         return _refuse(session, reply, player, game.id, "moved_on", note, config=config)
     choice = reading.choose(reply.lines)
     if choice is None:
-        nothing = phrase("no turn above the quote")
+        nothing = phrase(N_("no turn above the quote"))
         return _refuse(session, reply, player, game.id, "no_turn", nothing, config=config)
     notation = choice.text
     if choice.hint is not None:
@@ -214,20 +211,22 @@ def _season_turns(
         return None
     asked = [] if reply.too_large else [TURN_LINE.fullmatch(line.strip()) for line in reply.lines]
     lines = [(int(match[1]), match[2].strip()) for match in asked if match]
-    refusals = [] if lines else [phrase("we found no line of the form GAME: TURN in your reply")]
+    refusals = (
+        [] if lines else [phrase(N_("we found no line of the form GAME: TURN in your reply"))]
+    )
     played = []
     for game_id, notation in lines:
         game = session.get(GameRecord, game_id)
         if game is None or game.season_id != season.id or game.state is None:
             refusals.append(
                 phrase(
-                    "game %(game)s is not a game of season %(season)s",
+                    N_("game %(game)s is not a game of season %(season)s"),
                     game=game_id,
                     season=season.number,
                 )
             )
         elif player.name not in game.state["players"]:
-            refusals.append(phrase("you do not play in game %(game)s", game=game_id))
+            refusals.append(phrase(N_("you do not play in game %(game)s"), game=game_id))
         else:  # each game's turn handled once, by a key of its own
             key = hashlib.sha256(reply.message_key.encode()).hexdigest()
             one = dataclasses.replace(reply, message_key=f"season-turn:{key}:{game_id}")
@@ -293,13 +292,13 @@ def _join(
         return _answer_join(session, config, reply, player, game_id, None)
     why = (
         phrase(
-            "your reply began %(text)s; to take the seat, reply with the word %(word)s",
+            N_("your reply began %(text)s; to take the seat, reply with the word %(word)s"),
             text=repr(reply.lines[0][:40]),
             word="join",
         )
         if reply.lines
         else phrase(
-            "your reply was empty; to take the seat, reply with the word %(word)s", word="join"
+            N_("your reply was empty; to take the seat, reply with the word %(word)s"), word="join"
         )
     )
     return _answer_join(session, config, reply, player, game_id, why)
