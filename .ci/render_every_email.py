@@ -30,7 +30,7 @@ from server.games.turns import result_detail
 from server.league import messages as league
 from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
-from server.mail import messages, outgoing
+from server.mail import messages, outgoing, phrases
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import (
     DigestGame,
@@ -40,6 +40,7 @@ from server.mail.facts import (
     Recipient,
     VacationGame,
 )
+from server.mail.phrases import phrase
 
 #: Players with names as long as they may be (`server.models.NAME_LENGTH`, 24).
 ANN, BOB, CID, DAN = (f"{name}_has_a_very_long_name" for name in ("ann", "bob", "cid", "dan"))
@@ -175,7 +176,7 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
             running,
             me,
             problem="illegal",
-            reason="no free chair",
+            reason=phrases.of("no free chair"),  # the engine's words
             read="USm@US1",
             hints=hints,
             links=LINKS,
@@ -247,12 +248,22 @@ def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rende
         ),
         "league_joined": lambda: league.joined(ann, SEASON, links=LINKS),
         "league_join_refused": lambda: league.join_refused(
-            ann, SEASON, reason=f"season {SEASON.number} of {SEASON.slug} is running", links=LINKS
+            ann,
+            SEASON,
+            reason=phrase(
+                "you are registered for season %(season)s of %(league)s",
+                season=SEASON.number,
+                league=SEASON.slug,
+            ),
+            links=LINKS,
         ),
         "league_turns_refused": lambda: league.turns_refused(
             ann,
             SEASON,
-            reason="game 123999 is not a game of season 12; you do not play in game 123458",
+            reason=[
+                phrase("game %(game)s is not a game of season %(season)s", game=123999, season=12),
+                phrase("you do not play in game %(game)s", game=123458),
+            ],
             example="123456: ESm@ES1",
             links=LINKS,
         ),
