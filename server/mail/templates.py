@@ -44,6 +44,7 @@ QUANTITY_FILTERS = {
     "rating": quantities.rating,
     "rating_change": quantities.rating_change,
     "bank": quantities.bank,
+    "count": quantities.count,  # the web pages' still (no email counts with it)
 }
 
 
