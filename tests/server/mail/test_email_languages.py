@@ -17,7 +17,8 @@ from mail_support import read_html, sample_emails, too_wide
 
 from cafe.i18n import ngettext, speaking
 from cafe.render import text as picture
-from server.mail import messages, phrases
+from server.mail import messages, notices, phrases
+from server.mail.kinds import EmailKind
 from server.mail.templates import Rendered
 
 SAMPLES = sample_emails()
@@ -193,3 +194,52 @@ def test_every_counted_noun_takes_the_seeds_plural_forms(message, language):
     for n, form, text in zip(NUMBERS, COUNTED[message][language].split(), said, strict=True):
         # the number, perhaps an adjective ("1 ligová hra"), then the noun's form
         assert re.search(rf"(^|\s){n}\s+(\w+\s+)?{form}(\s|[.,]|$)", text), (n, form, text)
+
+
+SEASON_FACTS = {
+    "recipient": {"player_id": 1, "name": "ann", "email": "ann@example.org"},
+    "season": {
+        "league": "Tuesday Club",
+        "slug": "tuesday",
+        "number": 2,
+        "game_size": 4,
+        "clock": SAMPLES.CLOCK,
+    },
+    "links": {"base_url": "https://cafe.example.org"},
+}
+
+
+def test_stored_reasons_are_codes_and_phrases_and_old_rows_still_read():
+    """What a notice stores is language-neutral — a placement's code, a refusal's message
+    and values — and is said in the reader's language when sent; a row stored before (the
+    words themselves, English) is still rendered, as it was."""
+    refused = notices.encode(
+        EmailKind.LEAGUE_TURNS_REFUSED,
+        notices.decode(EmailKind.LEAGUE_TURNS_REFUSED, {**SEASON_FACTS, "example": "1: J@US1"})
+        | {"reason": [phrases.phrase("you do not play in game %(game)s", game=7)]},
+    )
+    assert refused["reason"] == [
+        {
+            "message": "you do not play in game %(game)s",
+            "values": {"game": 7},
+            "plural": None,
+            "num": 1,
+        }
+    ]
+    for stored, german in (
+        (refused["reason"], "Sie spielen nicht in Spiel 7"),
+        ("you do not play in game 7", "you do not play in game 7"),  # an old row's words
+    ):
+        facts = notices.decode(EmailKind.LEAGUE_TURNS_REFUSED, {**refused, "reason": stored})
+        with speaking("de"):
+            assert german in notices.BUILDERS[EmailKind.LEAGUE_TURNS_REFUSED](**facts).text
+    started = {**SEASON_FACTS, "division": 1, "players": ["ann", "bob"], "games": []}
+    for placed, placed_from, czech in (
+        ("down", 1, "sestup z divize 1"),
+        ("moved down from division 1", None, "moved down from division 1"),  # an old row
+    ):
+        stored = {**started, "division": 2, "placed": placed, "placed_from": placed_from}
+        facts = notices.decode(EmailKind.LEAGUE_SEASON_STARTED, stored)
+        with speaking("cs"):
+            text = notices.BUILDERS[EmailKind.LEAGUE_SEASON_STARTED](**facts).text
+        assert czech in " ".join(text.split())
