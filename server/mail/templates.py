@@ -93,6 +93,10 @@ class _Environment(Environment):
 
 #: A word that must stay whole however long it is: a link or an address.
 _LINK = re.compile(r"[a-z]+://\S+|\S+@\S+")
+#: A command quoted in a sentence (`cafe move ID TURN`): its words stay on one line.
+_QUOTED = re.compile(r"`[^`\n]+`")
+#: What holds a quoted command's words together while a paragraph is filled.
+_JOINED = "\x00"
 
 
 def _words(paragraph: str, room: int) -> str:
@@ -110,14 +114,15 @@ def wrap(text: str, indent: str = "", then: str | None = None) -> str:
     """`text` reflowed into lines of at most `TEXT_WIDTH` columns, paragraph by paragraph
     (they are parted by blank lines): the first line of each starts with `indent`, the
     further ones with `then` (default `indent`). Lines break between words; a word longer
-    than a line is cut, but for a link, which stands alone on its line. A final newline is
-    kept."""
+    than a line is cut, but for a link, which stands alone on its line; a command quoted in
+    backticks is not broken. A final newline is kept."""
     end = "\n" if text.endswith("\n") else ""
     whole = text.strip("\n")
     if len(indent) + len(whole) <= TEXT_WIDTH and whole == " ".join(whole.split()):
         return indent + whole + end  # one line that fits: most of them (textwrap is slow)
     later = indent if then is None else then
     room = TEXT_WIDTH - max(len(indent), len(later))
+    whole = _QUOTED.sub(lambda quoted: quoted[0].replace(" ", _JOINED), whole)
     filled = (
         textwrap.fill(
             _words(paragraph, room),
@@ -129,7 +134,7 @@ def wrap(text: str, indent: str = "", then: str | None = None) -> str:
         )
         for paragraph in whole.split("\n\n")
     )
-    return "\n\n".join(filled) + end
+    return "\n\n".join(filled).replace(_JOINED, " ") + end
 
 
 def _environment() -> Environment:
