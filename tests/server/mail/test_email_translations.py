@@ -35,7 +35,7 @@ NOT_OURS = (
 )
 #: A moment as the emails wrote it before they spoke the reader's language (`times.local`).
 MOMENT = re.compile(
-    r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ [A-Z][a-z]{2} \d{4}, \d\d:\d\d( [A-Z+\-0-9]+)?"
+    r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d+ [A-Z][a-z]{2} \d{4}, \d\d:\d\d( [A-Z+\-0-9]+)?"
 )
 #: A word that is the same in every language: a link, an address, a command or code in
 #: backticks, a tile or turn (capitals, digits, `@`, `_`), a command's name.
