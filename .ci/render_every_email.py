@@ -24,13 +24,13 @@ import server
 from cafe import Game
 from cafe.bots import GreedyBot
 from cafe.league.table import Move, TableRow
-from server import config
+from server import config, phrases
 from server.games.store import standing_json
 from server.games.turns import result_detail
 from server.league import messages as league
 from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
-from server.mail import messages, outgoing, phrases
+from server.mail import messages, outgoing
 from server.mail.addresses import ReplyAddress
 from server.mail.facts import (
     DigestGame,
@@ -40,7 +40,7 @@ from server.mail.facts import (
     Recipient,
     VacationGame,
 )
-from server.mail.phrases import phrase
+from server.phrases import phrase
 
 #: Players with names as long as they may be (`server.models.NAME_LENGTH`, 24).
 ANN, BOB, CID, DAN = (f"{name}_has_a_very_long_name" for name in ("ann", "bob", "cid", "dan"))

@@ -32,8 +32,8 @@ from server.mail import notices, outgoing, reading
 from server.mail.addresses import SeasonReplyAddress, read_season_reply_address
 from server.mail.facts import Links
 from server.mail.kinds import EmailKind
-from server.mail.phrases import Phrase, of, phrase
 from server.models import InboundMail, League, Player, Season, SeasonStatus
+from server.phrases import Phrase, of, phrase
 
 #: A reply's first own line that asks to join: `join`, `Join!`, `cafe league join tuesday`.
 JOIN = re.compile(r"(?:cafe\s+league\s+)?join(?:\s+[a-z0-9-]{1,32})?\s*[.!]?", re.IGNORECASE)

@@ -27,9 +27,9 @@ from server.league.reasons import (
 )
 from server.mail import times
 from server.mail.facts import Links, Recipient
-from server.mail.phrases import Words, say
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
+from server.phrases import Words, say
 
 
 @dataclass(frozen=True, slots=True)

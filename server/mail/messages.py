@@ -31,10 +31,10 @@ from server.mail.facts import (
     Recipient,
     VacationGame,
 )
-from server.mail.phrases import Words, say
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
+from server.phrases import Words, say
 
 #: The board of a text part: the compact one, without the left margin a terminal keeps.
 PICTURE = dataclasses.replace(COMPACT, margin=0)

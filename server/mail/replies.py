@@ -36,6 +36,7 @@ from sqlmodel import Session, select
 
 from cafe import CafeError
 from cafe.i18n import N_
+from server import phrases
 from server.accounts import find_player
 from server.config import Settings, settings_of
 from server.db import get_engine
@@ -45,11 +46,10 @@ from server.league import joining
 from server.league import messages as league_messages
 from server.league.emails import season_facts
 from server.league.store import running_games_of
-from server.mail import batch, notices, outgoing, phrases, reading
+from server.mail import batch, notices, outgoing, reading
 from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
 from server.mail.facts import EarlierTurn, LoggedTurn
 from server.mail.kinds import EmailKind
-from server.mail.phrases import Phrase, phrase
 from server.models import (
     GameRecord,
     InboundMail,
@@ -64,6 +64,7 @@ from server.models import (
     TurnSource,
     utcnow,
 )
+from server.phrases import Phrase, phrase
 
 log = logging.getLogger(__name__)
 

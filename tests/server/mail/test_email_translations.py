@@ -17,7 +17,8 @@ from mail_support import read_html, sample_emails, too_wide
 
 from cafe.i18n import ngettext, speaking
 from cafe.render import text as picture
-from server.mail import messages, notices, phrases
+from server import phrases
+from server.mail import messages, notices
 from server.mail.kinds import EmailKind
 from server.mail.templates import Rendered
 

@@ -1,5 +1,5 @@
-"""Words an email says later: a message of the catalogs and its values, stored with a
-notice (`outbox.payload`) and said in the recipient's language when the email is rendered.
+"""Words said later: a message of the catalogs and its values, stored with a notice
+(`outbox.payload`) and said in the recipient's language when the email is rendered.
 
 A refusal's reason is known when a reply is read, but the email that tells it is rendered
 when it is sent, for a reader whose language the row does not know; so the row keeps the
