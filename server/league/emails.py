@@ -28,7 +28,6 @@ from server.config import Settings
 from server.games.notify import recipient
 from server.league import ratings
 from server.league.facts import LeagueGame, RatingChange, SeasonFacts
-from server.league.reasons import placement_text
 from server.league.standings import division_tables
 from server.models import (
     GameRecord,
@@ -192,7 +191,8 @@ def season_started(session: Session, *, league: League, season: Season, config: 
             player,
             season=facts,
             division=member.division,
-            placed=placement_text(member.placed, member.placed_from, member.division),
+            placed=member.placed,
+            placed_from=member.placed_from,
             refilled=member.placed in (Placement.FILLED, Placement.EVENED),
             players=divisions[member.division],
             games=[_only_my_deadline(g, player.name) for g in _mine(games, player.name)],

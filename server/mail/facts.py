@@ -17,7 +17,8 @@ from functools import cached_property
 from typing import Any
 
 from cafe import Game
-from cafe.endings import TIMEOUT_MARK, Departure
+from cafe.endings import Departure
+from cafe.i18n import N_, gettext
 from cafe.render import quantities
 from server.league.labels import LeagueLabel
 from server.models import departure_of
@@ -46,18 +47,40 @@ class LoggedTurn:
         """`12. ann played USm@US1 for +6 points`, marked `(played on time-out)` and `and
         was eliminated at the bar` where they apply; or a player leaving: `12. ann
         resigned`, `… was removed on time`, `… withdrew from the season`; or the league
-        organiser's adjudication."""
+        organiser's adjudication (in the language in use)."""
         if self.kind == "end":
-            return f"{self.number}. adjudicated by {self.detail['by']}: {self.detail['reason']}"
+            return gettext(
+                "%(number)s. adjudicated by %(by)s: %(reason)s",
+                number=self.number,
+                by=self.detail["by"],
+                reason=self.detail["reason"],
+            )
         left = departure_of(self.kind, self.detail)
+        said = {"number": self.number, "player": self.player}
         if left is not None and left is not Departure.ELIMINATED:
-            return f"{self.number}. {self.player} {left.predicate}"
-        timeout = f" ({TIMEOUT_MARK})" if self.kind == "timeout" else ""
-        out = f" and {left.predicate}" if left is not None else ""
-        return (
-            f"{self.number}. {self.player} played {self.notation} for "
-            f"{quantities.points(self.points)}{timeout}{out}"
-        )
+            return gettext(_LEFT[left], **said)
+        played = _PLAYED[self.kind == "timeout", left is Departure.ELIMINATED]
+        return gettext(played, **said, turn=self.notation, points=quantities.points(self.points))
+
+
+#: A log entry of a player who left the game, by how they left.
+_LEFT = {
+    Departure.RESIGNED: N_("%(number)s. %(player)s resigned"),
+    Departure.TIMED_OUT: N_("%(number)s. %(player)s was removed on time"),
+    Departure.WITHDREW: N_("%(number)s. %(player)s withdrew from the season"),
+}
+#: A log entry of a turn, by whether it was played on time-out and put its player out.
+_PLAYED = {
+    (False, False): N_("%(number)s. %(player)s played %(turn)s for %(points)s"),
+    (True, False): N_("%(number)s. %(player)s played %(turn)s for %(points)s (played on time-out)"),
+    (False, True): N_(
+        "%(number)s. %(player)s played %(turn)s for %(points)s and was eliminated at the bar"
+    ),
+    (True, True): N_(
+        "%(number)s. %(player)s played %(turn)s for %(points)s (played on time-out) and was "
+        "eliminated at the bar"
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
