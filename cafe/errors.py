@@ -1,13 +1,20 @@
 """The engine's errors: one family, so callers can catch ``CafeError`` and show the message.
 
 Every error is a ``ValueError``: something the caller passed in was wrong, never the engine.
+Its message is a ``cafe.i18n.Text``: ``str(error)`` says it in the language in use when it
+is read, so that an error raised in one place is told to its reader in theirs.
 """
 
 from __future__ import annotations
 
+from cafe.i18n import Message
+
 
 class CafeError(ValueError):
     """Base of every error the engine raises for bad input."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
 
 
 class NotationError(CafeError):
@@ -16,7 +23,7 @@ class NotationError(CafeError):
     ``token`` is the piece of text that could not be read and ``text`` the whole input.
     """
 
-    def __init__(self, message: str, *, token: str = "", text: str = "") -> None:
+    def __init__(self, message: Message, *, token: str = "", text: str = "") -> None:
         super().__init__(message)
         self.token = token
         self.text = text
@@ -25,7 +32,7 @@ class NotationError(CafeError):
 class IllegalTurnError(CafeError):
     """A readable turn that breaks a rule; ``rule`` names it (``gender-balance``, ``nation`` …)."""
 
-    def __init__(self, message: str, *, rule: str) -> None:
+    def __init__(self, message: Message, *, rule: str) -> None:
         super().__init__(message)
         self.rule = rule
 
