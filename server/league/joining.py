@@ -4,9 +4,10 @@
 The email's reply address names the season and the player it was sent to, signed
 (`server.mail.addresses.SeasonReplyAddress`); as for emailed turns, the `From` of the reply
 counts for nothing. The reply's first own line must read `join` (or `cafe league join
-SLUG`). The registration goes through the API's own rules (`server.league.store.add_member`,
-the season's row locked) and, in the same transaction, the answer is queued and the message
-recorded as handled, so a message delivered twice registers and answers once. Every reply
+SLUG`, or a join word of another language: `server.mail.words`). The registration goes
+through the API's own rules (`server.league.store.add_member`, the season's row locked)
+and, in the same transaction, the answer is queued and the message recorded as handled,
+so a message delivered twice registers and answers once. Every reply
 a person wrote is answered: `league_joined`, or `league_join_refused` with the reason
 (registration closed, registered already, not invited, no `join` in it). Answers go out
 whatever the player's email preferences: they answer the player's own email.
@@ -14,7 +15,6 @@ whatever the player's email preferences: they answer the player's own email.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,14 +27,11 @@ from server.games.notify import recipient
 from server.league.emails import season_facts, season_links
 from server.league.messages import SeasonFacts
 from server.league.store import add_member
-from server.mail import notices, outgoing, reading
+from server.mail import notices, outgoing, reading, words
 from server.mail.addresses import SeasonReplyAddress, read_season_reply_address
 from server.mail.facts import Links
 from server.mail.kinds import EmailKind
 from server.models import InboundMail, League, Player, Season, SeasonStatus
-
-#: A reply's first own line that asks to join: `join`, `Join!`, `cafe league join tuesday`.
-JOIN = re.compile(r"(?:cafe\s+league\s+)?join(?:\s+[a-z0-9-]{1,32})?\s*[.!]?", re.IGNORECASE)
 
 
 def season_address(config: Settings, addresses: Sequence[str]) -> SeasonReplyAddress | None:
@@ -72,7 +69,7 @@ def answer(
     try:
         if reply.too_large:
             raise DomainError("too_large", "your reply was too large to read")
-        if not JOIN.fullmatch(first):
+        if not words.is_join_line(first):
             said = f"yours said {first[:60]!r}" if first else "yours had no text of its own"
             raise DomainError(
                 "not_join", f"we read only the word join in a reply to this email; {said}"
