@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cafe.i18n import lazy_gettext
 from server.config import Settings
 from server.domain import DomainError
 from server.games.notify import recipient
@@ -68,11 +69,19 @@ def answer(
     first = reply.lines[0] if reply.lines else ""
     try:
         if reply.too_large:
-            raise DomainError("too_large", "your reply was too large to read")
+            raise DomainError("too_large", lazy_gettext("your reply was too large to read"))
         if not words.is_join_line(first):
-            said = f"yours said {first[:60]!r}" if first else "yours had no text of its own"
             raise DomainError(
-                "not_join", f"we read only the word join in a reply to this email; {said}"
+                "not_join",
+                lazy_gettext(
+                    "we read only the word join in a reply to this email; yours said %(said)s",
+                    said=repr(first[:60]),
+                )
+                if first
+                else lazy_gettext(
+                    "we read only the word join in a reply to this email; "
+                    "yours had no text of its own"
+                ),
             )
         add_member(session, league=league, season=season, player=player)
     except DomainError as refusal:

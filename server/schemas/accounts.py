@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from cafe.i18n import N_
 from server.models import TurnEmails
 from server.schemas.clock import TimeZoneName
 from server.schemas.fields import (
@@ -129,7 +130,9 @@ class PreferencesUpdate(RequestModel):
     model_config = RequestModel.model_config | {"use_enum_values": True}
 
     # The ignores: None is "not given", never a value to send, so the schema stays non-null.
-    turn_emails: TurnEmails = Field(default=None, strict=False, description="each, digest or none")  # type: ignore[assignment]
-    others_turns: bool = Field(default=None, description="true or false")  # type: ignore[assignment]
-    reminders: bool = Field(default=None, description="true or false")  # type: ignore[assignment]
+    turn_emails: TurnEmails = Field(
+        default=None, strict=False, description=N_("each, digest or none")
+    )  # type: ignore[assignment]
+    others_turns: bool = Field(default=None, description=N_("true or false"))  # type: ignore[assignment]
+    reminders: bool = Field(default=None, description=N_("true or false"))  # type: ignore[assignment]
     timezone: TimeZoneName = Field(default=None)  # type: ignore[assignment]

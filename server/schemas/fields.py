@@ -23,6 +23,7 @@ from pydantic.functional_serializers import SerializerFunctionWrapHandler
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import IntegerConverter
 
+from cafe.i18n import N_, lazy_gettext
 from cafe.players import NAME_LENGTH, NAME_PATTERN, NAME_RULE
 from server.models import iso
 
@@ -39,7 +40,13 @@ class StoredInt(IntegerConverter):
     def to_python(self, value: str) -> int:
         number: int = super().to_python(value)
         if number > MAX_INT:
-            raise NotFound(f"nothing here has the number {value}; numbers go up to {MAX_INT}")
+            raise NotFound(  # said in the reader's language by the handler (`server.errors`)
+                lazy_gettext(  # type: ignore[arg-type]
+                    "nothing here has the number %(number)s; numbers go up to %(most)s",
+                    number=value,
+                    most=MAX_INT,
+                )
+            )
         return number
 
 
@@ -47,7 +54,7 @@ class StoredInt(IntegerConverter):
 #: (JSON can spell them as `\ud800`, but they have no UTF-8 encoding). Refused anywhere in
 #: a body (`server.apispec`).
 UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
-UNSTORABLE_RULE = (
+UNSTORABLE_RULE = lazy_gettext(
     "holds a NUL character or an unpaired surrogate (\\ud800-\\udfff); "
     "send text as valid Unicode without NUL"
 )
@@ -116,7 +123,7 @@ Email = Annotated[
         min_length=3,
         max_length=254,
         pattern=rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}$",
-        description="an email address",
+        description=N_("an email address"),
     ),
 ]
 #: A short label of the user's choosing.
@@ -126,7 +133,7 @@ Label = Annotated[
         min_length=1,
         max_length=64,
         pattern=LINE_PATTERN,
-        description="1 to 64 characters, none of them a control character",
+        description=N_("1 to 64 characters, none of them a control character"),
     ),
 ]
 #: A plain-digit query integer (`?limit=20`).
