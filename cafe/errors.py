@@ -7,7 +7,7 @@ is read, so that an error raised in one place is told to its reader in theirs.
 
 from __future__ import annotations
 
-from cafe.i18n import Message
+from cafe.i18n import Message, Text
 
 
 class CafeError(ValueError):
@@ -15,6 +15,12 @@ class CafeError(ValueError):
 
     def __init__(self, message: Message) -> None:
         super().__init__(message)
+
+    @property
+    def lazy_message(self) -> Message:
+        """The message, still to be said (a `Text`: in the language in use when read)."""
+        given = self.args[0] if self.args else ""
+        return given if isinstance(given, str | Text) else str(given)
 
 
 class NotationError(CafeError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from cafe import CafeError, GameOverError, IllegalTurnError, NotationError
-from cafe.i18n import Message, Text
+from cafe.i18n import Message
 
 
 class DomainError(Exception):
@@ -21,13 +21,13 @@ class DomainError(Exception):
     def __init__(self, code: str, message: Message, **facts: Any) -> None:
         super().__init__(message)
         self.code = code
-        self.text = message
+        self.lazy_message = message
         self.facts = facts
 
     @property
     def message(self) -> str:
         """The message, in the language in use now."""
-        return str(self.text)
+        return str(self.lazy_message)
 
     def __str__(self) -> str:
         return self.message
@@ -64,7 +64,7 @@ class RateLimited(DomainError):
 def from_engine(exc: CafeError) -> DomainError:
     """The service's refusal for an engine refusal: the one engine-error → code mapping,
     used by the API and the email-reply path alike."""
-    message = engine_message(exc)
+    message = exc.lazy_message
     if isinstance(exc, NotationError):
         return Unreadable("unreadable_turn", message)
     if isinstance(exc, IllegalTurnError):
@@ -72,9 +72,3 @@ def from_engine(exc: CafeError) -> DomainError:
     if isinstance(exc, GameOverError):
         return Conflict("game_finished", message)
     return Refused("rejected", message)
-
-
-def engine_message(exc: CafeError) -> Message:
-    """An engine error's message, still to be said (a `Text`) where the engine made one."""
-    given = exc.args[0] if exc.args else ""
-    return given if isinstance(given, str | Text) else str(exc)
