@@ -156,12 +156,6 @@ class Text:
     def __repr__(self) -> str:
         return f"Text({str(self)!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return str(self) == str(other) if isinstance(other, str | Text) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._singular)
-
 
 #: A message: words already, or a `Text` said when it is read.
 Message: TypeAlias = str | Text

@@ -15,7 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
-from cafe.i18n import lazy_gettext
+from cafe.i18n import gettext, lazy_gettext
+from cafe.render import quantities
 from server import idempotency
 from server.clock.store import next_deadline
 from server.config import Settings
@@ -295,7 +296,12 @@ def _apply_turn(
         created_at=utcnow(),  # given, as pydantic inspects a default factory's signature per call
     )
     response = {
-        "summary": f"{player.name} played {entry.notation} for {result.points} points",
+        "summary": gettext(
+            "%(player)s played %(turn)s for %(points)s",
+            player=player.name,
+            turn=entry.notation,
+            points=quantities.points(result.points),
+        ),
         "game_id": game_id,
         "number": entry.number,
         "player": player.name,
@@ -346,7 +352,7 @@ def resign(session: Session, *, game_id: int, player: Player, config: Settings) 
             "already_out", lazy_gettext("you are already out of game %(game)s", game=game_id)
         )
     engine, entry = resignation(game, seat)
-    response = {"summary": f"{player.name} resigned"}
+    response = {"summary": gettext("%(player)s resigned", player=player.name)}
     _commit_change(
         session, game=game, engine=engine, entry=entry, response=response, idem=None, config=config
     )

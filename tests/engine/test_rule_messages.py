@@ -113,7 +113,7 @@ def test_a_message_within_a_message_is_said_in_the_same_language():
     outer = lazy_gettext("%(player)s is already out of the game", player=inner)
     with i18n.speaking("de"):
         assert str(outer) == "noch niemand ist bereits aus dem Spiel"
-    assert outer == "nobody yet is already out of the game"
+    assert str(outer) == "nobody yet is already out of the game"
     assert repr(Text("nothing")) == "Text('nothing')"
 
 
