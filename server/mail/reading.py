@@ -55,14 +55,15 @@ _ATTRIBUTION = re.compile(
     r"|^[^\n]{0,200}<[^\s<>@]{1,64}@[^\s<>@]{1,200}>\s*:[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
-#: A header block's first line (`From:` in the corpus's languages and ours) or a separator
-#: (`-----Original Message-----`, `-----Původní zpráva-----`, `--- Исходное сообщение ---`).
+#: A header block's first line (`From:` in the corpus's languages and ours), a separator
+#: (`-----Original Message-----`, `-----Původní zpráva-----`, `--- Исходное сообщение ---`)
+#: or a phone's signature (`Sent from my iPhone`, `Odesláno z iPhonu`, `Отправлено с iPhone`).
 _QUOTE_START = re.compile(
     r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht"
     r"|weitergeleitete nachricht|původní zpráva|původní e-mail|přeposlaná zpráva"
     r"|исходное сообщение|пересылаемое сообщение)\s*-{2,}"
     r"|_{10,}|(from|von|de|от|fra|från|van|od|odesílatel|da|lähettäjä|feladó|от кого)\s?:\s.+"
-    r"|sent from my .+)$",
+    r"|sent from my .+|odesláno z .+|von meinem .+ gesendet|отправлено с .+)$",
     re.IGNORECASE,
 )
 _HINT = re.compile(r"#?([0-9]{1,2})[.):]?")

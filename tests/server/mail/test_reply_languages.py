@@ -36,6 +36,10 @@ ATTRIBUTIONS = [
     "---------- Původní e-mail ----------",
     "-------- Исходное сообщение --------",
     "-------- Weitergeleitete Nachricht --------",
+    "Sent from my iPhone",
+    "Odesláno z iPhonu",
+    "Von meinem iPhone gesendet",
+    "Отправлено с iPhone",
 ]
 
 
