@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from cafe.i18n import lazy_gettext, lazy_ngettext
+from cafe.i18n import lazy_gettext
 from server.clock.deadlines import Interval
 
 HOUR = timedelta(hours=1)
@@ -107,11 +107,10 @@ def declare(
     balance = settle(bank, now)
     if balance.hours < days * 24:
         raise BankRefusal(
-            lazy_ngettext(
-                "your vacation bank holds %(held)s days, not enough for %(num)s day",
-                "your vacation bank holds %(held)s days, not enough for %(num)s days",
-                days,
+            lazy_gettext(
+                "your vacation bank holds %(held)s days, not enough for %(wanted)s",
                 held=format(balance.days, "g"),
+                wanted=days,
             )
         )
     vacation = Vacation(start=start, end=start + days * 24 * HOUR, days=days)
