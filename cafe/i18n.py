@@ -190,8 +190,10 @@ class Country:
         language = current()
         if language == DEFAULT:
             return NATIONS.get(self.code, self.code)
-        # Babel is the service's and the client's, and the engine imports without it.
-        from babel import Locale  # noqa: PLC0415
-
+        english = NATIONS.get(self.code, self.code)
+        try:  # Babel is the service's and the client's: the engine alone goes without it
+            from babel import Locale  # noqa: PLC0415
+        except ImportError:
+            return english
         region = _REGIONS.get(self.code, self.code)
-        return str(Locale(language).territories.get(region, NATIONS.get(self.code, self.code)))
+        return str(Locale(language).territories.get(region, english))
