@@ -61,8 +61,8 @@ _HEADINGS = {403: N_("Not allowed"), 404: N_("Not found"), 413: N_("Too large")}
 #: What we say for the HTTP errors Werkzeug raises with its own (English) description.
 _HTTP_MESSAGES = {
     400: N_("the request could not be read"),
-    404: N_("there is nothing at this address; see /api/openapi.json"),
-    405: N_("this address does not take this method; the Allow header lists those it takes"),
+    404: N_("there is nothing at this address"),
+    405: N_("this address does not take this method"),
     415: N_("this request's body has a type the service does not read; send JSON"),
 }
 
