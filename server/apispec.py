@@ -29,7 +29,7 @@ from werkzeug.exceptions import BadRequest
 
 from cafe.i18n import Text, lazy_gettext
 from server.domain import Unreadable
-from server.schemas.fields import MAX_INT, UNSTORABLE, UNSTORABLE_RULE, ErrorBody
+from server.schemas.fields import MAX_INT, RULES, UNSTORABLE, UNSTORABLE_RULE, ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -145,7 +145,7 @@ def refusal(error: ValidationError) -> Unreadable:
     location = tuple(problem["loc"])
     field = ".".join(str(part) for part in location if isinstance(part, str))
     described = _rule(_MODELS.get(error.title), location)
-    rule = None if described is None else Text(described)
+    rule = None if described is None else RULES.get(described, Text(described))
     message: Text
     if problem["type"] == "missing":
         message = (

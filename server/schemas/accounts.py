@@ -16,6 +16,7 @@ from server.schemas.fields import (
     PublicModel,
     RequestModel,
     Timestamp,
+    rule,
 )
 from server.signin import CODE_DIGITS, LINK_CODE_LENGTH, LINK_CODE_PATTERN
 
@@ -23,8 +24,14 @@ SignInCode = Annotated[
     str,
     Field(
         pattern=rf"^([0-9]{{{CODE_DIGITS}}}|{LINK_CODE_PATTERN})$",
-        description=f"the {CODE_DIGITS} digits mailed to you, or the last part of the "
-        f"email's sign-in link ({LINK_CODE_LENGTH} letters, digits, '-' or '_')",
+        description=rule(
+            N_(
+                "the %(digits)s digits mailed to you, or the last part of the "
+                "email's sign-in link (%(length)s letters, digits, '-' or '_')"
+            ),
+            digits=CODE_DIGITS,
+            length=LINK_CODE_LENGTH,
+        ),
     ),
 ]
 

@@ -23,9 +23,23 @@ from pydantic.functional_serializers import SerializerFunctionWrapHandler
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import IntegerConverter
 
-from cafe.i18n import N_, lazy_gettext
+from cafe.i18n import N_, Text, lazy_gettext
 from cafe.players import NAME_LENGTH, NAME_PATTERN, NAME_RULE
 from server.models import iso
+
+#: The field rules that hold a number (`rule`), by their English words: what a refusal
+#: quoting one says in the reader's language.
+RULES: dict[str, Text] = {}
+
+
+def rule(template: str, **values: Any) -> str:
+    """A field's description with its numbers filled in (`template` marked `N_`, with named
+    placeholders): the English words for the OpenAPI document, remembered in `RULES` so that
+    a refusal quoting the rule says it in the reader's language (`server.apispec`)."""
+    described = template % values
+    RULES[described] = Text(template, **values)
+    return described
+
 
 #: Largest id or version accepted (PostgreSQL `integer`).
 MAX_INT = 2**31 - 1

@@ -24,6 +24,7 @@ from server.schemas.fields import (
     RequestModel,
     SparseModel,
     Timestamp,
+    rule,
 )
 
 TurnText = Annotated[
@@ -247,7 +248,9 @@ class TurnCreate(RequestModel):
     """A turn made against the game `version` the player saw."""
 
     turn: TurnText
-    version: int = Field(ge=0, le=MAX_INT, description=f"a whole number from 0 to {MAX_INT}")
+    version: int = Field(
+        ge=0, le=MAX_INT, description=rule(N_("a whole number from 0 to %(most)s"), most=MAX_INT)
+    )
 
 
 class TurnHeaders(QueryModel):

@@ -19,10 +19,11 @@ from server.schemas.fields import (
     QueryModel,
     RequestModel,
     Timestamp,
+    rule,
 )
 from server.schemas.games import GameOptions
 
-SLUG_RULE = "2 to 32 lowercase letters, digits or '-', starting with a letter"
+SLUG_RULE = N_("2 to 32 lowercase letters, digits or '-', starting with a letter")
 LeagueSlug = Annotated[
     str,
     Field(min_length=2, max_length=32, pattern=r"^[a-z][a-z0-9-]{1,31}$", description=SLUG_RULE),
@@ -289,8 +290,10 @@ Reason = Annotated[
         min_length=1,
         max_length=REASON_LENGTH,
         pattern=LINE_PATTERN,
-        description=f"the reason, 1 to {REASON_LENGTH} characters on one line (no control "
-        "character)",
+        description=rule(
+            N_("the reason, 1 to %(most)s characters on one line (no control character)"),
+            most=REASON_LENGTH,
+        ),
     ),
 ]
 
@@ -317,8 +320,12 @@ class ResumeCreate(RequestModel):
         Field(
             max_length=REASON_LENGTH,
             pattern=LINE_PATTERN,
-            description=f"an optional note, up to {REASON_LENGTH} characters on one line (no "
-            "control character)",
+            description=rule(
+                N_(
+                    "an optional note, up to %(most)s characters on one line (no control character)"
+                ),
+                most=REASON_LENGTH,
+            ),
         ),
     ] = ""
 

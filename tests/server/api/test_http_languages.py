@@ -127,3 +127,27 @@ def test_a_turn_out_of_turn_says_whose_turn_it_is(api):
             "ru": f"сейчас не ваш ход; партия в версии {game['version']}, ходит {mover}",
         },
     )
+
+
+def test_a_rule_with_a_number_in_it_is_quoted_in_each_language(api):
+    """A field's rule that holds a number (`server.schemas.fields.rule`) is translated too,
+    while the OpenAPI document keeps its English words."""
+    game_id, tokens = api.started_game("ann", "bob")
+    body = {"turn": "DEf@DE1", "version": -1}
+    answers = in_each_language(api, "POST", f"/api/games/{game_id}/turns", tokens["ann"], json=body)
+    assert answers["en"] == (
+        400,
+        "invalid_request",
+        "`version` must be a whole number from 0 to 2147483647",
+    )
+    check(
+        answers,
+        {
+            "cs": "celé číslo od 0 do 2147483647",
+            "de": "eine ganze Zahl von 0 bis 2147483647",
+            "ru": "целое число от 0 до 2147483647",
+        },
+    )
+    with i18n.speaking("cs"):
+        document = api.client.get("/api/openapi.json").json
+    assert "a whole number from 0 to 2147483647" in str(document)
