@@ -187,10 +187,10 @@ class Country:
     def __str__(self) -> str:
         from cafe.board import NATIONS  # noqa: PLC0415  # the board's data needs no words
 
+        english = NATIONS.get(self.code, self.code)
         language = current()
         if language == DEFAULT:
-            return NATIONS.get(self.code, self.code)
-        english = NATIONS.get(self.code, self.code)
+            return english
         try:  # Babel is the service's and the client's: the engine alone goes without it
             from babel import Locale  # noqa: PLC0415
         except ImportError:
