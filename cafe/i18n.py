@@ -134,24 +134,26 @@ def compile_catalog(source: Path) -> bytes:
 
 
 class Text:
-    """A message to be said later: its English and its values, put into the language in use
-    whenever it is turned into a string (`str(text)`, `"%(x)s" % {"x": text}`). A value that
-    is itself a `Text` (or an error carrying one) is said in the same language."""
+    """A message to be said later: its English (`message`, the catalogs' msgid; `plural`
+    and `num` for a counted one) and its `values`, put into the language in use whenever it
+    is turned into a string (`str(text)`, `"%(x)s" % {"x": text}`). A value that is itself a
+    `Text` (or an error carrying one) is said in the same language. Its parts are public so
+    that a message kept for later (an email's facts) can store them rather than words."""
 
-    __slots__ = ("_num", "_plural", "_singular", "_values")
+    __slots__ = ("message", "num", "plural", "values")
 
     def __init__(
-        self, singular: str, plural: str | None = None, num: int = 1, **values: Any
+        self, message: str, plural: str | None = None, num: int = 1, **values: Any
     ) -> None:
-        self._singular = singular
-        self._plural = plural
-        self._num = num
-        self._values = values
+        self.message = message
+        self.plural = plural
+        self.num = num
+        self.values = values
 
     def __str__(self) -> str:
-        if self._plural is None:
-            return gettext(self._singular, **self._values)
-        return ngettext(self._singular, self._plural, self._num, **self._values)
+        if self.plural is None:
+            return gettext(self.message, **self.values)
+        return ngettext(self.message, self.plural, self.num, **self.values)
 
     def __repr__(self) -> str:
         return f"Text({str(self)!r})"
