@@ -27,7 +27,7 @@ from typer.testing import CliRunner, Result
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from cafe import Game
-from client.cli import app as cafe_app
+from client.app import app as cafe_app
 from server.app import create_app
 from server.config import settings_of
 from server.db import get_engine
