@@ -19,7 +19,7 @@ from cafe.i18n import N_, ngettext
 from cafe.i18n import gettext as _
 from client import timeview
 from client.errors import ApiError
-from client.output import joined
+from client.output import command, joined
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -171,15 +171,15 @@ def next_step(state: dict[str, Any]) -> str:
     if state["to_move"] == me_in(state):
         mine = _(
             "Your turn: `%(hint)s` suggests turns, `%(move)s` plays.",
-            hint=f"cafe hint {game_id}",
-            move=f"cafe move {game_id} TURN",
+            hint=command("hint", game_id),
+            move=command("move", game_id, "TURN"),
         )
         birthday = birthday_text(state)
         return f"{mine}\n{birthday}" if birthday else mine
     return _(
         "Waiting for %(player)s; `%(command)s` waits for your turn.",
         player=state["to_move"],
-        command=f"cafe watch {game_id}",
+        command=command("watch", game_id),
     )
 
 
@@ -232,10 +232,10 @@ def open_text(state: dict[str, Any]) -> str:
     if state.get("invited"):
         lines.append(_("Invited: %(players)s", players=", ".join(state["invited"])))
     if me_in(state) is None:
-        lines.append(_("Join it: %(command)s", command=f"cafe join {game_id}"))
+        lines.append(_("Join it: %(command)s", command=command("join", game_id)))
     elif len(players) >= 2 and me_in(state) == state["creator"]:
         lines.append(
-            _("Start it when everyone is in: %(command)s", command=f"cafe start {game_id}")
+            _("Start it when everyone is in: %(command)s", command=command("start", game_id))
         )
     else:
         lines.append(_("Waiting for players; %(player)s starts it.", player=state["creator"]))

@@ -40,6 +40,12 @@ ROOMY = 24
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def command(*words: object) -> str:
+    """A `cafe` command as a message shows it (`cafe show 12`): never translated, so that it
+    can be copied whatever language the sentence around it is in."""
+    return " ".join((PROG, *map(str, words)))
+
+
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
@@ -95,17 +101,17 @@ def fitted(line: str, width: int) -> list[str]:
         return [line]
     indent = line[: len(line) - len(line.lstrip())]
     found = _COMMAND.search(line)
-    command = found.group().strip() if found else ""
+    ending = found.group().strip() if found else ""
     words = line[: found.start()].strip() if found else line.strip()
     if not words:
-        return command_lines(command, width, indent)
+        return command_lines(ending, width, indent)
     lines = textwrap.wrap(words, width, initial_indent=indent, subsequent_indent=indent,
                           break_long_words=False, break_on_hyphens=False)  # fmt: skip
-    if not command:
+    if not ending:
         return lines
-    if display_width(lines[-1]) + 1 + display_width(command) <= width:
-        return [*lines[:-1], f"{lines[-1]} {command}"]
-    return [*lines, *command_lines(command, width, indent + "  ")]
+    if display_width(lines[-1]) + 1 + display_width(ending) <= width:
+        return [*lines[:-1], f"{lines[-1]} {ending}"]
+    return [*lines, *command_lines(ending, width, indent + "  ")]
 
 
 def command_lines(command: str, width: int, indent: str = "") -> list[str]:

@@ -214,11 +214,9 @@ def _wait(
         else:
             pause = min(pause * 1.5, max_interval)
         if give_up is not None and time.monotonic() + pause > give_up:
+            seconds = f"{timeout:g}"
             raise CliError(
-                _(
-                    "gave up after %(seconds)s s: it is still not your turn",
-                    seconds=f"{timeout:g}",
-                )
+                _("gave up after %(seconds)s s: it is still not your turn", seconds=seconds)
             )
         time.sleep(pause)
 

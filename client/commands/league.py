@@ -15,7 +15,16 @@ from cafe.i18n import gettext as _
 from client import leagueview as view
 from client.commands.lobby import Timeout
 from client.errors import CliError
-from client.output import NARROW, color_wanted, confirm, display_width, joined, padded, say
+from client.output import (
+    NARROW,
+    color_wanted,
+    command,
+    confirm,
+    display_width,
+    joined,
+    padded,
+    say,
+)
 
 if TYPE_CHECKING:
     from client.api import ApiClient
@@ -89,7 +98,7 @@ def newest_season(league: dict[str, Any], doing: str) -> dict[str, Any]:
             _(
                 NO_SEASON[doing],
                 league=league["slug"],
-                command=f"cafe league open {league['slug']}",
+                command=command("league", "open", league["slug"]),
             )
         )
     newest: dict[str, Any] = league["seasons"][-1]
@@ -112,7 +121,7 @@ def begun_season(league: dict[str, Any], number: int | None) -> int:
                 newest["players"],
                 season=newest["number"],
                 league=league["slug"],
-                command=f"cafe league start {league['slug']}",
+                command=command("league", "start", league["slug"]),
             )
         )
     return int(begun[-1]["number"])
@@ -129,7 +138,7 @@ def next_season(league: dict[str, Any], finished: dict[str, Any], me: str | None
                 _(
                     "Open season %(season)s for registration: %(command)s",
                     season=number,
-                    command=f"cafe league open {slug}",
+                    command=command("league", "open", slug),
                 ),
                 _("Its members are registered again and told by email; start it with:"),
                 f"  cafe league start {slug}",
@@ -187,7 +196,7 @@ def show(ctx: typer.Context, slug: Slug) -> None:
     league = api.league(slug)
     say(view.settings_text(league))
     if not league["seasons"]:
-        say(_("No season yet; to open one: %(command)s", command=f"cafe league open {slug}"))
+        say(_("No season yet; to open one: %(command)s", command=command("league", "open", slug)))
         return
     say()
     say(view.seasons_table(league["seasons"]))
@@ -197,7 +206,7 @@ def show(ctx: typer.Context, slug: Slug) -> None:
             _(
                 "Join season %(season)s: %(command)s",
                 season=newest["number"],
-                command=f"cafe league join {slug}",
+                command=command("league", "join", slug),
             )
         )
     elif newest["status"] == "finished":
@@ -210,7 +219,7 @@ def show(ctx: typer.Context, slug: Slug) -> None:
                     season=newest["number"],
                 )
             )
-            say(_("Why: %(command)s", command=f"cafe league log {slug}"))
+            say(_("Why: %(command)s", command=command("league", "log", slug)))
         say(next_reads(slug))
 
 
@@ -311,8 +320,13 @@ def create(
     say(_("League %(league)s is created.", league=league["slug"]))
     say(view.settings_text(league))
     if not league["open"]:
-        say(_("Invite players: %(command)s", command=f"cafe league invite {league['slug']} NAME…"))
-    say(_("Open its first season: %(command)s", command=f"cafe league open {league['slug']}"))
+        say(
+            _(
+                "Invite players: %(command)s",
+                command=command("league", "invite", league["slug"], "NAME…"),
+            )
+        )
+    say(_("Open its first season: %(command)s", command=command("league", "open", league["slug"])))
 
 
 @app.command("open")
@@ -333,8 +347,8 @@ def open_season(ctx: typer.Context, slug: Slug) -> None:
     )
     if registered:
         say(view.names_line(N_("Registered already: %(players)s"), registered) + ".")
-    say(_("Players join with: %(command)s", command=f"cafe league join {slug}"))
-    say(_("Start it when they are in: %(command)s", command=f"cafe league start {slug}"))
+    say(_("Players join with: %(command)s", command=command("league", "join", slug)))
+    say(_("Start it when they are in: %(command)s", command=command("league", "start", slug)))
 
 
 @app.command()
@@ -390,7 +404,7 @@ def leave(
     if newest["status"] == "running":
         say(_("Your running games of it are resigned; your finished results stand."))
     else:
-        say(_("To join again: %(command)s", command=f"cafe league join {slug}"))
+        say(_("To join again: %(command)s", command=command("league", "join", slug)))
 
 
 @app.command()
@@ -439,7 +453,7 @@ def invite(
     wanted = [name.strip() for value in names for name in value.split(",") if name.strip()]
     invited = ctx.obj.api().invite_to_league(slug, wanted)
     say(view.names_line(N_("Invited to %(league)s now: %(players)s"), invited, league=slug) + ".")
-    say(_("They join with: %(command)s", command=f"cafe league join {slug}"))
+    say(_("They join with: %(command)s", command=command("league", "join", slug)))
 
 
 @app.command()
@@ -557,7 +571,7 @@ def remove(ctx: typer.Context, slug: Slug, name: Annotated[
         say(_("Their running games of it are resigned; their finished results stand."))
     else:
         say(_("They will not be placed in it when it starts."))
-    say(_("The season's log: %(command)s", command=f"cafe league log {slug}"))
+    say(_("The season's log: %(command)s", command=command("league", "log", slug)))
 
 
 @app.command()
@@ -571,7 +585,7 @@ def pause(ctx: typer.Context, slug: Slug, reason: Reason) -> None:
     number = organised_season(api, slug, "pause")["number"]
     api.organise(slug, number, "pause", {"reason": reason})
     say(_("Season %(season)s is paused: every clock of its games is stopped.", season=number))
-    say(_("Resume it with: %(command)s", command=f"cafe league resume {slug}"))
+    say(_("Resume it with: %(command)s", command=command("league", "resume", slug)))
 
 
 @app.command()
@@ -615,7 +629,7 @@ def adjudicate(
     say(_("Game %(game)s is adjudicated: it ended with the standings as they were.", game=game))
     for line in state.get("standings", []):
         say(f"  {line['place']}. {line['player']} {line['final']}")
-    say(_("Its record, which `cafe verify` checks: %(command)s", command=f"cafe record {game}"))
+    say(_("Its record, which `cafe verify` checks: %(command)s", command=command("record", game)))
 
 
 @app.command()

@@ -13,7 +13,7 @@ from cafe.i18n import ngettext
 from client import timeview
 from client.errors import UsageError
 from client.gameview import clock_text, me_in, options_text, player_zone, status_word
-from client.output import say, table, terminal_width
+from client.output import command, say, table, terminal_width
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -106,7 +106,7 @@ def games(
             _(
                 "▶ your turn in game %(game)s: %(command)s",
                 game=waiting[0],
-                command=f"cafe show {waiting[0]}",
+                command=command("show", waiting[0]),
             )
         )
     elif waiting:
@@ -136,7 +136,7 @@ def _say_invitations(invitations: list[dict[str, Any]]) -> None:
                 game=game["id"],
                 players=", ".join(game["players"]) or _("nobody yet"),
                 taken=len(game["players"]),
-                command=f"cafe join {game['id']}",
+                command=command("join", game["id"]),
             )
         )
 
@@ -173,7 +173,7 @@ def _say_leagues(games: list[dict[str, Any]], width: int) -> None:
             len(ids),
             games=", ".join(ids),
             place=season_place(name, number, division),
-            command=f"cafe league standings {slug}",
+            command=command("league", "standings", slug),
         )
         say(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False))
 
@@ -329,9 +329,9 @@ def new(
     start = (
         _("It starts by itself when the last seat is taken.")
         if auto_start
-        else _("Start it when they are in: %(command)s", command=f"cafe start {game_id}")
+        else _("Start it when they are in: %(command)s", command=command("start", game_id))
     )
-    say(_("Others join with: %(command)s", command=f"cafe join {game_id}") + "\n" + start)
+    say(_("Others join with: %(command)s", command=command("join", game_id)) + "\n" + start)
 
 
 def join(ctx: typer.Context, game_id: GameId) -> None:
@@ -346,7 +346,7 @@ def join(ctx: typer.Context, game_id: GameId) -> None:
                 "started: %(command)s",
                 game=game_id,
                 players=", ".join(players),
-                command=f"cafe show {game_id}",
+                command=command("show", game_id),
             )
         )
         return
@@ -384,4 +384,4 @@ def start(ctx: typer.Context, game_id: GameId) -> None:
     say(_("Bag commitment (SHA-256 of the secret seed, revealed when the game ends):"))
     say(f"  {state['commitment']}")
     if state["to_move"] == me_in(state):
-        say(_("Your turn: %(command)s", command=f"cafe show {game_id}"))
+        say(_("Your turn: %(command)s", command=command("show", game_id)))

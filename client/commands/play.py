@@ -10,7 +10,7 @@ from cafe.i18n import gettext as _
 from client.commands.board import OptionalGameId, print_game
 from client.errors import ApiError, CliError, TurnRefused, UsageError
 from client.gameview import as_if, birthday_text, me_in, status_word
-from client.output import color_wanted, confirm, say, scores_text
+from client.output import color_wanted, command, confirm, say, scores_text
 from client.turnview import detail_lines, draw_line
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def move(
         say(
             _(
                 "Dry run: nothing was sent. To play it: %(command)s",
-                command=f"cafe move {game_id} {preview['turn']}",
+                command=command("move", game_id, preview["turn"]),
             )
         )
         return
@@ -151,7 +151,7 @@ def _check_can_move(state: dict[str, Any], *, planning: bool = False) -> bool:
                 "yours (--dry-run plans one now)",
                 player=state["to_move"],
                 game=game_id,
-                command=f"cafe watch {game_id}",
+                command=command("watch", game_id),
             )
         )
     return bool(state["to_move"] != me)
@@ -215,7 +215,7 @@ def _print_played(api: "ApiClient", state: dict[str, Any], played: dict[str, Any
         say(_("The game is over."))
         print_game(final, color=color_wanted(), api=api)
     elif played["to_move"] == me_in(state):
-        say(_("Your turn again: %(command)s", command=f"cafe show {game_id}"))
+        say(_("Your turn again: %(command)s", command=command("show", game_id)))
     else:
         say(_("%(player)s moves next.", player=played["to_move"]))
 
@@ -260,8 +260,8 @@ def hint_lines(game_id: int, offered: dict[str, Any], *, limit: int) -> list[str
     limit (and the `noshrink` command that keeps it), the right to name the birthday nation."""
     from cafe.render.quantities import signed
 
-    command = f"cafe move {game_id} {offered['turn']}"
-    lines = [f"  {signed(offered['points']):>4}  {command}"]
+    move = command("move", game_id, offered["turn"])
+    lines = [f"  {signed(offered['points']):>4}  {move}"]
     lowers = offered.get("lowers_limit") or 0
     if lowers:
         lines.append(
@@ -270,13 +270,16 @@ def hint_lines(game_id: int, offered: dict[str, Any], *, limit: int) -> list[str
                 "lowers your hand limit %(limit)s → %(lower)s; to keep %(limit)s: %(command)s",
                 limit=limit,
                 lower=limit - lowers,
-                command=f"{command} noshrink",
+                command=command("move", game_id, offered["turn"], "noshrink"),
             )
         )
     if offered.get("may_name_birthday"):
         lines.append(
             "        "
-            + _("may name the birthday nation: %(command)s", command=f"{command} birthday=XX")
+            + _(
+                "may name the birthday nation: %(command)s",
+                command=command("move", game_id, offered["turn"], "birthday=XX"),
+            )
         )
     return lines
 

@@ -11,7 +11,7 @@ from cafe.i18n import ngettext
 from client import leagueview as view
 from client.commands.league import reader
 from client.errors import UsageError
-from client.output import NARROW, color_wanted, joined, say
+from client.output import NARROW, color_wanted, command, joined, say
 
 
 def rating(
@@ -70,7 +70,7 @@ def rating(
         (
             _("Page %(page)s of %(pages)s", page=page, pages=pages),
             ngettext("%(num)s rated player", "%(num)s rated players", total),
-            *([_("next: %(command)s", command=f"cafe rating --page {page + 1}")]
+            *([_("next: %(command)s", command=command("rating", "--page", page + 1))]
               if page < pages else []),
         )
     )  # fmt: skip
@@ -89,7 +89,7 @@ def where_you_stand(profile: dict[str, Any], per_page: int) -> str:
         "You: rank %(rank)s, rating %(rating)s · %(command)s",
         rank=rank,
         rating=view.rating_text(profile["rating"]["ordinal"]),
-        command=f"cafe rating --page {page}",
+        command=command("rating", "--page", page),
     )
 
 

@@ -13,7 +13,7 @@ from cafe.i18n import ngettext
 from client import timeview
 from client.errors import UsageError
 from client.gameview import player_zone
-from client.output import say
+from client.output import command, say
 
 
 class Action(StrEnum):
@@ -54,7 +54,7 @@ def vacation(
     """
     if action is not Action.START and (days is not None or start is not None):
         raise UsageError(
-            _("`%(command)s` takes no days or --from", command=f"cafe vacation {action}")
+            _("`%(command)s` takes no days or --from", command=command("vacation", action))
         )
     api = ctx.obj.api()
     where = player_zone(api)
@@ -102,15 +102,15 @@ def status_text(status: dict[str, Any], where: Any, now: datetime) -> str:
     current = status.get("current")
     if current:
         start, end = timeview.parse(current["start"]), timeview.parse(current["end"])
-        until, command = timeview.local(end, where), "cafe vacation end"
+        until, end_it = timeview.local(end, where), command("vacation", "end")
         lines.append(
-            _("Away until %(end)s; end it early: %(command)s", end=until, command=command)
+            _("Away until %(end)s; end it early: %(command)s", end=until, command=end_it)
             if start <= now
             else _(
                 "Away from %(start)s until %(end)s; end it early: %(command)s",
                 start=timeview.local(start, where),
                 end=until,
-                command=command,
+                command=end_it,
             )
         )
     else:
