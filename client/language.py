@@ -25,10 +25,13 @@ def chosen(said: str | None, stored: Callable[[], str | None], environ: Mapping[
     """The run's language: `said` (`--lang`, else `CAFE_LANG`), else the profile's `stored()`
     (read only when needed), else the locale's, else English. What is not ours is passed
     over (`fr`, `C`), as gettext passes over a language it has no catalog for."""
-    for candidate in (said, stored()):
-        found = negotiate([candidate]) if candidate else None
-        if found:
-            return found
+    found = negotiate([said]) if said else None
+    if found:
+        return found
+    profile = stored()
+    found = negotiate([profile]) if profile else None
+    if found:
+        return found
     for variable in LOCALE_VARIABLES:
         value = environ.get(variable)
         if value:  # the first variable set decides, as in gettext: LANG=de under LC_ALL=C is C

@@ -54,6 +54,12 @@ CLEAN_ENV: dict[str, str | None] = {
     "CAFE_TOKEN": None,
     "CAFE_PROFILE": None,
     "NO_COLOR": None,
+    # the developer's language: every test speaks English unless it chooses another
+    "CAFE_LANG": None,
+    "LANGUAGE": None,
+    "LC_ALL": None,
+    "LC_MESSAGES": None,
+    "LANG": None,
     "COLUMNS": "100",  # the board's layout follows the width: the same wherever tests run
 }
 
