@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="league",
-    help=_("Leagues: seasons in divisions, tables, schedules, promotion and relegation."),
-    short_help=_("Leagues: seasons, divisions, tables and schedules."),
+    help=_("Leagues: seasons in divisions, standings, schedules, promotion and relegation."),
+    short_help=_("Leagues: seasons, divisions, standings and schedules."),
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -130,7 +130,7 @@ def begun_season(league: dict[str, Any], number: int | None) -> int:
 def next_season(league: dict[str, Any], finished: dict[str, Any], me: str | None) -> str:
     """After a season ends: how its organiser opens the next one (and what others await)."""
     slug, number = league["slug"], finished["number"] + 1
-    over = _("Season %(season)s is over: its tables are final.", season=finished["number"])
+    over = _("Season %(season)s is over: its standings are final.", season=finished["number"])
     if me == league["organiser"]:
         return "\n".join(
             (
@@ -162,11 +162,11 @@ def next_season(league: dict[str, Any], finished: dict[str, Any], me: str | None
 
 
 def next_reads(slug: str) -> str:
-    """Where to read a running season: its tables and its games."""
-    tables, games = _("The tables:"), _("The games:")
-    width = max(display_width(tables), display_width(games))
+    """Where to read a running season: its standings and its games."""
+    standings, games = _("The standings:"), _("The games:")
+    width = max(display_width(standings), display_width(games))
     return (
-        f"{padded(tables, width)} cafe league standings {slug}\n"
+        f"{padded(standings, width)} cafe league standings {slug}\n"
         f"{padded(games, width)} cafe league schedule {slug}"
     )
 
@@ -460,7 +460,7 @@ def invite(
 def standings(
     ctx: typer.Context, slug: Slug, season: SeasonOption = None, division: DivisionOption = None
 ) -> None:
-    """The tables of a season's divisions (→ marks you).
+    """The standings of a season's divisions (→ marks you).
 
     Ordered by league points (the opponents each outplaced, scaled so that a short game
     counts as a full one), then the sum of final scores, then games won. Once the season
@@ -622,7 +622,7 @@ def adjudicate(
     """End a running league game now with its standings as they are (its league's
     organiser), for a reason outside the rules: a player unreachable, a dispute.
 
-    The tiles in hand cost what they cost at any end; the game counts for the table and
+    The tiles in hand cost what they cost at any end; the game counts for the standings and
     the ratings like any finished game, and its page, record and emails say why it ended.
     """
     state = ctx.obj.api().adjudicate(game, reason)

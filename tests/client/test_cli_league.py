@@ -213,8 +213,8 @@ def test_a_season_start_standings_schedule_and_registration_closed(
         "4 players in 1 division of 4; 6 games begun with the league's clock.\n"
         "Schedule commitment (SHA-256 of the season's seed, revealed when it ends):\n"
         f"  {commitment}\n"
-        f"The tables: cafe league standings {league}\n"
-        f"The games:  cafe league schedule {league}\n"
+        f"The standings: cafe league standings {league}\n"
+        f"The games:     cafe league schedule {league}\n"
     )
     assert refused(ann.run("league", "start", league)) == (
         f"cafe: season 1 of {league} is running\n"
