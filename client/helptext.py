@@ -14,7 +14,7 @@ from typing import IO, Any
 
 import typer
 
-from cafe.i18n import gettext
+from cafe.i18n import DEFAULT, current, gettext
 
 
 def commands(app: typer.Typer) -> Iterator[typer.models.CommandInfo]:
@@ -31,7 +31,10 @@ def text(command: typer.models.CommandInfo) -> str:
 
 
 def translate(app: typer.Typer) -> None:
-    """Give each command of `app` its help in the language in use."""
+    """Give each command of `app` its help in the language in use (in English, Typer's own
+    reading of the docstring is it)."""
+    if current() == DEFAULT:
+        return
     for command in commands(app):
         if command.help is None and text(command):
             command.help = gettext(text(command))

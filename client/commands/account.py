@@ -82,7 +82,7 @@ def code_of_link(typed: str) -> str:
 
 def login(
     ctx: typer.Context,
-    email: Annotated[str, typer.Argument(help="The email you registered with.")],
+    email: Annotated[str, typer.Argument(help=_("The email you registered with."))],
     code: Annotated[
         str | None,
         typer.Option(

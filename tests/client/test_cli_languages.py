@@ -323,4 +323,9 @@ def test_every_help_text_is_translated(language: str) -> None:
         for where, text in english.items()
         if text and translated[where] == text and not where.endswith(("help", "completion"))
     ]
-    assert left == []
+    assert [where for where in left if not where.startswith(ELSEWHERE)] == []
+
+
+#: Commands whose options' help is translated in their own modules' change (`cafe rules`:
+#: client/commands/rules.py, with the rulebooks in each language).
+ELSEWHERE = ("cafe rules ",)
