@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from cafe.i18n import LANGUAGES, speaking
+from cafe.i18n import LANGUAGES, negotiate, speaking
 from cafe.i18n import gettext as _
 from client import helptext
 from client.commands import (
@@ -154,7 +154,7 @@ def options(
     (`client.language`) until it ends."""
     from client.session import Session  # noqa: PLC0415 (not needed by `cafe --help`)
 
-    if lang is not None and lang not in LANGUAGES:
+    if lang is not None and negotiate([lang]) is None:
         raise typer.BadParameter(
             _(
                 "%(code)s is not a language of cafe: choose one of %(codes)s",

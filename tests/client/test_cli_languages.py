@@ -208,6 +208,9 @@ def test_an_unknown_language_is_refused(cafe: Cafe) -> None:
     assert refused.exit_code == ExitCode.USAGE
     assert "'fr' is not a language of cafe: choose one of en, cs, de, ru" in refused.stderr
     assert cafe.run("games", env={"CAFE_LANG": "xx"}).exit_code == ExitCode.USAGE
+    regional = cafe.run("games", env={"CAFE_LANG": "de_AT.UTF-8"})  # a locale's name will do
+    assert regional.exit_code == ExitCode.NOT_SIGNED_IN
+    assert regional.stderr.startswith("cafe: Sie sind nicht angemeldet")
 
 
 # --- what the server hears and keeps -------------------------------------------------------
