@@ -27,7 +27,7 @@ from client.commands import (
 )
 from client.config import DEFAULT_PROFILE
 from client.errors import EXIT_CODE_MEANINGS, ApiError, CliError, cli_wording
-from client.language import chosen
+from client.language import VARIABLE, chosen
 from client.output import fail_line
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def options(
         str | None,
         typer.Option(
             "--lang",
-            envvar="CAFE_LANG",
+            envvar=VARIABLE,
             metavar="CODE",
             help=_(
                 "The language to speak: %(codes)s [default: the profile's, else the terminal's]",
