@@ -87,7 +87,7 @@ class LiveServer:
         if "cafe_engine" in self.app.extensions:
             get_engine(self.app).dispose()
 
-    def outbox(self, to: str) -> list[str]:
+    def postbox(self, to: str) -> list[str]:
         """The bodies of the emails queued for `to`, oldest first (a sign-in email's is
         empty: it is rendered only when sent); the notices rendered as the worker will."""
         engine = get_engine(self.app)
