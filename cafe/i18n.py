@@ -71,6 +71,24 @@ def negotiate(tags: Iterable[str]) -> str | None:
     return None
 
 
+#: The nations whose tiles are not a country's: CLDR's region that each stands for.
+_REGIONS = {"AF": "002"}
+
+
+def nation_name(code: str) -> str:
+    """The name of nation `code` (`DE`) in the language in use: the engine's own in English
+    (`cafe.board.NATIONS`), else the country's (for `AF`, the continent's) from CLDR."""
+    from cafe.board import NATIONS  # noqa: PLC0415 (the words need no board until asked)
+
+    language = current()
+    if language == DEFAULT:
+        return NATIONS[code]
+    # Babel is the service's and the client's, not the engine's: imported when a name is asked.
+    from babel import Locale  # noqa: PLC0415
+
+    return str(Locale.parse(language).territories[_REGIONS.get(code, code)])
+
+
 def N_(message: str) -> str:
     """`message` unchanged, marked for the catalogs: translated later, where it is used."""
     return message
