@@ -202,9 +202,7 @@ def _directive(line: str, number: int) -> Block:
         return board_layout(found.group(1))
     if found := _NATIONS.match(line.strip()):
         return nations_legend(found.group(1), found.group(2))
-    raise ValueError(
-        f"line {number}: write `::: board CAPTION` or `::: nations CODE | NATION`"
-    )
+    raise ValueError(f"line {number}: write `::: board CAPTION` or `::: nations CODE | NATION`")
 
 
 def _block(lines: list[str], start: int) -> tuple[Block, int]:
@@ -250,7 +248,12 @@ def _load(language: str) -> Rulebook:
     english = _read(i18n.DEFAULT)
     if language == i18n.DEFAULT or not resources.files("cafe").joinpath(source(language)).is_file():
         return english
-    book = _read(language)
+    return completed(_read(language), english)
+
+
+def completed(book: Rulebook, english: Rulebook) -> Rulebook:
+    """`book`, a translation, with `english`'s sections in their order, each the
+    translation's where it has one (by its word), else the English one."""
     translated = {section.word: section for section in book.sections}
     sections = tuple(translated.get(section.word, section) for section in english.sections)
     return Rulebook(book.title, book.intro, sections)

@@ -18,8 +18,16 @@ assert _spec and _spec.loader
 catalogs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(catalogs)
 
-#: Mojibake: UTF-8 read as cp1252 or Latin-1 ("PÅ™ed" for "Před", "Ð¥" for "Х").
-MOJIBAKE = re.compile("[ÃÅÐÑ][\u0080-\u00bf\u2018-\u203a\u0152-\u0178]")
+#: What the second byte of a two-byte UTF-8 character (0x80 to 0xBF) reads as in cp1252 or
+#: Latin-1: "™" for 0x99, "›" for 0x9B, "\x92" for 0x92.
+_CONTINUATION = "".join(
+    sorted({chr(byte) for byte in range(0x80, 0xC0)} | {
+        bytes([byte]).decode("cp1252", errors="ignore") for byte in range(0x80, 0xC0)
+    } - {""})
+)  # fmt: skip
+#: Mojibake: UTF-8 read as cp1252 or Latin-1 ("PÅ™ed" for "Před", "Ä›" for "ě", "Ð¥" for
+#: "Х"): the first byte of Czech's, German's or Russian's letters, then a second byte.
+MOJIBAKE = re.compile(f"[ÂÃÄÅÐÑ][{re.escape(_CONTINUATION)}]")
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +72,11 @@ def test_the_checker_sees_a_missing_an_untranslated_and_a_stale_message(
     assert f"cs: untranslated {catalogs._key(first)!r}" in found
     assert f"cs: missing {catalogs._key(second)!r}" in found
     assert "cs: not in the code 'A sentence the code never says'" in found
+
+
+@pytest.mark.parametrize("word", ["Před", "něco", "sáček", "Kärtchen", "Größe", "Ваш ход", "очков"])
+def test_the_mojibake_pattern_sees_the_seeds_damage(word):
+    """`seeds/001`'s damage (UTF-8 read as cp1252: "PÅ™ed") and Latin-1's, never the word."""
+    assert MOJIBAKE.search(word.encode().decode("cp1252", errors="ignore"))
+    assert MOJIBAKE.search(word.encode().decode("latin-1"))
+    assert not MOJIBAKE.search(word)
