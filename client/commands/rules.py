@@ -15,7 +15,7 @@ def rules(
     topic: Annotated[
         str | None,
         typer.Argument(
-            help=N_("Only one section: its number or its word (notation, scoring, bar, …)."),
+            help=N_("Only one section: its number or its word (`notation`, `scoring`, `bar`, …)."),
             metavar="TOPIC",
             show_default=False,
         ),
