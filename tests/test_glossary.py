@@ -153,8 +153,8 @@ def message_problems(message: Message, code: str) -> list[str]:
     forms = [form for form in forms if form]
     found = list(term_problems(english, forms, code))
     found += [problem for form in forms for problem in avoided(form, code)]
-    if code == "ru" and isinstance(message.id, tuple | list) and "очков" in forms[0]:
-        found.append(f"ru: очков in the form of 1 and 21: {forms[0]!r}")
+    if code == "ru" and message.pluralizable and "очков" in message.string[0]:
+        found.append(f"ru: очков in the form of 1 and 21: {message.string[0]!r}")
     return found
 
 
