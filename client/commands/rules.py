@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from cafe.i18n import N_
 from cafe.i18n import gettext as _
 from client.errors import UsageError
 from client.output import say, stdout_is_terminal, terminal_width
@@ -15,7 +14,7 @@ def rules(
     topic: Annotated[
         str | None,
         typer.Argument(
-            help=N_("Only one section: its number or its word (`notation`, `scoring`, `bar`, …)."),
+            help=_("Only one section: its number or its word (`notation`, `scoring`, `bar`, …)."),
             metavar="TOPIC",
             show_default=False,
         ),
@@ -24,7 +23,7 @@ def rules(
         bool,
         typer.Option(
             "--pager/--no-pager",
-            help=N_(
+            help=_(
                 "Page the whole rules on a terminal ($PAGER, or less); piped, they are "
                 "printed as they are."
             ),
