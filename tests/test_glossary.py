@@ -1,5 +1,5 @@
-"""The game's words (`/work/shared/GLOSSARY.md`, docs/languages.md) in every catalog and every
-rulebook: where the English says "joker", the Czech says "žolík", the German "Joker", the
+"""The game's words (the glossary of its seeds' terms, docs/languages.md) in every catalog and
+every rulebook: where the English says "joker", the Czech says "žolík", the German "Joker", the
 Russian "джокер" — in every translated message (`cafe/locales/*/LC_MESSAGES/cafe.po`) and in
 every paragraph, list item and table cell of the rulebooks (`cafe/rulebook.<code>.md`, whose
 blocks match the English book's one for one) — and none of the words the glossary says to
