@@ -27,6 +27,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from cafe.board import NATIONS
+
 #: The languages of the project, English (the code's own) first.
 LANGUAGES = ("en", "cs", "de", "ru")
 
@@ -69,24 +71,6 @@ def negotiate(tags: Iterable[str]) -> str | None:
         if primary in LANGUAGES:
             return primary
     return None
-
-
-#: The nations whose tiles are not a country's: CLDR's region that each stands for.
-_REGIONS = {"AF": "002"}
-
-
-def nation_name(code: str) -> str:
-    """The name of nation `code` (`DE`) in the language in use: the engine's own in English
-    (`cafe.board.NATIONS`), else the country's (for `AF`, the continent's) from CLDR."""
-    from cafe.board import NATIONS  # noqa: PLC0415 (the words need no board until asked)
-
-    language = current()
-    if language == DEFAULT:
-        return NATIONS[code]
-    # Babel is the service's and the client's, not the engine's: imported when a name is asked.
-    from babel import Locale  # noqa: PLC0415
-
-    return str(Locale.parse(language).territories[_REGIONS.get(code, code)])
 
 
 def N_(message: str) -> str:
@@ -133,6 +117,30 @@ def catalog(language: str) -> _gettext.NullTranslations:
         with compiled.open("rb") as stream:
             return _gettext.GNUTranslations(stream)
     return _gettext.GNUTranslations(io.BytesIO(compile_catalog(source)))
+
+
+#: The CLDR region of each nation whose code is not its country's: AF is Africa (region
+#: 002), not Afghanistan.
+REGIONS = {"AF": "002"}
+
+
+def nation_name(code: str) -> str:
+    """The name of the nation `code` (`cafe.board.NATIONS`: `US`, `AF`) in the language in
+    use: the rulebook's own in English ("Britain", "USA"), CLDR's country or region name in
+    the others, through Babel ("Spojené státy", "Afrika", "Великобритания") — never written
+    by hand. The tile codes themselves stay the same in every language."""
+    language = current()
+    if language == DEFAULT:
+        return NATIONS[code]
+    return _territories(language)[REGIONS.get(code, code)]
+
+
+@cache
+def _territories(language: str) -> dict[str, str]:
+    # Babel only here and in `compile_catalog`: the engine imports and plays without it.
+    from babel import Locale  # noqa: PLC0415
+
+    return dict(Locale.parse(language).territories)
 
 
 def compile_catalog(source: Path) -> bytes:
