@@ -53,9 +53,14 @@ TERMS = {
     "gentleman": Term(
         r"\bgentlem[ae]n\b", {"cs": r"\bp[áa]n", "de": r"m[aä]nn", "ru": r"\bджентльмен"}
     ),
-    "table": Term(r"\btables?\b", {"cs": r"\bst[ůo]l", "de": r"tisch", "ru": r"\bстол"}),
+    # a league's table of standings is a "tabulka" (Tabelle, таблица), a café's a "stůl"
+    "table": Term(
+        r"\btables?\b",
+        {"cs": r"\bst[ůo]l|\btabul", "de": r"tisch|tabelle", "ru": r"\bстол|\bтаблиц"},
+    ),
     "chair": Term(r"\bchairs?\b", {"cs": r"\bžidl", "de": r"st[uü]hl", "ru": r"\bстул"}),
-    "bar": Term(r"\bbar\b", {"cs": r"\bbar", "de": r"\bbar", "ru": r"\bбар"}),
+    # the notation's `bar` is the same in every language, written in words or in code
+    "bar": Term(r"\bbar\b", {"cs": r"\bbar", "de": r"\bbar", "ru": r"\bбар|\bbar\b"}),
     "joker": Term(r"\bjokers?\b", {"cs": r"\bžolí", "de": r"joker", "ru": r"\bджокер"}),
     "bag": Term(r"\bbag\b", {"cs": r"\bsáč", "de": r"s[aä]ck", "ru": r"\bсумк"}),
     "hand": Term(
@@ -66,9 +71,12 @@ TERMS = {
             "ru": r"\bгост|\bперед (?:собой|вами|тобой|ним|ней|ними)\b",
         },
     ),
-    "turn": Term(r"\bturns?\b", {"cs": r"\btah|\btazích\b", "de": r"z[uü]g", "ru": r"\bход"}),
+    # and the verb of a turn: cs "táhnout" ("táhne"), de "ziehen" ("zieht")
+    "turn": Term(
+        r"\bturns?\b", {"cs": r"\btah|\btazích\b|\btáh", "de": r"z[uü]g|zieh", "ru": r"\bход"}
+    ),
     "points": Term(r"\bpoints?\b", {"cs": r"\bbod", "de": r"punkt", "ru": r"\bочк"}),
-    "nation": Term(r"\bnations?\b", {"cs": r"\bnárod", "de": r"nation", "ru": r"\bнациональн"}),
+    "nation": Term(r"\bnations?\b", {"cs": r"národ", "de": r"nation", "ru": r"национальн"}),
     "single-nation table": Term(
         r"\bsingle-nation\b|\btables? of one nation\b",
         {
@@ -87,10 +95,7 @@ TERMS = {
 }
 
 #: English that uses a term's word in another sense, left out before matching it.
-OTHER_SENSES = {
-    "table": r"\b(?:history|as an?) tables?\b",  # a table of figures: "the rating history table"
-    "hand": r"\bby hand\b",
-}
+OTHER_SENSES = {"hand": r"\bby hand\b"}
 
 #: The glossary's "Avoid": words for the game's things that its seeds do not use (cs "karta"
 #: for a tile, where "kartička" is right: the pattern is the declined "karta" alone).
@@ -106,8 +111,12 @@ AVOID = {
     },
 }
 
-#: Code and placeholders: `bar DEf`, <code>…</code>, %(points)s, {name}, and HTML's tags.
-_NOT_WORDS = re.compile(r"`[^`]*`|<code>.*?</code>|%\(\w+\)[sd]|\{\w+\}|<[^>]+>|&\w+;")
+#: Code and placeholders: `bar DEf`, <code>…</code>, 'birthday=T' (quoted), birthday=, a
+#: command's words in capitals (TILE, POINTS), %(points)s, {name}, and HTML's tags.
+_NOT_WORDS = re.compile(
+    r"`[^`]*`|<code>.*?</code>|(?<!\w)'[^'\s][^']*'(?!\w)|\b\w+=\S*|\b[A-Z]{2,}\b"
+    r"|%\(\w+\)[sd]|\{\w+\}|<[^>]+>|&\w+;"
+)
 
 
 def words(text: str) -> str:
@@ -227,11 +236,13 @@ def test_the_check_sees_a_wrong_word_and_passes_the_right_ones() -> None:
         ("Your joker", "Váš divoký host"),  # no žolík
         ("%(num)s tile in the bag", "%(num)s host v pytli"),  # no sáček
         ("Send to the bar", "Poslat k pultu"),  # no bar
+        ("Seat a guest at the table", "Posaďte hosta k desce"),  # no stůl
     )
     assert catalog_problems(wrong, "cs") == [
         "cs: 'joker': 'Your joker' is 'Váš divoký host'",
         "cs: 'bag': '%(num)s tile in the bag' is '%(num)s host v pytli'",
         "cs: 'bar': 'Send to the bar' is 'Poslat k pultu'",
+        "cs: 'table': 'Seat a guest at the table' is 'Posaďte hosta k desce'",
     ]
     right = sample(
         "cs",
@@ -240,6 +251,10 @@ def test_the_check_sees_a_wrong_word_and_passes_the_right_ones() -> None:
         ("%(num)s tile in the bag", "%(num)s kartička v sáčku"),
         ("Play `bar DEf`", "Zahrajte `bar DEf`"),  # code is no word
         ("The rating history table", "Historie hodnocení v tabulce"),  # a table of figures
+        ("The final table of the division", "Konečná tabulka divize"),  # of standings
+        ("write 'birthday=T' once", "pište 'birthday=T' jednou"),  # quoted code is no word
+        ("a line is 'N. PLAYER: TURN | POINTS'", "řádek je 'N. PLAYER: TURN | POINTS'"),
+        ("The server plays a turn for you", "Server za vás táhne"),  # the verb of a turn
         (("%(num)s point", "%(num)s points"), ("%(num)s bod", "%(num)s body", "%(num)s bodů")),
     )
     assert catalog_problems(right, "cs") == []
