@@ -5,10 +5,10 @@ code no longer says; each catalog's plural rule is CLDR's for its language."""
 from __future__ import annotations
 
 import importlib.util
-import re
 from pathlib import Path
 
 import pytest
+from mojibake_support import MOJIBAKE
 
 from cafe import i18n
 
@@ -17,17 +17,6 @@ _spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "cat
 assert _spec and _spec.loader
 catalogs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(catalogs)
-
-#: What the second byte of a two-byte UTF-8 character (0x80 to 0xBF) reads as in cp1252 or
-#: Latin-1: "™" for 0x99, "›" for 0x9B, "\x92" for 0x92.
-_CONTINUATION = "".join(
-    sorted({chr(byte) for byte in range(0x80, 0xC0)} | {
-        bytes([byte]).decode("cp1252", errors="ignore") for byte in range(0x80, 0xC0)
-    } - {""})
-)  # fmt: skip
-#: Mojibake: UTF-8 read as cp1252 or Latin-1 ("PÅ™ed" for "Před", "Ä›" for "ě", "Ð¥" for
-#: "Х"): the first byte of Czech's, German's or Russian's letters, then a second byte.
-MOJIBAKE = re.compile(f"[ÂÃÄÅÐÑ][{re.escape(_CONTINUATION)}]")
 
 
 @pytest.fixture(scope="module")

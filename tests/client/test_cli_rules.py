@@ -11,7 +11,7 @@ import re
 import pytest
 import requests
 from client_support import Cafe
-from test_catalogs import MOJIBAKE
+from mojibake_support import MOJIBAKE
 from typer.testing import Result
 
 from cafe import rulebook

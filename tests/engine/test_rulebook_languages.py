@@ -12,7 +12,7 @@ from importlib import resources
 
 import pytest
 from babel import Locale
-from test_catalogs import MOJIBAKE
+from mojibake_support import MOJIBAKE
 
 from cafe import Turn, i18n, rulebook
 from cafe.board import BAR_VALUES, NATIONS

@@ -11,7 +11,7 @@ import pytest
 from babel import Locale
 from flask.testing import FlaskClient
 from mail_support import sample_emails
-from test_catalogs import MOJIBAKE
+from mojibake_support import MOJIBAKE
 
 from cafe import rulebook
 from cafe.i18n import gettext, speaking
