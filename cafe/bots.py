@@ -87,7 +87,7 @@ class SamplingBot:
         candidates = _candidates(game, self._plan.candidates)
         if len(candidates) == 1:
             return candidates[0]
-        state = game._state  # noqa: SLF001 (the engine's own bot reads the engine's state)
+        state = game._state  # the engine's own bot reads the engine's state
         sampler = random.Random(self._seed_for(state))
         unseen = sorted(state.bag)
         me = state.to_move
