@@ -23,11 +23,15 @@ from sqlmodel import Session, col, select
 
 from cafe import Game, Options
 from cafe.endings import Departure
+from cafe.i18n import gettext as _
 from server.clock.deadlines import Interval
 from server.clock.store import alarms, pauses_of
 from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
+from server.games.computers import DEFAULT_LEVEL, computer_to_move
+from server.games.computers import accounts as computer_accounts
+from server.games.computers import check_seats as computer_seats
 from server.games.public import to_move_name
 from server.league.labels import LeagueLabel
 from server.models import (
@@ -269,12 +273,19 @@ def create_game(
     rated: bool = False,
     private: bool = False,
     auto_start: bool = False,
+    computers: int = 0,
+    level: int | None = None,
     config: Settings,
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
     (None: no clock), `rated` or not; invitees are mailed. A `private` game needs invitees:
     nobody else may see or join it; it is never rated (ratings are public). An
-    `auto_start` game starts when its last seat is taken."""
+    `auto_start` game starts when its last seat is taken. `computers` seats go to computer
+    players playing at `level` (`server.games.computers`): the game starts at once when
+    they fill it, else as soon as the last person joins."""
+    computer_seats(
+        seats=seats, computers=computers, humans=1 + len(set(invite)), rated=rated, league=False
+    )
     if private and not invite:
         raise Refused("invalid_invite", "a private game needs invited players: only they may join")
     if private and rated:
@@ -300,22 +311,41 @@ def create_game(
         clock=clock,
         rated=rated,
         private=private,
-        auto_start=auto_start,
+        auto_start=auto_start or computers > 0,
     )
     session.add(game)
     session.flush()
     assert game.id is not None
     session.add(GameSeat(game_id=game.id, player_id=creator.id, join_order=0))
+    if computers:
+        _seat_computers(session, game, computers, level, joined=1)
     notify.invitations(session, game=game, creator=creator.name, config=config)
+    if 1 + computers == seats:
+        session.flush()
+        _deal(session, game, config=config)
     session.commit()
-    return game
+    return load_game(session, game.id) if 1 + computers == seats else game
+
+
+def _seat_computers(
+    session: Session, game: GameRecord, count: int, level: int | None, *, joined: int
+) -> None:
+    """Seat `count` computer players in `game` after the `joined` players, at `level`."""
+    assert game.id is not None
+    players = computer_accounts(session, count)
+    for order, player in enumerate(players, start=joined):
+        assert player.id is not None
+        session.add(GameSeat(game_id=game.id, player_id=player.id, join_order=order))
+    game.computers = [player.name for player in players]
+    game.computer_level = level or DEFAULT_LEVEL
+    session.add(game)
 
 
 def join_game(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """Take a free seat in an open game (retrying if another join wins the race). The
     creator hears of it (`player_joined`, or `table_full` for the last seat); an
     `auto_start` game whose last seat this is starts in the same transaction."""
-    for _ in range(JOIN_RETRIES):
+    for _attempt in range(JOIN_RETRIES):
         game = visible_game(session, load_game(session, game_id), player)
         if game.status != GameStatus.OPEN:
             raise Conflict("game_not_open", f"game {game_id} has already started")
@@ -356,6 +386,36 @@ def start_game(session: Session, *, game_id: int, player: Player, config: Settin
         raise Conflict(
             "not_enough_players", "a game needs at least 2 players; wait for one to join"
         )
+    _deal(session, game, config=config)
+    session.commit()
+    return load_game(session, game_id)
+
+
+def fill_with_computers(
+    session: Session, *, game_id: int, player: Player, level: int | None, config: Settings
+) -> GameRecord:
+    """The creator fills the open game's free seats with computer players at `level` and
+    the game starts."""
+    game = visible_game(session, load_game(session, game_id), player)
+    if game.creator_id != player.id:
+        raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
+    if game.status != GameStatus.OPEN:
+        raise Conflict("game_not_open", f"game {game_id} has already started")
+    joined = joined_names(session, game)
+    free = game.seats - len(joined)
+    if free < 1:
+        raise Conflict(
+            "game_full", _("Every seat of game %(game)s is taken: start it.", game=game_id)
+        )
+    computer_seats(
+        seats=game.seats,
+        computers=free,
+        humans=len(joined),
+        rated=game.rated,
+        league=game.season_id is not None,
+    )
+    _seat_computers(session, game, free, level, joined=len(joined))
+    session.flush()
     _deal(session, game, config=config)
     session.commit()
     return load_game(session, game_id)
@@ -440,6 +500,7 @@ def _deal(session: Session, game: GameRecord, *, config: Settings) -> None:
         clock=game.clock,
         now=utcnow(),
     )
+    dealt.columns["computer_turn"] = computer_to_move(dealt.columns["state"], game.computers)
     if not bump_version(session, game, **dealt.columns):
         session.rollback()
         raise conflict(
