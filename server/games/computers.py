@@ -53,15 +53,19 @@ def check_seats(*, seats: int, computers: int, humans: int, rated: bool, league:
     if computers >= seats:
         raise Refused(
             "computer_only",
-            _("A game needs at least one person: %(seats)s computer players in %(seats)s seats.",
-              seats=seats),
-        )  # fmt: skip
+            _("A game needs at least one person: computer players cannot take every seat."),
+        )
     if computers + humans > seats:
         raise Refused(
             "computer_seats",
-            _("%(computers)s computer players and %(humans)s people do not fit in %(seats)s "
-              "seats.", computers=computers, humans=humans, seats=seats),
-        )  # fmt: skip
+            _(
+                "Too many players for the seats: computer players %(computers)s, people "
+                "seated or invited %(humans)s, seats %(seats)s.",
+                computers=computers,
+                humans=humans,
+                seats=seats,
+            ),
+        )
 
 
 def accounts(session: Session, count: int) -> list[Player]:
