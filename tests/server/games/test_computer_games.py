@@ -4,7 +4,7 @@ their turns as soon as they are due, and the games they may not sit in."""
 from __future__ import annotations
 
 import pytest
-from server_support import settings_of
+from server_support import csrf_of, settings_of, signed_in
 from sqlmodel import Session, col, select
 
 from server.db import get_engine
@@ -156,3 +156,16 @@ def test_nobody_may_register_a_computers_name(api):
     )
     assert response.status_code == 409
     assert response.json["error"] == "name_taken"
+
+
+def test_the_home_pages_form_opens_a_practice_game_shown_with_its_computers(api):
+    api.register("ann")
+    ann = signed_in(api, "ann")
+    home = ann.get("/").text
+    assert 'name="computers"' in home
+    form = {"csrf": csrf_of(home), "seats": "3", "computers": "2", "level": "1"}
+    opened = ann.post("/games", data=form)
+    assert opened.status_code == 303
+    page = ann.get(opened.headers["Location"]).text
+    assert "computer-1</a> · computer" in page
+    assert "computer-2</a> · computer" in page
