@@ -9,6 +9,7 @@ game of equals (1 / players). Time per move is the CPU time of this process
 as the baseline.
 
     nice -n 19 .venv/bin/python benchmarks/bots.py [--games 1000] [--levels 1 2 3] [--players 2 4]
+        [--first 0]
 """
 
 from __future__ import annotations
@@ -33,13 +34,16 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - spread) / scale, (centre + spread) / scale
 
 
-def match(level: int, players: int, games: int) -> tuple[int, int, list[float], list[float]]:
-    """Wins, shared first places, the bot's and greedy's seconds per move."""
+def match(
+    level: int, players: int, games: int, first: int = 0
+) -> tuple[int, int, list[float], list[float]]:
+    """Wins, shared first places, the bot's and greedy's seconds per move, over the games
+    numbered from `first`."""
     wins = shared = 0
     bot_times: list[float] = []
     greedy_times: list[float] = []
     greedy = GreedyBot()
-    for number in range(games):
+    for number in range(first, first + games):
         game = Game.new([f"p{i}" for i in range(players)], seed=f"bots-{number}")
         seat = number % players
         bot: Bot = SamplingBot(level, seed=number)
@@ -60,11 +64,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="games per level and table")
     parser.add_argument("--levels", type=int, nargs="+", default=sorted(LEVELS))
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first game's number (to split a run)"
+    )
     args = parser.parse_args()
-    print(f"SamplingBot against GreedyBot, {args.games} games per line, seats rotated")
+    print(
+        f"SamplingBot against GreedyBot, {args.games} games per line from game {args.first}, "
+        "seats rotated"
+    )
     for players in args.players:
         for level in args.levels:
-            wins, shared, bot_times, greedy_times = match(level, players, args.games)
+            wins, shared, bot_times, greedy_times = match(level, players, args.games, args.first)
             low, high = wilson(wins, args.games)
             print(
                 f"{players} players, level {level}: won {wins}/{args.games} = "
