@@ -14,14 +14,14 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from cafe.i18n import gettext as _
+from cafe.i18n import Text, lazy_gettext
 from server import auth, signin, throttle
 from server.config import Settings
 from server.db import insert_for
 from server.domain import Conflict, NotFound, Refused, Unauthenticated
 from server.games.computers import is_computer_name
 from server.mailbox import AddressError, normalise_address, parse_new_address
-from server.models import ApiToken, Player, SignInCode, utcnow
+from server.models import ApiToken, Player, SignInCode, table_of, utcnow
 from server.names import skeleton
 
 
@@ -43,7 +43,9 @@ def name_refusal(session: Session, name: str) -> Conflict | None:
     if is_computer_name(name):
         return Conflict(
             "name_taken",
-            _("The name %(name)s belongs to a computer player; choose another.", name=name),
+            lazy_gettext(
+                "The name %(name)s belongs to a computer player; choose another.", name=name
+            ),
         )
     holder = session.exec(
         select(Player.name).where(
@@ -53,11 +55,19 @@ def name_refusal(session: Session, name: str) -> Conflict | None:
     if holder is None:
         return None
     if holder.lower() == name.lower():
-        return Conflict("name_taken", f"the name {name!r} is taken; choose another")
+        return Conflict("name_taken", _taken(name))
     return Conflict(
         "name_taken",
-        f"the name {name!r} looks too much like {holder!r}, a player's name; choose another",
+        lazy_gettext(
+            "the name %(name)s looks too much like %(holder)s, a player's name; choose another",
+            name=repr(name),
+            holder=repr(holder),
+        ),
     )
+
+
+def _taken(name: str) -> Text:
+    return lazy_gettext("the name %(name)s is taken; choose another", name=repr(name))
 
 
 def _address(email: str, *, config: Settings) -> str:
@@ -66,7 +76,9 @@ def _address(email: str, *, config: Settings) -> str:
     try:
         return parse_new_address(email, smtputf8=config.smtp_utf8)
     except AddressError as error:
-        raise Refused("invalid_email", f"`email` {error}") from None
+        raise Refused(
+            "invalid_email", lazy_gettext("`email` %(problem)s", problem=error.args[0])
+        ) from None
 
 
 def create_player(session: Session, *, name: str, email: str, config: Settings) -> Player:
@@ -79,7 +91,11 @@ def create_player(session: Session, *, name: str, email: str, config: Settings) 
     if session.exec(select(Player.id).where(Player.email == email)).first() is not None:
         raise Conflict(
             "email_taken",
-            f"{email} is already registered; ask for a sign-in code with POST /api/signin-codes",
+            lazy_gettext(
+                "%(email)s is already registered; "
+                "ask for a sign-in code with POST /api/signin-codes",
+                email=email,
+            ),
         )
     player = Player(name=name, email=email)  # its skeleton: the column's default
     session.add(player)
@@ -88,7 +104,7 @@ def create_player(session: Session, *, name: str, email: str, config: Settings) 
     except IntegrityError:  # a concurrent registration won the race
         session.rollback()
         raise name_refusal(session, name) or Conflict(
-            "email_taken", f"{email} is already registered"
+            "email_taken", lazy_gettext("%(email)s is already registered", email=email)
         ) from None
     return player
 
@@ -108,17 +124,15 @@ def register(session: Session, *, name: str, email: str, config: Settings) -> No
     # the model's defaults; the name's skeleton is the column's default, made by the INSERT
     values = Player(name=name, email=address).model_dump(exclude={"id", "name_skeleton"})
     added = session.execute(
-        insert_for(session)(Player.__table__)  # type: ignore[attr-defined]
+        insert_for(session)(table_of(Player))
         .values(**values)
         .on_conflict_do_nothing()
-        .returning(Player.__table__.c.id)  # type: ignore[attr-defined]
+        .returning(table_of(Player).c.id)
     ).first()
     owner = session.exec(select(Player.id).where(Player.email == address)).first()
     if owner is None:  # not added, and nobody has the address: the name was taken meanwhile
         session.rollback()
-        raise name_refusal(session, name) or Conflict(
-            "name_taken", f"the name {name!r} is taken; choose another"
-        )
+        raise name_refusal(session, name) or Conflict("name_taken", _taken(name))
     kind = "signin_code" if added is not None else "signin_again"
     signin.queue(session, config, kind=kind, to=address)
     session.commit()
@@ -138,7 +152,7 @@ def request_code(session: Session, *, email: str, config: Settings) -> None:
 
 #: The one answer to every failed exchange, so that it does not tell whether the email is
 #: registered, has a code, or had another one.
-WRONG_CODE = (
+WRONG_CODE = lazy_gettext(
     "this sign-in code is wrong, used or expired for this email; "
     "check the newest email or ask for a new one with POST /api/signin-codes"
 )
@@ -160,9 +174,9 @@ def redeem_signin_code(
     if signin.is_link_code(code):
         request = signin.by_link(session, code, config.verifying_keys, now)
         player = None if request is None else session.get(Player, request.player_id)
-        if player is None or player.email != address:
+        if request is None or player is None or player.email != address:
             raise Unauthenticated("invalid_code", WRONG_CODE)
-        return _sign_in(session, request, player, label)  # type: ignore[arg-type]
+        return _sign_in(session, request, player, label)
     tries = throttle.attempts(
         session,
         [
@@ -195,7 +209,8 @@ def redeem_signin_link(
     player = None if request is None else session.get(Player, request.player_id)
     if request is None or player is None:
         raise Unauthenticated(
-            "invalid_link", "this sign-in link is used, expired or damaged; ask for a new email"
+            "invalid_link",
+            lazy_gettext("this sign-in link is used, expired or damaged; ask for a new email"),
         )
     _, secret = _sign_in(session, request, player, label)
     return player, secret
@@ -275,7 +290,10 @@ def revoke_token(session: Session, *, player: Player, token_id: int) -> None:
     """Revoke one of the player's tokens (revoking twice is harmless)."""
     token = session.get(ApiToken, token_id)
     if token is None or token.player_id != player.id:
-        raise NotFound("token_not_found", f"you have no token {token_id}; see GET /api/tokens")
+        raise NotFound(
+            "token_not_found",
+            lazy_gettext("you have no token %(token)s; see GET /api/tokens", token=token_id),
+        )
     if token.revoked_at is None:
         token.revoked_at = utcnow()
         session.commit()

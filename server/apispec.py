@@ -16,24 +16,26 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, TypeVar, get_args
+from typing import Any, TypeVar, cast, get_args
 
 from flask import Flask, Request, current_app, request
+from flask import Response as FlaskResponse
 from flask.json.provider import DefaultJSONProvider
 from pydantic import BaseModel, ValidationError
 from spectree import Response, SecurityScheme, SpecTree
-from spectree.models import SecuritySchemeData
+from spectree.models import SecureType, SecuritySchemeData
 from spectree.plugins.base import RawResponsePayload
 from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import BadRequest
 
+from cafe.i18n import Text, lazy_gettext
 from server.domain import Unreadable
-from server.schemas.fields import MAX_INT, UNSTORABLE, UNSTORABLE_RULE, ErrorBody
+from server.schemas.fields import MAX_INT, RULES, UNSTORABLE, UNSTORABLE_RULE, ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: What a client is told when its body cannot be read as JSON at all.
-UNREADABLE_JSON = (
+UNREADABLE_JSON = lazy_gettext(
     'the body is not valid JSON; send an object like {"name": "ann"} '
     "with Content-Type: application/json"
 )
@@ -71,7 +73,7 @@ class JsonRequest(Request):
         except RecursionError:
             if silent:
                 return None
-            raise BadRequest(UNREADABLE_JSON) from None
+            raise BadRequest(UNREADABLE_JSON) from None  # type: ignore[arg-type]  # said later
 
 
 def _has_unstorable_text(data: Any) -> bool:
@@ -101,11 +103,15 @@ def _check_body() -> None:
         raise Unreadable("invalid_json", UNREADABLE_JSON)
     if not isinstance(data, dict):
         raise Unreadable(
-            "invalid_request", f"the body must be a JSON object, not {type(data).__name__}"
+            "invalid_request",
+            lazy_gettext("the body must be a JSON object, not %(type)s", type=type(data).__name__),
         )
     for name, value in data.items():
         if _has_unstorable_text([name, value]):
-            raise Unreadable("invalid_request", f"`{name}` {UNSTORABLE_RULE}")
+            raise Unreadable(
+                "invalid_request",
+                lazy_gettext("`%(field)s` %(rule)s", field=name, rule=UNSTORABLE_RULE),
+            )
 
 
 #: Models validated by `validate`, by name, to find a refused field's rule.
@@ -134,27 +140,36 @@ def _rule(model: type[BaseModel] | None, location: tuple[str | int, ...]) -> str
 
 
 def refusal(error: ValidationError) -> Unreadable:
-    """The refusal of a request that did not validate, naming its first wrong field."""
+    """The refusal of a request that did not validate, naming its first wrong field and
+    quoting its rule in the reader's language (a model's descriptions are marked `N_`)."""
     problem = error.errors(include_url=False)[0]
     location = tuple(problem["loc"])
     field = ".".join(str(part) for part in location if isinstance(part, str))
-    rule = _rule(_MODELS.get(error.title), location)
+    described = _rule(_MODELS.get(error.title), location)
+    rule = None if described is None else RULES.get(described, Text(described))
+    message: Text
     if problem["type"] == "missing":
-        message = f"`{field}` is required" + (f": {rule}" if rule else "")
+        message = (
+            lazy_gettext("`%(field)s` is required: %(rule)s", field=field, rule=rule)
+            if rule
+            else lazy_gettext("`%(field)s` is required", field=field)
+        )
     elif problem["type"] == "extra_forbidden":
-        message = f"`{field}` is not a field of this request; see /api/openapi.json"
+        message = lazy_gettext(
+            "`%(field)s` is not a field of this request; see /api/openapi.json", field=field
+        )
     elif rule:
-        message = f"`{field}` must be {rule}"
-    else:
-        message = f"`{field or 'body'}`: {problem['msg'][:1].lower()}{problem['msg'][1:]}"
+        message = lazy_gettext("`%(field)s` must be %(rule)s", field=field, rule=rule)
+    else:  # pydantic's own words, in English
+        said = f"{problem['msg'][:1].lower()}{problem['msg'][1:]}"
+        message = lazy_gettext("`%(field)s`: %(problem)s", field=field or "body", problem=said)
     return Unreadable("invalid_request", message)
 
 
-def _refuse_invalid(
-    req: Request, response: Any, error: ValidationError | None, instance: Any, *_: Any
-) -> None:
-    """spectree's hook before a view: turn a validation error into our refusal."""
-    if error is not None:
+def _refuse_invalid(req: Request, response: Any, error: Exception | None, *_: Any) -> None:
+    """spectree's hook before a view: turn a validation error into our refusal (spectree
+    types it as any exception; its pydantic adapter passes pydantic's `ValidationError`)."""
+    if isinstance(error, ValidationError):
         raise refusal(error) from None
 
 
@@ -171,7 +186,9 @@ class JsonBodies(FlaskPlugin):
     """spectree's Flask plugin, reading every body of a route with a JSON model as JSON
     (it would skip validation of a body sent as a form, leaving the view without one)."""
 
-    FORM_MIMETYPE = ()
+    # spectree's Flask plugin only asks whether a body's type is in the tuple, which any
+    # tuple answers; its base class's two types made mypy infer `tuple[str, str]`.
+    FORM_MIMETYPE = ()  # type: ignore[assignment]  # see above: any tuple of types
 
 
 spec = SpecTree(
@@ -188,7 +205,9 @@ spec = SpecTree(
     nested_naming_strategy=lambda _parent, child: child,
     before=_refuse_invalid,
     security_schemes=[
-        SecurityScheme(name="bearer", data=SecuritySchemeData(type="http", scheme="bearer"))
+        SecurityScheme(
+            name="bearer", data=SecuritySchemeData(type=SecureType.HTTP, scheme="bearer")
+        )
     ],
     security={"bearer": []},
 )
@@ -242,7 +261,10 @@ def as_json(data: Any) -> RawResponsePayload:
     """A view's answer as the very bytes Flask would send for `data`, for spectree to check
     against the route's model as JSON (in pydantic's core) rather than walk a dict of
     lists in Python first, as it does with a plain dict."""
-    return RawResponsePayload(current_app.json.response(data).get_data())
+    # Flask types `JSONProvider.response` as werkzeug's sans-IO `Response`, which reads no
+    # body; what it builds is the app's `response_class`, a full `flask.Response`.
+    response = cast(FlaskResponse, current_app.json.response(data))
+    return RawResponsePayload(response.get_data())
 
 
 def page(*statuses: int, media: dict[int, str] | None = None) -> Callable[[F], F]:
@@ -251,7 +273,7 @@ def page(*statuses: int, media: dict[int, str] | None = None) -> Callable[[F], F
     names another type for it (a text download, a script, a JSON answer to a script)."""
 
     def describe(view: F) -> F:
-        view.page_statuses = (statuses, media or {})  # type: ignore[attr-defined]
+        view.page_statuses = (statuses, media or {})  # type: ignore[attr-defined]  # a mark
         return view
 
     return describe

@@ -14,8 +14,9 @@ from typing import ParamSpec, TypeVar
 
 from flask import g, request
 from sqlalchemy import bindparam
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
+from cafe.i18n import lazy_gettext
 from server.db import get_session
 from server.domain import Unauthenticated
 from server.models import ApiToken, Player
@@ -29,7 +30,7 @@ TOKEN_PREFIX = "cafe_"
 #: runs it, and building the statement (and its cache key) cost more than running it.
 _TOKEN_OWNER = (
     select(Player, ApiToken)
-    .join(ApiToken, ApiToken.player_id == Player.id)  # type: ignore[arg-type]
+    .join(ApiToken, col(ApiToken.player_id) == Player.id)
     .where(ApiToken.token_hash == bindparam("token_hash"))
 )
 
@@ -61,13 +62,16 @@ def authenticate() -> Player:
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthenticated(
             "missing_token",
-            "send your API token as `Authorization: Bearer <token>` "
-            "(get one with POST /api/tokens)",
+            lazy_gettext(
+                "send your API token as `Authorization: Bearer <token>` "
+                "(get one with POST /api/tokens)"
+            ),
         )
     found = owner_of(get_session(), token.strip())
     if found is None or found[1].revoked_at is not None:
         raise Unauthenticated(
-            "invalid_token", "this token is unknown or revoked; sign in again for a new one"
+            "invalid_token",
+            lazy_gettext("this token is unknown or revoked; sign in again for a new one"),
         )
     g.player, g.token = found
     return found[0]

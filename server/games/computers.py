@@ -22,7 +22,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from cafe.bots import LEVELS
-from cafe.i18n import gettext as _
+from cafe.i18n import lazy_gettext
 from server.domain import Refused
 from server.models import Player
 
@@ -46,19 +46,23 @@ def check_seats(*, seats: int, computers: int, humans: int, rated: bool, league:
     if rated:
         raise Refused(
             "computer_rated",
-            _("A game with computer players cannot be rated: ratings compare people."),
+            lazy_gettext("A game with computer players cannot be rated: ratings compare people."),
         )
     if league:
-        raise Refused("computer_league", _("A league game cannot have computer players."))
+        raise Refused(
+            "computer_league", lazy_gettext("A league game cannot have computer players.")
+        )
     if computers >= seats:
         raise Refused(
             "computer_only",
-            _("A game needs at least one person: computer players cannot take every seat."),
+            lazy_gettext(
+                "A game needs at least one person: computer players cannot take every seat."
+            ),
         )
     if computers + humans > seats:
         raise Refused(
             "computer_seats",
-            _(
+            lazy_gettext(
                 "Too many players for the seats: computer players %(computers)s, people "
                 "seated or invited %(humans)s, seats %(seats)s.",
                 computers=computers,

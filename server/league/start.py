@@ -18,6 +18,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cafe.fairbag import commitment
+from cafe.i18n import lazy_gettext, lazy_ngettext
 from cafe.league import scheduling, table
 from server.config import Settings
 from server.domain import Conflict
@@ -50,10 +51,12 @@ def _by_rating(session: Session, players: list[Player]) -> list[Player]:
             select(Rating).where(col(Rating.player_id).in_([p.id for p in players]))
         )
     }
-    return sorted(
-        players,
-        key=lambda p: (-stored.get(p.id, ratings.DEFAULT).ordinal, p.name),  # type: ignore[arg-type]
-    )
+
+    def rank(player: Player) -> tuple[float, str]:
+        assert player.id is not None  # read from the table
+        return -stored.get(player.id, ratings.DEFAULT).ordinal, player.name
+
+    return sorted(players, key=rank)
 
 
 def _previous(session: Session, league: League, number: int) -> Season | None:
@@ -97,7 +100,7 @@ def _claim(
     """Compare-and-set the season from registration to running with its `games`, before
     anything else is written: of two starts at once, one wins and the other is told so,
     with nothing done."""
-    claimed = session.execute(
+    claimed = session.exec(
         update(Season)
         .where(col(Season.id) == season.id, col(Season.status) == SeasonStatus.REGISTRATION)
         .values(
@@ -110,9 +113,16 @@ def _claim(
         )
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+    if claimed.rowcount != 1:
         session.rollback()
-        raise Conflict("season_not_open", f"season {season.number} of {league.slug} has started")
+        raise Conflict(
+            "season_not_open",
+            lazy_gettext(
+                "season %(season)s of %(league)s has started",
+                season=season.number,
+                league=league.slug,
+            ),
+        )
 
 
 def start_season(
@@ -121,10 +131,20 @@ def start_season(
     """Start the season (the organiser): divisions, schedule, and every game dealt and
     running; each member gets one email with their division and games (no "game started"
     or "your turn" email per game: issue 20 §17)."""
-    organiser_only(league, player, "start a season")
+    organiser_only(
+        league,
+        player,
+        lazy_gettext("only the organiser of %(league)s can start a season", league=league.slug),
+    )
     if season.status != SeasonStatus.REGISTRATION:
         raise Conflict(
-            "season_not_open", f"season {season.number} of {league.slug} is {season.status}"
+            "season_not_open",
+            lazy_gettext(
+                "season %(season)s of %(league)s is %(status)s",
+                season=season.number,
+                league=league.slug,
+                status=season.status,
+            ),
         )
     members = list(
         session.exec(
@@ -136,10 +156,19 @@ def start_season(
     if len(members) < league.game_size:
         raise Conflict(
             "not_enough_players",
-            f"{len(members)} registered for season {season.number} of {league.slug}; "
-            f"a season needs at least {league.game_size} (the game size)",
+            lazy_ngettext(
+                "%(num)s registered for season %(season)s of %(league)s; "
+                "a season needs at least %(size)s (the game size)",
+                "%(num)s registered for season %(season)s of %(league)s; "
+                "a season needs at least %(size)s (the game size)",
+                len(members),
+                season=season.number,
+                league=league.slug,
+                size=league.game_size,
+            ),
         )
     players = {p.name: p for _, p in members}
+    ids = {p.name: member.player_id for member, p in members}
     divisions, placed = place(session, league, season, list(players.values()))
     seed = secrets.token_bytes(32)
     now = utcnow()
@@ -153,7 +182,7 @@ def start_season(
     _claim(session, league, season, seed=seed, now=now, games=len(scheduled))
     dealt = deal(
         session,
-        [{name: players[name].id for name in names} for _, names in scheduled],  # type: ignore[misc]
+        [{name: ids[name] for name in names} for _, names in scheduled],
         options=league.options,
         clock=league.clock,
         now=now,
@@ -184,7 +213,7 @@ def start_season(
         seats += [
             GameSeat(
                 game_id=record.id,
-                player_id=players[name].id,  # type: ignore[arg-type]  # stored: it has an id
+                player_id=ids[name],
                 join_order=order,
                 seat=game.seats[name],
             )
