@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from cafe.bots import LEVELS
 from cafe.i18n import lazy_gettext
 from server.domain import Refused
-from server.models import Player
+from server.models import Player, TurnEmails
 
 #: The names of computer players, `computer-1` …; nobody may register one.
 NAME = re.compile(r"computer-[0-9]+", re.IGNORECASE)
@@ -82,7 +82,7 @@ def accounts(session: Session, count: int) -> list[Player]:
                 name=name,
                 email=f"{name}@computers.invalid",
                 computer=True,
-                turn_emails="none",
+                turn_emails=TurnEmails.NONE,
                 reminders=False,
             )
             session.add(player)
