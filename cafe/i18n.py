@@ -30,8 +30,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from cafe.board import NATIONS
-
 #: The languages of the project, English (the code's own) first.
 LANGUAGES = ("en", "cs", "de", "ru")
 
@@ -132,17 +130,20 @@ def nation_name(code: str) -> str:
     use: the rulebook's own in English ("Britain", "USA"), CLDR's country or region name in
     the others, through Babel ("Spojené státy", "Afrika", "Великобритания") — never written
     by hand. The tile codes themselves stay the same in every language."""
+    from cafe.board import NATIONS  # noqa: PLC0415  # `cafe --help` loads no board
+
     language = current()
-    if language == DEFAULT:
-        return NATIONS[code]
-    return _territories(language)[REGIONS.get(code, code)]
+    territories = _territories(language) if language != DEFAULT else {}
+    return territories.get(REGIONS.get(code, code), NATIONS.get(code, code))
 
 
 @cache
 def _territories(language: str) -> dict[str, str]:
-    # Babel only here and in `compile_catalog`: the engine imports and plays without it.
-    from babel import Locale  # noqa: PLC0415
-
+    """CLDR's names of countries and regions in `language`; none with the engine alone."""
+    try:  # Babel only here and in `compile_catalog`: the engine imports and plays without it
+        from babel import Locale  # noqa: PLC0415
+    except ImportError:
+        return {}
     return dict(Locale.parse(language).territories)
 
 
@@ -199,13 +200,9 @@ def lazy_ngettext(singular: str, plural: str, num: int, **values: Any) -> Text:
     return Text(singular, plural, num, **values)
 
 
-#: The CLDR region of a nation code that is no country code: Africa is region 002.
-_REGIONS = {"AF": "002"}
-
-
 class Country:
-    """A nation's name, said when read: English as the rulebook writes it ("Britain"), in
-    another language CLDR's country name through Babel (docs/languages.md), never ours."""
+    """A nation's name said when read (`nation_name`), for messages made before their
+    reader's language is known."""
 
     __slots__ = ("code",)
 
@@ -213,15 +210,4 @@ class Country:
         self.code = code
 
     def __str__(self) -> str:
-        from cafe.board import NATIONS  # noqa: PLC0415  # the board's data needs no words
-
-        english = NATIONS.get(self.code, self.code)
-        language = current()
-        if language == DEFAULT:
-            return english
-        try:  # Babel is the service's and the client's: the engine alone goes without it
-            from babel import Locale  # noqa: PLC0415
-        except ImportError:
-            return english
-        region = _REGIONS.get(self.code, self.code)
-        return str(Locale(language).territories.get(region, english))
+        return nation_name(self.code)
