@@ -16,6 +16,7 @@ from cafe.render.palette import PALETTE
 from server import api, apispec, bodies, config, db, errors, i18n, logs, web
 from server.clock import devclock
 from server.schemas.fields import StoredInt
+from server.web import sessions
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -46,6 +47,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     logs.configure(settings.log_level)
     db.init_app(app)
     devclock.init_app(app)
+    i18n.init_app(app, viewer=sessions.signed_in)  # before anything that may refuse a request
     bodies.init_app(app)  # an oversized body is a 413 before anything reads it as JSON
     apispec.init_app(app)
     errors.init_app(app)

@@ -16,6 +16,7 @@ from flask import g, request
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
+from server import i18n
 from server.db import get_session
 from server.domain import Unauthenticated
 from server.models import ApiToken, Player
@@ -55,7 +56,8 @@ def owner_of(session: Session, secret: str) -> tuple[Player, ApiToken] | None:
 
 
 def authenticate() -> Player:
-    """The player whose valid token the request carries, or a 401 naming the problem."""
+    """The player whose valid token the request carries, or a 401 naming the problem; the
+    rest of the request speaks their language if it asked for none (`server.i18n`)."""
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -70,6 +72,7 @@ def authenticate() -> Player:
             "invalid_token", "this token is unknown or revoked; sign in again for a new one"
         )
     g.player, g.token = found
+    i18n.use_for_request(found[0])  # its messages in the caller's language, unless asked for one
     return found[0]
 
 

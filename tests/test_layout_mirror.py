@@ -24,6 +24,7 @@ OWN_MODULES = {
     "test_db_writes.py": "db",
     "test_devserver.py": "devserver",
     "test_gunicorn_config.py": "gunicorn_config",
+    "test_i18n.py": "i18n",
     "test_migrations.py": "migrate",
     "test_player_names.py": "accounts",
     "test_secret_key.py": "config",

@@ -16,6 +16,7 @@ from server.web import (
     account_pages,
     devmail,
     game_pages,
+    languages,
     league_pages,
     player_pages,
     rules_page,
@@ -37,6 +38,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(league_pages.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(rules_page.bp)
+    languages.init_app(app)
     if devmail.may_serve(settings_of(app)):
         app.register_blueprint(devmail.bp)
     elif settings_of(app).dev_mail:
