@@ -6,6 +6,9 @@ nothing changed by a wrong one), and the language restored when a request ends."
 
 from __future__ import annotations
 
+from datetime import date
+
+import flask_babel
 import pytest
 from sqlalchemy import update
 from sqlmodel import col, select
@@ -86,8 +89,13 @@ def test_an_api_message_reads_accept_language_then_the_caller(api):
     with api.app.test_request_context("/api/me", headers={"Authorization": f"Bearer {token}"}):
         api.app.preprocess_request()
         assert (i18n.current(), zone()) == ("en", "UTC")  # nobody known yet
+        assert str(flask_babel.get_locale()) == "en"
         auth.authenticate()
         assert (i18n.current(), zone()) == ("cs", "Asia/Tokyo")
+        # Flask-Babel follows (its formats, if a page uses them)
+        assert str(flask_babel.get_locale()) == "cs"
+        assert str(flask_babel.get_timezone()) == "Asia/Tokyo"
+        assert flask_babel.format_date(date(2026, 3, 5), "long") == "5. března 2026"
     headers = {"Authorization": f"Bearer {token}", "Accept-Language": "ru"}
     with api.app.test_request_context("/api/me", headers=headers):
         api.app.preprocess_request()
