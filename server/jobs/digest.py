@@ -5,7 +5,8 @@ for them (each with its deadline, the time left, the best turn's command and its
 and, if they asked to hear of others' turns, the turns played since the last digest. A
 digest with nothing to say is not sent. Taking the period is a compare-and-set on
 `Player.last_digest_at`, so with several workers each digest is queued once. The digest
-has no reply address: several games cannot share one.
+has no reply address: several games cannot share one. It is rendered when queued, in its
+reader's language and time zone.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlmodel import Session, col, select
 
 from server.config import Settings
 from server.games import notify
+from server.i18n import reading
 from server.mail import messages, outgoing
 from server.mail.batch import Batch
 from server.mail.facts import DigestGame, LoggedTurn, OfferedTurn
@@ -50,7 +52,8 @@ def queue_due(engine: Engine, config: Settings, now: datetime | None = None) -> 
             games = _games(session, config, player, since=player.last_digest_at or now - period)
             if games:
                 links = outgoing.links(config, player_id=player.id)
-                rendered = messages.digest(notify.recipient(player), games, links, now)
+                with reading(player.language, player.timezone):
+                    rendered = messages.digest(notify.recipient(player), games, links, now)
                 outgoing.queue(
                     session, config, kind="digest", to=player.email, rendered=rendered, links=links
                 )

@@ -16,7 +16,9 @@ mail that still means something goes out:
   `auto_vacation` — are always sent) is **skipped**; "a player joined" and "the table is
   full" go to the game's creator, and follow the creator's `turn_emails`.
 
-Each event is rendered by the renderer of its kind (`server.mail.batch.RENDERERS`), with
+Each event is rendered in its reader's language and time zone (`reader`: the player it is
+for, when it is rendered — so four players of one game each read their own), by the
+renderer of its kind (`server.mail.batch.RENDERERS`), with
 what the batch loaded once for all its events (`server.mail.batch.Batch`).
 
 Notices — league, vacation, invitation, the answers to emailed replies, an expired open
@@ -38,10 +40,11 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from server import signin
 from server.config import Settings
+from server.i18n import reading
 from server.mail import notices, outgoing
 from server.mail.batch import Batch
 from server.mail.kinds import EmailKind, why_unwanted
@@ -162,8 +165,31 @@ class Preparation:
             self._session = None
 
 
+def reader(batch: Batch, row: OutboxMessage) -> Player | None:
+    """The player who will read `row`, whose language and time zone it is written in: the
+    player of its seat, the game's creator for a lobby event, the player a notice or a
+    sign-in email is addressed to (None: an address nobody plays with, read in English)."""
+    if row.payload is not None and row.game_id is not None:
+        return batch.session.get(Player, row.payload["player"])
+    if row.game_id is None or row.seat is None:
+        return batch.session.exec(select(Player).where(Player.email == row.to_addr)).first()
+    if EmailKind(row.kind).rules.creator:
+        game = batch.games.get(row.game_id)
+        return None if game is None else batch.session.get(Player, game.creator_id)
+    return batch.players.get((row.game_id, row.seat))
+
+
 def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
-    """Render the event `row` into its own fields; or why it is not to be sent."""
+    """Render the event `row` into its own fields, in its reader's language and zone (all
+    of it: subject, text and HTML); or why it is not to be sent."""
+    player = reader(batch, row)
+    if player is None:
+        return _render(batch, row)
+    with reading(player.language, player.timezone):
+        return _render(batch, row)
+
+
+def _render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     if row.payload is not None and row.game_id is None:
         outgoing.fill(row, notices.render(batch.config, row))
         return None

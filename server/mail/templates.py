@@ -25,6 +25,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from cafe.render import quantities
 from cafe.render.palette import PALETTE
 from server import i18n
+from server.mail.times import TIME_FILTERS
 
 #: Where the email pairs are: a package and a folder inside it.
 TEMPLATE_PACKAGE, TEMPLATE_FOLDER = "server", "templates/email"
@@ -126,6 +127,7 @@ def _environment() -> Environment:
     )
     i18n.install(environment)
     environment.filters.update(QUANTITY_FILTERS)
+    environment.filters.update(TIME_FILTERS)
     environment.filters["wrap"] = wrap
     environment.globals["palette"] = PALETTE
     return environment

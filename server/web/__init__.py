@@ -12,6 +12,7 @@ from flask import Flask
 
 from server.config import settings_of
 from server.mail.templates import QUANTITY_FILTERS
+from server.mail.times import TIME_FILTERS
 from server.web import (
     account_pages,
     devmail,
@@ -32,6 +33,7 @@ def init_app(app: Flask) -> None:
     development key)."""
     sessions.init_app(app)
     app.jinja_env.filters.update(QUANTITY_FILTERS)
+    app.jinja_env.filters.update(TIME_FILTERS)
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(unsubscribe.bp)
