@@ -27,6 +27,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from cafe.board import NATIONS
+
 #: The languages of the project, English (the code's own) first.
 LANGUAGES = ("en", "cs", "de", "ru")
 
@@ -115,6 +117,30 @@ def catalog(language: str) -> _gettext.NullTranslations:
         with compiled.open("rb") as stream:
             return _gettext.GNUTranslations(stream)
     return _gettext.GNUTranslations(io.BytesIO(compile_catalog(source)))
+
+
+#: The CLDR region of each nation whose code is not its country's: AF is Africa (region
+#: 002), not Afghanistan.
+REGIONS = {"AF": "002"}
+
+
+def nation_name(code: str) -> str:
+    """The name of the nation `code` (`cafe.board.NATIONS`: `US`, `AF`) in the language in
+    use: the rulebook's own in English ("Britain", "USA"), CLDR's country or region name in
+    the others, through Babel ("Spojené státy", "Afrika", "Великобритания") — never written
+    by hand. The tile codes themselves stay the same in every language."""
+    language = current()
+    if language == DEFAULT:
+        return NATIONS[code]
+    return _territories(language)[REGIONS.get(code, code)]
+
+
+@cache
+def _territories(language: str) -> dict[str, str]:
+    # Babel only here and in `compile_catalog`: the engine imports and plays without it.
+    from babel import Locale  # noqa: PLC0415
+
+    return dict(Locale.parse(language).territories)
 
 
 def compile_catalog(source: Path) -> bytes:
