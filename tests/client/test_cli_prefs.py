@@ -46,6 +46,7 @@ def test_prefs_shows_and_changes_them(ann: Player) -> None:
     assert shown.exit_code == ExitCode.OK, shown.output
     assert shown.stdout.splitlines() == [
         "preference    value",
+        "language      en",
         "others_turns  off",
         "reminders     on",
         "timezone      UTC",
@@ -56,6 +57,7 @@ def test_prefs_shows_and_changes_them(ann: Player) -> None:
     )
     assert changed.exit_code == ExitCode.OK, changed.output
     assert changed.stdout.splitlines()[1:] == [
+        "language      en",
         "others_turns  on",
         "reminders     off",
         "timezone      Europe/Prague",
@@ -68,6 +70,16 @@ def test_a_value_the_server_refuses_is_its_message(ann: Player) -> None:
     result = ann.run("prefs", "turn_emails=hourly")
     assert result.exit_code == ExitCode.ERROR
     assert result.stderr == "cafe: `turn_emails` must be each, digest or none\n"
+
+
+def test_prefs_chooses_the_language_of_emails_and_pages(ann: Player) -> None:
+    changed = ann.run("prefs", "language=cs")
+    assert changed.exit_code == ExitCode.OK, changed.output
+    assert "language      cs" in changed.stdout.splitlines()
+    refused = ann.run("prefs", "language=fr")
+    assert refused.exit_code == ExitCode.ERROR
+    assert "`language`" in refused.stderr and "cs (Čeština)" in refused.stderr
+    assert "language      cs" in ann.run("prefs").stdout.splitlines()
 
 
 def test_prefs_changes_are_key_value_pairs(ann: Player) -> None:
