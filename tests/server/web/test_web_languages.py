@@ -38,7 +38,7 @@ def test_every_page_has_the_switch_and_its_language(api):
         links = switch_links(page.text)
         assert list(links) == list(i18n.LANGUAGES), path
         assert [code for code, (_, current) in links.items() if current] == ["de"], path
-        assert re.search(r'<nav class="languages" aria-label="[^"]+">', page.text)
+        assert '<nav class="languages" aria-label="Sprache">' in page.text
         for code, name in i18n.NAMES.items():
             assert f'lang="{code}" hreflang="{code}"' in page.text and f">{name}</a>" in page.text
 
@@ -77,6 +77,8 @@ def test_an_unknown_language_is_a_page_saying_ours(api):
     response = api.client.get("/language/fr?next=/")
     assert response.status_code == 404 and response.mimetype == "text/html"
     assert "en, cs, de, ru" in response.text
+    russian = api.client.get("/language/fr?next=/", headers={"Accept-Language": "ru"})
+    assert "fr&#39; здесь нет; есть en, cs, de, ru" in russian.text
     assert LANGUAGE_COOKIE not in response.headers.get("Set-Cookie", "")
 
 
@@ -118,6 +120,7 @@ def test_the_settings_page_chooses_the_language(api):
     assert saved.status_code == 303 and preference(api, token) == "cs"
     after = client.get("/settings").text
     assert '<html lang="cs">' in after and '<option value="cs" lang="cs" selected>' in after
+    assert '<label for="language">Můj jazyk</label>' in after
     refused = client.post("/settings/preferences", data={**form, "language": "xx"})
     assert refused.status_code == 303 and preference(api, token) == "cs"
     assert "en (English)" in client.get("/settings").text  # the flashed refusal names ours
