@@ -6,7 +6,7 @@ written; a player who changes language before the worker sends reads the new one
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from email import message_from_bytes, policy
 
 from sqlalchemy import update
@@ -17,7 +17,7 @@ from cafe.render import quantities
 from server.config import settings_of
 from server.db import get_engine
 from server.jobs import digest
-from server.mail import times
+from server.mail import templates, times
 from server.models import OutboxMessage, Player, utcnow
 
 #: The players of the game, each with their language and zone.
@@ -136,3 +136,18 @@ def test_the_digest_is_written_in_its_readers_language(api):
     deadline = datetime.fromisoformat(state["deadline"])
     assert written("de", "Europe/Berlin", deadline) in sent.body
     assert "Punkt" in sent.body  # the best turn's points, counted in German
+
+
+def test_the_mail_templates_write_dates_in_the_language_in_use():
+    moment = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
+    template = templates._ENVIRONMENT.from_string("{{ at|moment('Europe/Prague') }} · {{ at|day }}")
+    said = {}
+    for language in i18n.LANGUAGES:
+        with i18n.speaking(language):
+            said[language] = template.render(at=moment)
+    assert said == {
+        "en": "Thu, 5 Mar 2026, 10:00 CET · 5 Mar 2026",
+        "cs": "čt 5. 3. 2026 10:00 SEČ · 5. 3. 2026",
+        "de": "Do., 5. März 2026, 10:00 MEZ · 05.03.2026",
+        "ru": "чт, 5 мар. 2026\u202fг., 10:00 CET · 5 мар. 2026\u202fг.",
+    }

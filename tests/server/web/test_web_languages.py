@@ -6,6 +6,7 @@ session's token) and settings form change their preference, a forged one does no
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -13,6 +14,7 @@ from server_support import csrf_of, signed_in
 
 from cafe import i18n
 from server.i18n import LANGUAGE_COOKIE
+from server.mail import times
 
 
 def switch_links(html: str) -> dict[str, tuple[str, bool]]:
@@ -124,3 +126,15 @@ def test_the_settings_page_chooses_the_language(api):
     refused = client.post("/settings/preferences", data={**form, "language": "xx"})
     assert refused.status_code == 303 and preference(api, token) == "cs"
     assert "en (English)" in client.get("/settings").text  # the flashed refusal names ours
+
+
+def test_times_on_a_page_are_in_the_viewers_language_and_zone(api):
+    token = api.register("ann")
+    body = {"language": "de", "timezone": "Asia/Tokyo"}
+    assert api.call("PATCH", "/api/me/preferences", token, json=body).status_code == 200
+    client = signed_in(api, "ann")
+    created = api.call("GET", "/api/tokens", token).json["tokens"][0]["created_at"]
+    with i18n.speaking("de"):
+        shown = times.local(datetime.fromisoformat(created), "Asia/Tokyo")
+    assert shown.endswith("JST") and "., " in shown  # "Mi., 2. Dez. 2026, 15:04 JST"
+    assert f"<td>{shown}</td>" in client.get("/settings").text
