@@ -63,3 +63,21 @@ def test_the_refusing_finder_does_refuse_the_service(tmp_path: Path) -> None:
     done = _run_alone(tmp_path, "\nimport server.models\n")
     assert done.returncode != 0
     assert "the engine imported server" in done.stderr
+
+
+def test_the_engine_alone_speaks_english_without_babel(tmp_path: Path) -> None:
+    """Babel is beyond the engine alone: its words are English there, and imports never
+    need Babel (`cafe.i18n` imports it only to compile a catalog or name a country)."""
+    tail = """
+from datetime import timedelta
+from cafe.render import quantities
+assert quantities.time_left(timedelta(hours=36)) == "1 day 12 hours left"
+assert quantities.points(-1) == "-1 point"
+try:
+    import babel
+except ImportError:
+    print("no babel")
+"""
+    done = _run_alone(tmp_path, tail)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("no babel")
