@@ -17,7 +17,8 @@ from cafe.render import quantities
 from server.config import settings_of
 from server.db import get_engine
 from server.jobs import digest
-from server.mail import templates, times
+from server.mail import events, templates, times
+from server.mail.batch import Batch
 from server.models import OutboxMessage, Player, utcnow
 
 #: The players of the game, each with their language and zone.
@@ -151,3 +152,30 @@ def test_the_mail_templates_write_dates_in_the_language_in_use():
         "de": "Do., 5. März 2026, 10:00 MEZ · 05.03.2026",
         "ru": "чт, 5 мар. 2026\u202fг., 10:00 CET · 5 мар. 2026\u202fг.",
     }
+
+
+def test_each_kind_of_row_finds_its_reader(api):
+    """The reader of each kind of row: the seat's player, the creator of an open game, the
+    addressee of a notice or a sign-in email, the player an answer to a refused turn is for;
+    an address nobody plays with has none (and reads English)."""
+    tokens = {name: api.register(name) for name in ("ann", "bob", "cid")}
+    game = api.call("POST", "/api/games", tokens["ann"], json={"seats": 3, "invite": ["bob", "cid"]})
+    game_id = game.json["id"]
+    assert api.call("POST", f"/api/games/{game_id}/join", tokens["bob"]).status_code == 200
+    api.client.post("/api/signin-codes", json={"email": "cid@example.com"})
+    api.client.post("/api/signin-codes", json={"email": "nobody@example.com"})
+    engine = get_engine(api.app)
+    with Session(engine) as session:
+        rows = list(session.exec(select(OutboxMessage).order_by(col(OutboxMessage.id))))
+        names = {player.id: player.name for player in session.exec(select(Player))}
+        batch = Batch(session, settings_of(api.app), rows)
+        found = {}
+        for row in rows:
+            reader = events.reader(batch, row)
+            found.setdefault(row.kind, set()).add(
+                (row.to_addr, None if reader is None else names[reader.id])
+            )
+    assert ("cid@example.com", "cid") in found["invite"]
+    assert (None, "ann") in found["player_joined"]  # the creator hears who joined
+    assert ("cid@example.com", "cid") in found["signin_code"]
+    assert ("nobody@example.com", None) in found["signin_code"]
