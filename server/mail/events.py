@@ -17,9 +17,9 @@ mail that still means something goes out:
   full" go to the game's creator, and follow the creator's `turn_emails`.
 
 Each event is rendered in its reader's language and time zone (`reader`: the player it is
-for, when it is rendered — so four players of one game each read their own), by the
-renderer of its kind (`server.mail.batch.RENDERERS`), with
-what the batch loaded once for all its events (`server.mail.batch.Batch`).
+for, as they are when it is rendered — four players of one game each read their own), by
+the renderer of its kind (`server.mail.batch.RENDERERS`), with what the batch loaded once
+for all its events (`server.mail.batch.Batch`).
 
 Notices — league, vacation, invitation, the answers to emailed replies, an expired open
 game — are rendered here from the facts their transaction stored (`server.mail.notices`),
