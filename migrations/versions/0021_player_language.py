@@ -1,7 +1,8 @@
 """Languages (issue 23): the language each player reads.
 
 - `players.language`: one of `cafe.i18n.LANGUAGES` (`en`, `cs`, `de`, `ru`); the players
-  who registered before it read English, as they did.
+  who registered before it read English, as they did. Added and dropped in place, never
+  by rebuilding the table, which SQLite's enforced foreign keys of every other table forbid.
 
 Revision ID: 0021
 Revises: 0020
@@ -22,17 +23,16 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('players', schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column(
-                'language',
-                sqlmodel.sql.sqltypes.AutoString(length=8),
-                server_default='en',
-                nullable=False,
-            )
-        )
+    op.add_column(
+        'players',
+        sa.Column(
+            'language',
+            sqlmodel.sql.sqltypes.AutoString(length=8),
+            server_default='en',
+            nullable=False,
+        ),
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('players', schema=None) as batch_op:
-        batch_op.drop_column('language')
+    op.drop_column('players', 'language')

@@ -64,8 +64,10 @@ def choices() -> list[Choice]:
     if signed_in() is not None:
         query["csrf"] = csrf_token()
     current = i18n.current()
+    # the path's slashes stay as they are: the link names the page as its address does
+    back = urlencode(query, safe="/")
     return [
-        Choice(code, name, f"/language/{code}?{urlencode(query)}", code == current)
+        Choice(code, name, f"/language/{code}?{back}", code == current)
         for code, name in i18n.NAMES.items()
     ]
 
