@@ -24,22 +24,18 @@ import server
 from cafe import Game
 from cafe.bots import GreedyBot
 from cafe.league.table import Move, TableRow
-from server import config
+from server import config, phrases
 from server.games.store import standing_json
 from server.games.turns import result_detail
 from server.league import messages as league
 from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
-from server.mail import messages, outgoing
-from server.mail.addresses import ReplyAddress
-from server.mail.facts import (
-    DigestGame,
-    GameFacts,
-    LoggedTurn,
-    OfferedTurn,
-    Recipient,
-    VacationGame,
-)
+from server.mail import messages
+from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
+from server.phrases import phrase
+from server.postbox import addresses
+from server.postbox.addresses import ReplyAddress
+from server.postbox.facts import Recipient, VacationGame
 
 #: Players with names as long as they may be (`server.models.NAME_LENGTH`, 24).
 ANN, BOB, CID, DAN = (f"{name}_has_a_very_long_name" for name in ("ann", "bob", "cid", "dan"))
@@ -53,7 +49,7 @@ CONFIG = config.load(
         "MAIL_DOMAIN": "cafe.example.org",
     },
 )
-LINKS = outgoing.links(CONFIG, player_id=123456, reply=ReplyAddress(123456, 12345, 123456))
+LINKS = addresses.links(CONFIG, player_id=123456, reply=ReplyAddress(123456, 12345, 123456))
 GAME = 123456
 EMAIL = "someone.with.a.long.address@mail.example.org"
 DEADLINE = datetime(2026, 3, 5, 9, 0, tzinfo=UTC)
@@ -175,7 +171,7 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
             running,
             me,
             problem="illegal",
-            reason="no free chair",
+            reason=phrases.of("no free chair"),  # the engine's words
             read="USm@US1",
             hints=hints,
             links=LINKS,
@@ -233,7 +229,8 @@ def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rende
             ann,
             SEASON,
             division=2,
-            placed="moved down from division 1",
+            placed="down",
+            placed_from=1,
             players=[ANN, BOB, CID, DAN],
             games=games,
             links=LINKS,
@@ -246,12 +243,22 @@ def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rende
         ),
         "league_joined": lambda: league.joined(ann, SEASON, links=LINKS),
         "league_join_refused": lambda: league.join_refused(
-            ann, SEASON, reason=f"season {SEASON.number} of {SEASON.slug} is running", links=LINKS
+            ann,
+            SEASON,
+            reason=phrase(
+                "you are registered for season %(season)s of %(league)s",
+                season=SEASON.number,
+                league=SEASON.slug,
+            ),
+            links=LINKS,
         ),
         "league_turns_refused": lambda: league.turns_refused(
             ann,
             SEASON,
-            reason="game 123999 is not a game of season 12; you do not play in game 123458",
+            reason=[
+                phrase("game %(game)s is not a game of season %(season)s", game=123999, season=12),
+                phrase("you do not play in game %(game)s", game=123458),
+            ],
             example="123456: ESm@ES1",
             links=LINKS,
         ),

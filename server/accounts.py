@@ -20,7 +20,7 @@ from server.config import Settings
 from server.db import insert_for
 from server.domain import Conflict, NotFound, Refused, Unauthenticated
 from server.mailbox import AddressError, normalise_address, parse_new_address
-from server.models import ApiToken, Player, SignInCode, utcnow
+from server.models import ApiToken, Player, SignInCode, table_of, utcnow
 from server.names import skeleton
 
 
@@ -105,10 +105,10 @@ def register(session: Session, *, name: str, email: str, config: Settings) -> No
         exclude={"id", "name_skeleton"}
     )
     added = session.execute(
-        insert_for(session)(Player.__table__)  # type: ignore[attr-defined]
+        insert_for(session)(table_of(Player))
         .values(**values)
         .on_conflict_do_nothing()
-        .returning(Player.__table__.c.id)  # type: ignore[attr-defined]
+        .returning(table_of(Player).c.id)
     ).first()
     owner = session.exec(select(Player.id).where(Player.email == address)).first()
     if owner is None:  # not added, and nobody has the address: the name was taken meanwhile
@@ -157,9 +157,9 @@ def redeem_signin_code(
     if signin.is_link_code(code):
         request = signin.by_link(session, code, config.verifying_keys, now)
         player = None if request is None else session.get(Player, request.player_id)
-        if player is None or player.email != address:
+        if request is None or player is None or player.email != address:
             raise Unauthenticated("invalid_code", WRONG_CODE)
-        return _sign_in(session, request, player, label)  # type: ignore[arg-type]
+        return _sign_in(session, request, player, label)
     tries = throttle.attempts(
         session,
         [

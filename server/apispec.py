@@ -16,13 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, TypeVar, get_args
+from typing import Any, TypeVar, cast, get_args
 
 from flask import Flask, Request, current_app, request
+from flask import Response as FlaskResponse
 from flask.json.provider import DefaultJSONProvider
 from pydantic import BaseModel, ValidationError
 from spectree import Response, SecurityScheme, SpecTree
-from spectree.models import SecuritySchemeData
+from spectree.models import SecureType, SecuritySchemeData
 from spectree.plugins.base import RawResponsePayload
 from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import BadRequest
@@ -150,11 +151,10 @@ def refusal(error: ValidationError) -> Unreadable:
     return Unreadable("invalid_request", message)
 
 
-def _refuse_invalid(
-    req: Request, response: Any, error: ValidationError | None, instance: Any, *_: Any
-) -> None:
-    """spectree's hook before a view: turn a validation error into our refusal."""
-    if error is not None:
+def _refuse_invalid(req: Request, response: Any, error: Exception | None, *_: Any) -> None:
+    """spectree's hook before a view: turn a validation error into our refusal (spectree
+    types it as any exception; its pydantic adapter passes pydantic's `ValidationError`)."""
+    if isinstance(error, ValidationError):
         raise refusal(error) from None
 
 
@@ -171,7 +171,9 @@ class JsonBodies(FlaskPlugin):
     """spectree's Flask plugin, reading every body of a route with a JSON model as JSON
     (it would skip validation of a body sent as a form, leaving the view without one)."""
 
-    FORM_MIMETYPE = ()
+    # spectree's Flask plugin only asks whether a body's type is in the tuple, which any
+    # tuple answers; its base class's two types made mypy infer `tuple[str, str]`.
+    FORM_MIMETYPE = ()  # type: ignore[assignment]  # see above: any tuple of types
 
 
 spec = SpecTree(
@@ -188,7 +190,9 @@ spec = SpecTree(
     nested_naming_strategy=lambda _parent, child: child,
     before=_refuse_invalid,
     security_schemes=[
-        SecurityScheme(name="bearer", data=SecuritySchemeData(type="http", scheme="bearer"))
+        SecurityScheme(
+            name="bearer", data=SecuritySchemeData(type=SecureType.HTTP, scheme="bearer")
+        )
     ],
     security={"bearer": []},
 )
@@ -242,7 +246,10 @@ def as_json(data: Any) -> RawResponsePayload:
     """A view's answer as the very bytes Flask would send for `data`, for spectree to check
     against the route's model as JSON (in pydantic's core) rather than walk a dict of
     lists in Python first, as it does with a plain dict."""
-    return RawResponsePayload(current_app.json.response(data).get_data())
+    # Flask types `JSONProvider.response` as werkzeug's sans-IO `Response`, which reads no
+    # body; what it builds is the app's `response_class`, a full `flask.Response`.
+    response = cast(FlaskResponse, current_app.json.response(data))
+    return RawResponsePayload(response.get_data())
 
 
 def page(*statuses: int, media: dict[int, str] | None = None) -> Callable[[F], F]:
@@ -251,7 +258,7 @@ def page(*statuses: int, media: dict[int, str] | None = None) -> Callable[[F], F
     names another type for it (a text download, a script, a JSON answer to a script)."""
 
     def describe(view: F) -> F:
-        view.page_statuses = (statuses, media or {})  # type: ignore[attr-defined]
+        view.page_statuses = (statuses, media or {})  # type: ignore[attr-defined]  # a mark
         return view
 
     return describe

@@ -56,5 +56,6 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     web.init_app(app)
     proxies = settings.trusted_proxies
     if proxies:  # believe X-Forwarded-For/-Proto only from that many proxies in front
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+        behind = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+        app.wsgi_app = behind  # type: ignore[method-assign]  # Flask's way to add middleware
     return app

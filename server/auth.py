@@ -14,7 +14,7 @@ from typing import ParamSpec, TypeVar
 
 from flask import g, request
 from sqlalchemy import bindparam
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from server import i18n
 from server.db import get_session
@@ -30,7 +30,7 @@ TOKEN_PREFIX = "cafe_"
 #: runs it, and building the statement (and its cache key) cost more than running it.
 _TOKEN_OWNER = (
     select(Player, ApiToken)
-    .join(ApiToken, ApiToken.player_id == Player.id)  # type: ignore[arg-type]
+    .join(ApiToken, col(ApiToken.player_id) == Player.id)
     .where(ApiToken.token_hash == bindparam("token_hash"))
 )
 

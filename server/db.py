@@ -186,7 +186,8 @@ def _guarded(engine: Engine) -> Engine:
 def _writing(session: Session) -> Iterator[None]:
     """Hold the web's writer lock of a SQLite database for the block: a short write
     transaction, begun and ended inside it. Nothing to do on PostgreSQL (row locks)."""
-    lock = _WRITER_LOCKS.get(session.get_bind())  # type: ignore[arg-type]
+    bind = session.get_bind()  # an engine: the service's sessions are bound to engines
+    lock = _WRITER_LOCKS.get(bind) if isinstance(bind, Engine) else None
     with lock.held() if lock is not None else nullcontext():
         yield
 

@@ -17,11 +17,11 @@ from flask import request
 from sqlmodel import Session, select
 
 from server.domain import Refused, Unreadable
-from server.models import IdempotencyKey, utcnow
+from server.models import IdempotencyKey, table_of, utcnow
 
 HEADER = "Idempotency-Key"
 #: The records' table (written with Core: cheaper than a unit-of-work flush of a model).
-TABLE = IdempotencyKey.__table__  # type: ignore[attr-defined]
+TABLE = table_of(IdempotencyKey)
 _KEY = re.compile(r"[\x21-\x7e]{1,100}")
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint, false, func, text, true
-from sqlmodel import AutoString, Field, SQLModel
+from sqlalchemy import JSON, Column, Index, Table, UniqueConstraint, false, func, text, true
+from sqlalchemy.orm import Mapped
+from sqlmodel import AutoString, Field, SQLModel, col
+from sqlmodel.sql.expression import Select
 
 from cafe import Game, i18n
 from cafe.endings import Departure, Ending, departures_in
@@ -141,6 +143,30 @@ def aware(moment: datetime) -> datetime:
 def iso(moment: datetime | None) -> str | None:
     """A time as ISO 8601 in UTC with `Z`, as the API shows times."""
     return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def table_of(model: type[SQLModel]) -> Table:
+    """The `Table` of a table class, for core statements. SQLAlchemy's declarative mapping
+    sets `__table__` on each class; SQLModel does not declare it, so mypy cannot see it."""
+    return model.__table__  # type: ignore[attr-defined]  # see the docstring
+
+
+def stored_id(column: int | None) -> Mapped[int]:
+    """A primary key (`Player.id`, …) as a column of a query, typed as what it reads.
+
+    SQLModel types `id` as `int | None` because an object has none until it is flushed;
+    a row read from the table always has one (the column is NOT NULL), so this cast is
+    what the query returns, not a guess."""
+    return cast("Mapped[int]", col(column))
+
+
+def select_columns(*entities: Any) -> Select[*tuple[Any, ...]]:
+    """`sqlmodel.select` of more than four columns: the very statement it builds.
+
+    `select` takes any number of columns, but SQLModel's typed overloads stop at four; past
+    them mypy finds no overload. The rows are typed as tuples of unknown columns, which the
+    callers unpack into names."""
+    return Select(*entities)
 
 
 def _skeleton_of_name(context: Any) -> str:
@@ -418,10 +444,11 @@ class OutboxMessage(SQLModel, table=True):
     address, kind and `payload`, the language-neutral facts of that moment (league,
     vacation, invitation, the answers to emailed replies), rendered by the worker with its
     kind's builder (`server.mail.notices`); or a sign-in email (its address: the code is
-    made when rendered); or a **message** rendered when it was queued (the daily digest,
-    queued by the worker itself). A `payload` with a game (the answer to a refused emailed
-    turn) is rendered from the game as it is when sent and those facts. The worker
-    fills in the rendered fields of an event or notice when it sends it.
+    made when rendered); or a daily digest (its `payload`: the player, the start of its
+    period and its moment; rendered from the player's games by `server.mail.digest`). A
+    `payload` with a game (the answer to a refused emailed turn) is rendered from the game
+    as it is when sent and those facts. The worker fills in the rendered fields of every
+    row when it sends it: nothing is queued rendered.
 
     `to_addr` is the recipient's address: an event gets its player's address when a worker
     first claims (`server.jobs.outbox.claim`), and their address of that moment when it is

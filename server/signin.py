@@ -2,12 +2,12 @@
 of both.
 
 Nothing that signs anyone in is ever stored. A request is a row of `signin_codes` with a
-random `request_id`; when the worker renders the email, the code and the link are derived
-from the secret key and that id (HMAC-SHA-256), and an offered code or link is checked by
-deriving them again. A copy of the database — its file, its write-ahead log, a backup —
-holds no usable code; and the request is made when the email is rendered, so the web
-request that asked for it does the same work whether or not the address has an account
-(`server.accounts`).
+random `request_id`; when the worker renders the email (`server.mail.signin_mail`), the
+code and the link are derived from the secret key and that id (HMAC-SHA-256), and an
+offered code or link is checked by deriving them again. A copy of the database — its file,
+its write-ahead log, a backup — holds no usable code; and the request is made when the
+email is rendered, so the web request that asked for it does the same work whether or not
+the address has an account (`server.accounts`).
 
 The **short code** is 10 digits, for typing; its guesses are limited per client and per
 account (docs/security.md). The **link** carries 162 bits no one can guess, so no limit
@@ -25,15 +25,19 @@ import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from server.config import Settings
-from server.mail import messages, outgoing
-from server.mail.addresses import new_message_id
-from server.mail.facts import Recipient
-from server.mail.kinds import EmailKind
-from server.models import OutboxMessage, OutboxStatus, Player, SignInCode, aware, utcnow
+from server.models import (
+    OutboxMessage,
+    Player,
+    SignInCode,
+    aware,
+    stored_id,
+    utcnow,
+)
+from server.postbox import outgoing
 
 #: Digits of the short code.
 CODE_DIGITS = 10
@@ -82,19 +86,7 @@ def queue(session: Session, config: Settings, *, kind: str, to: str) -> None:
     """Ask for a sign-in email to the (normalised) address `to`, in the caller's
     transaction: one outbox row, the same whether or not `to` has an account; the worker
     makes the request and renders the email, or drops the row if nobody has the address."""
-    now = utcnow()
-    session.execute(
-        insert(OutboxMessage.__table__),  # type: ignore[attr-defined]
-        {
-            "kind": kind,
-            "to_addr": to,
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
-    )
+    outgoing.queue_row(session, config, kind=kind, to_addr=to)
 
 
 def issue(session: Session, config: Settings, row: OutboxMessage) -> SignInCode | str:
@@ -132,41 +124,14 @@ def issue(session: Session, config: Settings, row: OutboxMessage) -> SignInCode 
     return request
 
 
-def render(session: Session, config: Settings, row: OutboxMessage) -> tuple[str, str] | None:
-    """Fill in the sign-in email `row` as the worker sends it, with its request's code and
-    link; or why it is not sent (the address of an email nobody receives is forgotten)."""
-    request = issue(session, config, row)
-    if isinstance(request, str):
-        if request == NOBODY:
-            row.to_addr = None
-        return OutboxStatus.SKIPPED, request
-    player = session.get(Player, request.player_id)
-    assert player is not None
-    secret = config.secret_key
-    links = outgoing.links(config)  # no unsubscribe link: sign-in mail comes whatever one chose
-    left = aware(request.expires_at) - utcnow()
-    rendered = messages.signin_code(
-        Recipient(player_id=player.id, name=player.name, email=player.email),  # type: ignore[arg-type]
-        code=short_code(secret, request.request_id),
-        link=f"{links.base_url}{LINK_PATH}{link_code(secret, request.request_id)}",
-        minutes=max(1, int(left.total_seconds()) // 60),
-        links=links,
-        again=row.kind == EmailKind.SIGNIN_AGAIN,
-    )
-    outgoing.fill(
-        row, outgoing.Composed(player.email, rendered, outgoing.headers(config, links=links))
-    )
-    return None
-
-
 def live_requests(session: Session, email: str, now: datetime) -> list[tuple[int, str]]:
     """The ids and request ids of the usable requests of the player with this (normalised)
     address: one query, the same for an address nobody has, reading plain columns (loading
     a row as an object costs time an address without requests would not spend)."""
     return [
-        (row.id, row.request_id)
-        for row in session.exec(
-            select(SignInCode.id, SignInCode.request_id)
+        (code_id, request_id)
+        for code_id, request_id in session.exec(
+            select(stored_id(SignInCode.id), SignInCode.request_id)
             .join(Player, col(Player.id) == SignInCode.player_id)
             .where(
                 Player.email == email,
@@ -215,9 +180,9 @@ def by_link(session: Session, code: str, keys: Sequence[str], now: datetime) -> 
 
 def use(session: Session, request: SignInCode, now: datetime) -> bool:
     """Mark the request used, unless a concurrent sign-in used it first (not committed)."""
-    used = session.execute(
+    used = session.exec(
         update(SignInCode)
         .where(col(SignInCode.id) == request.id, col(SignInCode.used_at).is_(None))
         .values(used_at=now)
     )
-    return bool(used.rowcount)  # type: ignore[attr-defined]
+    return bool(used.rowcount)

@@ -15,8 +15,8 @@ from sqlmodel import Session, col, select
 from server import signin
 from server.clock import devclock, timesource
 from server.config import Settings
-from server.mail.kinds import SIGNIN_KINDS
 from server.models import OutboxMessage, OutboxStatus
+from server.postbox.kinds import SIGNIN_KINDS
 
 #: The states of an email that is, or will be, in its reader's mailbox.
 MAILED = (OutboxStatus.PENDING, OutboxStatus.SENDING, OutboxStatus.SENT)

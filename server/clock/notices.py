@@ -19,9 +19,6 @@ from sqlmodel import Session, col, select
 
 from server.config import Settings
 from server.games import notify
-from server.mail import notices, outgoing
-from server.mail.facts import VacationGame
-from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     GameSeat,
@@ -29,6 +26,9 @@ from server.models import (
     Player,
     Vacation,
 )
+from server.postbox import addresses, notices
+from server.postbox.facts import VacationGame
+from server.postbox.kinds import EmailKind
 
 
 def games_of(session: Session, player: Player) -> list[VacationGame]:
@@ -90,6 +90,6 @@ def queue(
         recipient=notify.recipient(player),
         games=games_of(session, player),
         bank_days=bank_days,
-        links=outgoing.links(config, player_id=player.id),
+        links=addresses.links(config, player_id=player.id),
         **moment,
     )

@@ -198,7 +198,7 @@ def _touch(session: Session, game: GameRecord, player: Player, vacation: Interva
 def _write_clock(session: Session, game: GameRecord, values: dict[str, Any]) -> bool:
     """Write the game's clock `values` if neither its version nor its clock facts changed
     since `game` was read (the compare-and-set of a vacation's or a hold's change)."""
-    result = session.execute(
+    result = session.exec(
         update(GameRecord)
         .where(
             col(GameRecord.id) == game.id,
@@ -208,7 +208,7 @@ def _write_clock(session: Session, game: GameRecord, values: dict[str, Any]) -> 
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    return result.rowcount == 1
 
 
 def seat_clocks(game: GameRecord, names: list[str], now: datetime) -> SeatClocks:

@@ -19,8 +19,8 @@ from server.clock.bank import Bank, BankRefusal
 from server.clock.notices import queue
 from server.config import Settings
 from server.domain import Conflict, Refused
-from server.mail.kinds import EmailKind
 from server.models import Player, Vacation, VacationKind, iso, utcnow
+from server.postbox.kinds import EmailKind
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ from sqlmodel import Session
 
 from server.db import WHOLE_WRITE
 from server.games.store import compare_and_set, compare_and_set_params
-from server.models import GameRecord
+from server.models import GameRecord, table_of
 
-_GAMES = GameRecord.__table__  # type: ignore[attr-defined]
+_GAMES = table_of(GameRecord)
 
 #: What a combined statement is built from: the columns the compare-and-set writes, then
 #: for each table its columns, how many rows it gets and the columns all its rows share.
@@ -57,10 +57,10 @@ class GuardedWrite:
 
     def _apply_one_by_one(self, session: Session) -> bool:
         """The compare-and-set, then each table's insert if it held (SQLite's way)."""
-        guard = session.execute(
-            compare_and_set(self.columns), self.params, execution_options=WHOLE_WRITE
+        guard = session.exec(
+            compare_and_set(self.columns), params=self.params, execution_options=WHOLE_WRITE
         )
-        if guard.rowcount != 1:  # type: ignore[attr-defined]
+        if guard.rowcount != 1:
             return False
         for table, rows in self.rows:
             session.execute(

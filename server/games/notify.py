@@ -1,9 +1,9 @@
 """The emails a game change causes: events queued in the change's own transaction, which the
 worker renders from the game as it is when it sends them (`server.mail.events`, with the
-renderers of `server.mail.batch`), and the invitations (notices: `server.mail.notices`).
+renderers of `server.mail.batch`), and the invitations (notices: `server.postbox.notices`).
 
 Who hears what follows the players' preferences (`Player.turn_emails`, `others_turns`),
-applied when the worker sends; the rules of each kind are in `server.mail.kinds`:
+applied when the worker sends; the rules of each kind are in `server.postbox.kinds`:
 
 | email | `each` | `digest` | `none` |
 |---|---|---|---|
@@ -26,11 +26,11 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from server.config import Settings
-from server.mail import notices, outgoing
-from server.mail.addresses import ReplyAddress
-from server.mail.facts import Recipient
-from server.mail.kinds import EmailKind, wants
 from server.models import GameRecord, InboundMail, Player
+from server.postbox import addresses, notices, outgoing
+from server.postbox.addresses import ReplyAddress
+from server.postbox.facts import Recipient
+from server.postbox.kinds import EmailKind, wants
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ def invitations(session: Session, *, game: GameRecord, creator: str, config: Set
             game_id=game.id,
             seats=game.seats,
             options=game.options,
-            links=outgoing.links(config, player_id=player.id, reply=reply),
+            links=addresses.links(config, player_id=player.id, reply=reply),
         )
 
 

@@ -39,12 +39,14 @@ from server.models import (
     Season,
     TurnRecord,
     departure_of,
+    select_columns,
+    table_of,
     utcnow,
 )
 
 JOIN_RETRIES = 5
 
-_GAMES = GameRecord.__table__  # type: ignore[attr-defined]
+_GAMES = table_of(GameRecord)
 
 #: A game by id, read afresh even if the session holds it. Built once: it serves every
 #: turn, and `Session.get` built (and looked up the cache key of) a new statement each time.
@@ -57,7 +59,7 @@ _GAME = (
 #: state), in one query. Built once: it serves every `GET /api/games/<id>`, and building it
 #: cost as much as running it.
 _GAME_AND_CREATOR = (
-    select(GameRecord, Player.name, League.name, League.slug, Season.number)
+    select_columns(GameRecord, Player.name, League.name, League.slug, Season.number)
     .join(Player, col(Player.id) == GameRecord.creator_id)
     .outerjoin(Season, col(Season.id) == GameRecord.season_id)
     .outerjoin(League, col(League.id) == Season.league_id)
@@ -151,8 +153,10 @@ def bump_version(session: Session, game: GameRecord, **values: Any) -> bool:
     # A Core statement on the table: the ORM's bulk-update machinery (it would look for
     # objects to synchronise, which `synchronize_session=False` then skips) cost more than
     # running the statement.
-    result = session.execute(compare_and_set(tuple(values)), compare_and_set_params(game, values))
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    result = session.exec(
+        compare_and_set(tuple(values)), params=compare_and_set_params(game, values)
+    )
+    return result.rowcount == 1
 
 
 def compare_and_set_params(game: GameRecord, values: Mapping[str, Any]) -> dict[str, Any]:

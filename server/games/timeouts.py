@@ -30,7 +30,6 @@ from server.clock.deadlines import Interval
 from server.config import Settings
 from server.db import write_transaction
 from server.games import turns
-from server.mail import outgoing
 from server.models import (
     GameRecord,
     GameSeat,
@@ -42,6 +41,7 @@ from server.models import (
     VacationKind,
     utcnow,
 )
+from server.postbox import outgoing
 
 DAY = timedelta(days=1)
 
@@ -98,7 +98,7 @@ def _mover(session: Session, game: GameRecord) -> Player | None:
 
 def _act(session: Session, game: GameRecord, config: Settings) -> Outcome | None:
     """Apply the time-out to the claimed `game` in the open transaction."""
-    assert game.state is not None and game.clock is not None
+    assert game.id is not None and game.state is not None and game.clock is not None
     player = _mover(session, game)
     if player is None:
         return None

@@ -33,8 +33,17 @@ from server.games.store import (
 )
 from server.idempotency import Idempotency
 from server.league import labels, results
-from server.mail import outgoing
-from server.models import GameRecord, GameStatus, Player, TurnKind, TurnRecord, TurnSource, utcnow
+from server.models import (
+    GameRecord,
+    GameStatus,
+    Player,
+    TurnKind,
+    TurnRecord,
+    TurnSource,
+    table_of,
+    utcnow,
+)
+from server.postbox import outgoing
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
 #: would, without its deep copy of every value (they are all plain already).
@@ -92,7 +101,7 @@ def change_values(
 
 #: The log's columns, as its INSERT binds them (written with Core: a unit-of-work flush of
 #: one new object cost more than the statement).
-_TURNS = TurnRecord.__table__  # type: ignore[attr-defined]
+_TURNS = table_of(TurnRecord)
 _TURN_COLUMNS = tuple(column.name for column in _TURNS.c if column.name != "id")
 
 

@@ -51,7 +51,7 @@ def send_digest(session: Session, season_id: int, due: datetime, *, config: Sett
 
 def _send(session: Session, season_id: int, due: datetime, config: Settings) -> int | None:
     now = utcnow()
-    claimed = session.execute(
+    claimed = session.exec(
         update(Season)
         .where(
             col(Season.id) == season_id,
@@ -61,7 +61,7 @@ def _send(session: Session, season_id: int, due: datetime, config: Settings) -> 
         .values(digest_due=next_due(due, now))
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+    if claimed.rowcount != 1:
         return None
     season, league = session.exec(
         select(Season, League)

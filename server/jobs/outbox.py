@@ -44,8 +44,16 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
 from server.clock import timesource
-from server.mail.kinds import CREATOR_KINDS, SIGNIN_KINDS
-from server.models import GameRecord, GameSeat, OutboxMessage, OutboxStatus, Player, utcnow
+from server.models import (
+    GameRecord,
+    GameSeat,
+    OutboxMessage,
+    OutboxStatus,
+    Player,
+    table_of,
+    utcnow,
+)
+from server.postbox.kinds import CREATOR_KINDS, SIGNIN_KINDS
 from server.transactions import retried
 
 
@@ -68,7 +76,7 @@ class RetryPolicy:
         return sum((self.delay(n) for n in range(1, self.max_attempts)), timedelta())
 
 
-_OUTBOX = OutboxMessage.__table__  # type: ignore[attr-defined]
+_OUTBOX = table_of(OutboxMessage)
 #: The key of the advisory lock claims take turns with on PostgreSQL ("cafe" "mail").
 CLAIM_LOCK = 0x_CAFE_3A11
 
@@ -185,16 +193,18 @@ _FINISH = update(_OUTBOX).where(
 def _finish(engine: Engine, message: OutboxMessage, claimer: str, **values: object) -> None:
     """Update a message this claimer still holds (a lapsed claim is left to its new owner)."""
     with engine.begin() as connection:
-        connection.execute(
-            _FINISH,
-            {
-                "held_id": message.id,
-                "held_by": claimer,
-                "claimed_by": None,
-                "claimed_until": None,
-                **values,
-            },
-        )
+        connection.execute(_FINISH, _finished(message, claimer, **values))
+
+
+def _finished(message: OutboxMessage, claimer: str, **values: object) -> dict[str, object]:
+    """The parameters of `_FINISH`: the claim on `message` released, `values` written."""
+    return {
+        "held_id": message.id,
+        "held_by": claimer,
+        "claimed_by": None,
+        "claimed_until": None,
+        **values,
+    }
 
 
 #: A claimed message marked sent, with the fields its worker rendered (for an event).
@@ -242,15 +252,13 @@ def drop(engine: Engine, dropped: Sequence[tuple[OutboxMessage, str, str]], clai
         connection.execute(
             _FINISH,
             [
-                {
-                    "held_id": message.id,
-                    "held_by": claimer,
-                    "claimed_by": None,
-                    "claimed_until": None,
-                    "status": status,
-                    "last_error": reason[:500],
-                    "to_addr": message.to_addr,
-                }
+                _finished(
+                    message,
+                    claimer,
+                    status=status,
+                    last_error=reason[:500],
+                    to_addr=message.to_addr,
+                )
                 for message, status, reason in dropped
             ],
         )

@@ -29,8 +29,6 @@ from sqlalchemy import delete, exists, func, null, or_, update
 from sqlmodel import Session, col, select
 
 from server.config import Settings
-from server.mail import notices, outgoing
-from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     GameSeat,
@@ -44,6 +42,8 @@ from server.models import (
     SignInCode,
     ThrottleEvent,
 )
+from server.postbox import addresses, notices
+from server.postbox.kinds import EmailKind
 
 #: Outbox states in which a message will not be sent (again).
 DONE = (OutboxStatus.SENT, OutboxStatus.FAILED, OutboxStatus.SUPERSEDED, OutboxStatus.SKIPPED)
@@ -165,7 +165,7 @@ def _expire_open_games(session: Session, config: Settings, now: datetime) -> int
         # two purges at once (several workers) must not tell a creator twice
         .with_for_update(skip_locked=True)
     ).all()
-    links = outgoing.links(config)
+    links = addresses.links(config)
     for game in games:
         assert game.id is not None
         creator = session.get_one(Player, game.creator_id)

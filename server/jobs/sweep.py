@@ -46,8 +46,6 @@ from server.config import Settings
 from server.db import write_transaction
 from server.games import timeouts
 from server.jobs import league_digest
-from server.mail import outgoing
-from server.mail.kinds import EmailKind, wants
 from server.models import (
     GameRecord,
     GameSeat,
@@ -57,6 +55,8 @@ from server.models import (
     VacationKind,
     utcnow,
 )
+from server.postbox import outgoing
+from server.postbox.kinds import EmailKind, wants
 from server.transactions import retried
 
 #: The due games one sweep takes on, of each kind; the next sweep takes the rest.
@@ -156,17 +156,17 @@ def _remind(session: Session, game_id: int, version: int, config: Settings) -> b
     due, away = _record_reminders(session, game, player, until=now)
     wanted = due and wants(player, EmailKind.REMINDER) and not away
     if wanted:
-        more = [
-            (other.id, other.version)
-            for other in _reminders_soon(session, player, game_id, until=now + TOGETHER)
-            if _record_reminders(session, other, player, until=now + TOGETHER)[0]
-        ]
+        more: list[tuple[int, int]] = []
+        for other in _reminders_soon(session, player, game_id, until=now + TOGETHER):
+            if _record_reminders(session, other, player, until=now + TOGETHER)[0]:
+                assert other.id is not None  # read from the table
+                more.append((other.id, other.version))
         event = outgoing.Event(
             kind=EmailKind.REMINDER,
             game_id=game_id,
             version=version,
             seat=seat,
-            more_games=tuple((other_id, other_version) for other_id, other_version in more),
+            more_games=tuple(more),
         )
         outgoing.queue_events(session, config, [event])
     return wanted

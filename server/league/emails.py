@@ -7,10 +7,10 @@ builder in `server.league.messages` when it sends it (`server.mail.notices`).
 Outbox kinds: `league_registration`, `league_season_started`, `league_digest`,
 `league_season_finished`, and the organiser's actions (`server.league.removal`,
 `server.league.pause`): `league_removed`, `league_paused`, `league_resumed`. They follow
-the players' preferences like the game emails (`server.mail.kinds.wants`): none goes to a
+the players' preferences like the game emails (`server.postbox.kinds.wants`): none goes to a
 player who chose `turn_emails = none`. A registration email to someone not yet registered
 carries a season reply address
-(`server.mail.addresses.SeasonReplyAddress`): replying `join` registers them
+(`server.postbox.addresses.SeasonReplyAddress`): replying `join` registers them
 (`server.league.joining`).
 """
 
@@ -27,13 +27,8 @@ from cafe.league.table import Move
 from server.config import Settings
 from server.games.notify import recipient
 from server.league import ratings
-from server.league.messages import LeagueGame, RatingChange, SeasonFacts
-from server.league.reasons import placement_text
+from server.league.facts import LeagueGame, RatingChange, SeasonFacts
 from server.league.standings import division_tables
-from server.mail import notices, outgoing
-from server.mail.addresses import SeasonReplyAddress, season_reply_address
-from server.mail.facts import Links
-from server.mail.kinds import EmailKind, wants
 from server.models import (
     GameRecord,
     GameStatus,
@@ -46,6 +41,10 @@ from server.models import (
     SeasonMember,
     SeasonStatus,
 )
+from server.postbox import addresses, notices
+from server.postbox.addresses import SeasonReplyAddress, season_reply_address
+from server.postbox.facts import Links
+from server.postbox.kinds import EmailKind, wants
 from server.schemas.clock import DEFAULT_CLOCK
 
 
@@ -65,7 +64,7 @@ def season_links(config: Settings, *, season_id: int, player_id: int) -> Links:
     season and the player."""
     address = SeasonReplyAddress(season_id=season_id, player_id=player_id)
     return dataclasses.replace(
-        outgoing.links(config, player_id=player_id),
+        addresses.links(config, player_id=player_id),
         reply_to=season_reply_address(config.secret_key, config.mail_domain, address),
     )
 
@@ -79,7 +78,7 @@ def _send(
 
 
 def wanted(players: Iterable[Player], kind: EmailKind) -> list[Player]:
-    """The players who want an email of `kind` (`server.mail.kinds.wants`)."""
+    """The players who want an email of `kind` (`server.postbox.kinds.wants`)."""
     return [player for player in players if wants(player, kind)]
 
 
@@ -97,7 +96,7 @@ def registration_opened(
     facts = season_facts(league, season)
     assert season.id is not None
     for player in wanted(registered, EmailKind.LEAGUE_REGISTRATION):
-        links = outgoing.links(config, player_id=player.id)
+        links = addresses.links(config, player_id=player.id)
         _send(
             session,
             config,
@@ -184,7 +183,7 @@ def season_started(session: Session, *, league: League, season: Season, config: 
     for member, player in everyone:
         if not wants(player, EmailKind.LEAGUE_SEASON_STARTED):
             continue
-        assert member.division is not None and season.id is not None
+        assert member.division is not None and season.id is not None and player.id is not None
         _send(
             session,
             config,
@@ -192,7 +191,8 @@ def season_started(session: Session, *, league: League, season: Season, config: 
             player,
             season=facts,
             division=member.division,
-            placed=placement_text(member.placed, member.placed_from, member.division),
+            placed=member.placed,
+            placed_from=member.placed_from,
             refilled=member.placed in (Placement.FILLED, Placement.EVENED),
             players=divisions[member.division],
             games=[_only_my_deadline(g, player.name) for g in _mine(games, player.name)],
@@ -220,7 +220,7 @@ def weekly_digest(session: Session, *, league: League, season: Season, config: S
             division=member.division,
             rows=tables[member.division],
             waiting=[game for game in running if game.to_move == player.name],
-            links=outgoing.links(config, player_id=player.id),
+            links=addresses.links(config, player_id=player.id),
         )
         queued += 1
     return queued
@@ -280,7 +280,7 @@ def season_finished(session: Session, *, league: League, season: Season, config:
             rows=tables[member.division],
             moves=moves,
             rating=changes[player.id],
-            links=outgoing.links(config, player_id=player.id),
+            links=addresses.links(config, player_id=player.id),
         )
 
 
@@ -306,7 +306,7 @@ def removed_by_organiser(
         reason=reason,
         running=season.status == SeasonStatus.RUNNING,
         resigned=resigned,
-        links=outgoing.links(config, player_id=player.id),
+        links=addresses.links(config, player_id=player.id),
     )
 
 
@@ -323,7 +323,7 @@ def season_paused(
     for _, player in members(session, season):
         if not wants(player, EmailKind.LEAGUE_PAUSED):
             continue
-        links = outgoing.links(config, player_id=player.id)
+        links = addresses.links(config, player_id=player.id)
         _send(
             session,
             config,
@@ -358,5 +358,5 @@ def season_resumed(
             season=facts,
             paused_for=paused,
             waiting=[game for game in running if game.to_move == player.name],
-            links=outgoing.links(config, player_id=player.id),
+            links=addresses.links(config, player_id=player.id),
         )

@@ -2,7 +2,7 @@
 (`league_registration`), handled by `cafe-server mail-in` (`server.mail.replies`).
 
 The email's reply address names the season and the player it was sent to, signed
-(`server.mail.addresses.SeasonReplyAddress`); as for emailed turns, the `From` of the reply
+(`server.postbox.addresses.SeasonReplyAddress`); as for emailed turns, the `From` of the reply
 counts for nothing. The reply's first own line must read `join` (or `cafe league join
 SLUG`). The registration goes through the API's own rules (`server.league.store.add_member`,
 the season's row locked) and, in the same transaction, the answer is queued and the message
@@ -21,17 +21,21 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cafe.i18n import N_
 from server.config import Settings
 from server.domain import DomainError
 from server.games.notify import recipient
 from server.league.emails import season_facts, season_links
-from server.league.messages import SeasonFacts
+from server.league.facts import SeasonFacts
 from server.league.store import add_member
-from server.mail import notices, outgoing, reading
-from server.mail.addresses import SeasonReplyAddress, read_season_reply_address
-from server.mail.facts import Links
-from server.mail.kinds import EmailKind
+from server.mail import reading
 from server.models import InboundMail, League, Player, Season, SeasonStatus
+from server.phrases import Phrase, of, phrase
+from server.postbox import notices
+from server.postbox.addresses import SeasonReplyAddress, read_season_reply_address
+from server.postbox.addresses import links as email_links  # `addresses` names replies' here
+from server.postbox.facts import Links
+from server.postbox.kinds import EmailKind
 
 #: A reply's first own line that asks to join: `join`, `Join!`, `cafe league join tuesday`.
 JOIN = re.compile(r"(?:cafe\s+league\s+)?join(?:\s+[a-z0-9-]{1,32})?\s*[.!]?", re.IGNORECASE)
@@ -69,20 +73,16 @@ def answer(
         return None
     season, league = found
     first = reply.lines[0] if reply.lines else ""
+    if reply.too_large or not JOIN.fullmatch(first):
+        session.rollback()
+        return _refuse(session, config, reply, league, season, player, _not_join(reply, first))
     try:
-        if reply.too_large:
-            raise DomainError("too_large", "your reply was too large to read")
-        if not JOIN.fullmatch(first):
-            said = f"yours said {first[:60]!r}" if first else "yours had no text of its own"
-            raise DomainError(
-                "not_join", f"we read only the word join in a reply to this email; {said}"
-            )
         add_member(session, league=league, season=season, player=player)
     except DomainError as refusal:
         session.rollback()
-        return _refuse(session, config, reply, league, season, player, refusal.message)
+        return _refuse(session, config, reply, league, season, player, of(refusal.message))
     assert player.id is not None
-    links = outgoing.links(config, player_id=player.id)
+    links = email_links(config, player_id=player.id)
     _queue(
         session, config, reply, EmailKind.LEAGUE_JOINED, player, season_facts(league, season), links
     )
@@ -90,8 +90,28 @@ def answer(
         return "joined", f"{player.name} registered for {league.slug} season {season.number}"
     if _handled(session, reply.message_key):
         return "duplicate", "handled by another process meanwhile"
-    already = f"you are registered for season {season.number} of {league.slug}"
+    already = phrase(
+        N_("you are registered for season %(season)s of %(league)s"),
+        season=season.number,
+        league=league.slug,
+    )
     return _refuse(session, config, reply, league, season, player, already)
+
+
+def _not_join(reply: reading.Reply, first: str) -> Phrase:
+    """Why a reply to a registration email registered no one, when it was no `join`."""
+    if reply.too_large:
+        return phrase(N_("your reply was too large to read"))
+    if first:
+        return phrase(
+            N_("we read only the word %(word)s in a reply to this email; yours said %(text)s"),
+            word="join",
+            text=repr(first[:60]),
+        )
+    return phrase(
+        N_("we read only the word %(word)s in a reply to this email; yours had no text of its own"),
+        word="join",
+    )
 
 
 def _refuse(
@@ -101,7 +121,7 @@ def _refuse(
     league: League,
     season: Season,
     player: Player,
-    reason: str,
+    reason: Phrase,
 ) -> tuple[str, str]:
     """Answer with the reason (and, while registration is open, the season's reply address
     again, to reply `join` to) and record the message as handled."""
@@ -109,14 +129,14 @@ def _refuse(
     links = (
         season_links(config, season_id=season.id, player_id=player.id)
         if season.status == SeasonStatus.REGISTRATION
-        else outgoing.links(config, player_id=player.id)
+        else email_links(config, player_id=player.id)
     )
     facts = season_facts(league, season)
     _queue(
         session, config, reply, EmailKind.LEAGUE_JOIN_REFUSED, player, facts, links, reason=reason
     )
     if _record(session, reply, player, "join_refused"):
-        return "refused", reason
+        return "refused", str(reason)
     return "duplicate", "handled by another process meanwhile"
 
 

@@ -4,55 +4,32 @@ weekly league digest, season finished, and the answers to a `join` reply.
 
 A division's table is drawn here once for both parts: as text lines that fit the text
 width (the reader's row marked `>`), and as rows for a simple HTML table of `width:100%`
-that fits a phone. `server.league.emails` gathers the facts and queues the messages.
+that fits a phone. `server.league.emails` gathers the facts (`server.league.facts`) and
+queues the messages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from cafe.league.table import Move, TableRow
+from cafe.i18n import N_, gettext, ngettext
+from cafe.league.table import Move, Placement, TableRow
 from cafe.render import quantities
-from server.league.ratings import Skill
-from server.league.reasons import AS_THINGS_STAND, AS_THINGS_STAND_YOU, LEFT_YOU, left_text
+from server.league.facts import LeagueGame, RatingChange, SeasonFacts
+from server.league.reasons import (
+    AS_THINGS_STAND,
+    AS_THINGS_STAND_YOU,
+    left_text,
+    left_you,
+    placement_text,
+)
 from server.mail import times
-from server.mail.facts import Links, Recipient
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
-from server.models import MemberLeft
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonFacts:
-    """A league season as its emails name it: the league, the season's number, its clock."""
-
-    league: str  # the league's name
-    slug: str
-    number: int
-    game_size: int
-    clock: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueGame:
-    """One of the recipient's league games: its players, who is to move, and the
-    recipient's deadline when it is their move (None otherwise, or without a clock)."""
-
-    id: int
-    players: Sequence[str]
-    to_move: str
-    deadline: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RatingChange:
-    """A player's rating before the season and after it."""
-
-    before: Skill
-    after: Skill
+from server.phrases import Words, say
+from server.postbox.facts import Links, Recipient
 
 
 def join_command(slug: str) -> str:
@@ -78,15 +55,32 @@ def season_link(base_url: str, season: SeasonFacts) -> str:
 
 def clock_text(clock: Mapping[str, Any]) -> str:
     """The league's clock in words: days per turn, what a time-out does, vacations."""
-    days = clock["days_per_turn"]
+    days = ngettext("%(num)s day a turn", "%(num)s days a turn", clock["days_per_turn"])
     out = (
-        f"when time runs out your best turn is played for you, and after "
-        f"{clock['max_timeouts']} time-outs in a row you are removed from the game"
+        ngettext(
+            "when time runs out your best turn is played for you, and after %(num)s time-out "
+            "in a row you are removed from the game",
+            "when time runs out your best turn is played for you, and after %(num)s time-outs "
+            "in a row you are removed from the game",
+            clock["max_timeouts"],
+        )
         if clock["timeout"] == "autoplay"
-        else "when time runs out you are removed from the game"
+        else gettext("when time runs out you are removed from the game")
     )
-    pause = "vacations pause your clock" if clock["vacation"] else "vacations do not pause it"
-    return f"{quantities.count(days, 'day')} a turn; {out}; {pause}"
+    pause = (
+        gettext("vacations pause your clock")
+        if clock["vacation"]
+        else gettext("vacations do not pause it")
+    )
+    return gettext("%(days)s; %(out)s; %(pause)s", days=days, out=out, pause=pause)
+
+
+def _placed(placed: str | None, placed_from: int | None, division: int) -> str:
+    """Why the reader plays in `division`, in words; `placed` is a `Placement`, but in a row
+    queued before the codes were stored it is the words themselves (English), kept."""
+    if placed is None or placed in {reason.value for reason in Placement}:
+        return placement_text(placed, placed_from, division)
+    return placed
 
 
 def _arrow(move: Move | None) -> str:
@@ -124,13 +118,29 @@ def table_rows(
 _TABLE_WIDTH = 78
 
 
+#: The text table's column heads, each cut to its column's width in a longer language.
+_COLUMNS = (
+    (N_("player"), 24),
+    (N_("points"), 6),
+    (N_("score"), 6),
+    (N_("won"), 4),
+    (N_("games"), 6),
+)
+
+
+def _moves() -> dict[str, str]:
+    """The note of a player who moves to another division next season."""
+    return {"up": gettext("moves up"), "down": gettext("moves down")}
+
+
 def table_text(shown: Sequence[Mapping[str, Any]]) -> list[str]:
     """The text part's table: a header and one line per row (names are at most 24
     characters); the reader's row starts with `>`, a player who left has `-` for a place
     and how they left as a note, on a line of its own where it would pass 78 columns."""
-    lines = [f"    {'#':>2}  {'player':<24} {'points':>6} {'score':>6} {'won':>4} {'games':>6}"]
+    player, points, score, won, games = (gettext(word)[:width] for word, width in _COLUMNS)
+    lines = [f"    {'#':>2}  {player:<24} {points:>6} {score:>6} {won:>4} {games:>6}"]
     for row in shown:
-        note = row["left"] or (f"moves {row['move']}" if row["move"] else "")
+        note = row["left"] or _moves().get(row["move"], "")
         place = "-" if row["place"] is None else row["place"]
         line = (
             f"  {'>' if row['you'] else ' '} {place:>2}  {row['player']:<24} "
@@ -187,10 +197,15 @@ def registration(
         season,
         links,
         registered=registered,
-        preheader=f"You are registered for season {season.number}; to withdraw: "
-        f"{leave_command(season.slug)}"
+        preheader=gettext(
+            "You are registered for season %(season)s; to withdraw: %(command)s",
+            season=season.number,
+            command=leave_command(season.slug),
+        )
         if registered
-        else f"Reply join, or run {join_command(season.slug)}",
+        else gettext(
+            "Reply %(word)s, or run %(command)s", word="join", command=join_command(season.slug)
+        ),
     )
     return render_pair("league_registration", context)
 
@@ -204,17 +219,18 @@ def season_started(
     season: SeasonFacts,
     *,
     division: int,
-    placed: str,
+    placed: str | None,
+    placed_from: int | None = None,
     refilled: bool = False,
     players: Sequence[str],
     games: Sequence[LeagueGame],
     links: Links,
 ) -> Rendered:
     """The season has started — the one email a member gets for it, not one per game:
-    their division and why they are in it (`placed`, `reasons.placement_text`; `refilled`:
-    the refilling of the divisions placed them elsewhere than announced), their opponents,
-    their games (with links, who moves first, their first deadline where they do) and the
-    clock."""
+    their division and why they are in it (`placed`, a `Placement`, from division
+    `placed_from`, said by `reasons.placement_text`; `refilled`: the refilling of the
+    divisions placed them elsewhere than announced), their opponents, their games (with
+    links, who moves first, their first deadline where they do) and the clock."""
     zone = recipient.timezone
     shown = _games(games, recipient.name, zone)
     context = _base(
@@ -222,17 +238,18 @@ def season_started(
         season,
         links,
         division=division,
-        placed=placed,
+        placed=_placed(placed, placed_from, division),
         refilled=refilled,
         opponents=[name for name in players if name != recipient.name],
         games=shown,
         first=[game for game in shown if game["your_move"]],
         turn_example=TURN_EXAMPLE,
-        starting="your game starts now"
-        if len(shown) == 1
-        else f"your {len(shown)} games all start now, side by side",
-        preheader=f"Division {division}: {quantities.count(len(shown), 'game')}, "
-        + ("starting now" if len(shown) == 1 else "all starting now"),
+        preheader=ngettext(
+            "Division %(division)s: %(num)s game, starting now",
+            "Division %(division)s: %(num)s games, all starting now",
+            len(shown),
+            division=division,
+        ),
     )
     return render_pair("league_season_started", context)
 
@@ -258,10 +275,11 @@ def digest(
         table=shown,
         table_text=table_text(shown),
         waiting=games,
-        preheader=f"{quantities.count(len(games), 'league game')} "
-        f"{'waits' if len(games) == 1 else 'wait'} for you"
+        preheader=ngettext(
+            "%(num)s league game waits for you", "%(num)s league games wait for you", len(games)
+        )
         if games
-        else "No league game waits for you",
+        else gettext("No league game waits for you"),
     )
     return render_pair("league_digest", context)
 
@@ -293,7 +311,7 @@ def season_finished(
     who left the season gets it too, told how they left instead of a place."""
     shown = table_rows(rows, recipient.name, [m for m in moves if m.from_division == division])
     me = next(row for row in shown if row["you"])
-    gone = LEFT_YOU[MemberLeft(me["how"])] if me["how"] else ""
+    gone = left_you(me["how"]) if me["how"] else ""
     mine = next((m for m in moves if m.player == recipient.name), None)
     context = _base(
         recipient,
@@ -309,12 +327,18 @@ def season_finished(
         down=[m for m in moves if m.to_division > m.from_division],
         mine=mine,
         moving=_arrow(mine),
-        as_things_stand=AS_THINGS_STAND,
-        as_things_stand_you=AS_THINGS_STAND_YOU,
+        as_things_stand=gettext(AS_THINGS_STAND),
+        as_things_stand_you=gettext(AS_THINGS_STAND_YOU),
         rating=_rating(rating),
-        preheader=f"Final table of division {division}: {gone}"
+        preheader=gettext(
+            "Final table of division %(division)s: %(how)s", division=division, how=gone
+        )
         if me["left"]
-        else f"Final table: you placed {me['place']} in division {division}",
+        else gettext(
+            "Final table: you placed %(place)s in division %(division)s",
+            place=me["place"],
+            division=division,
+        ),
     )
     return render_pair("league_season_finished", context)
 
@@ -322,25 +346,31 @@ def season_finished(
 def joined(recipient: Recipient, season: SeasonFacts, *, links: Links) -> Rendered:
     """The answer to a `join` reply that registered the recipient."""
     context = _base(
-        recipient, season, links, preheader=f"To withdraw: {leave_command(season.slug)}"
+        recipient,
+        season,
+        links,
+        preheader=gettext("To withdraw: %(command)s", command=leave_command(season.slug)),
     )
     return render_pair("league_joined", context)
 
 
 def join_refused(
-    recipient: Recipient, season: SeasonFacts, *, reason: str, links: Links
+    recipient: Recipient, season: SeasonFacts, *, reason: Words, links: Links
 ) -> Rendered:
     """The answer to a reply to a registration email that registered no one: why."""
-    context = _base(recipient, season, links, reason=reason, preheader=reason)
+    said = say(reason)
+    context = _base(recipient, season, links, reason=said, preheader=said)
     return render_pair("league_join_refused", context)
 
 
 def turns_refused(
-    recipient: Recipient, season: SeasonFacts, *, reason: str, example: str, links: Links
+    recipient: Recipient, season: SeasonFacts, *, reason: Words, example: str, links: Links
 ) -> Rendered:
     """The answer to a reply to the season's start email about what it could not play (a
-    game not the recipient's in the season, or no `GAME: TURN` line): why, and the form."""
-    context = _base(recipient, season, links, reason=reason, example=example, preheader=reason)
+    game not the recipient's in the season, or no `GAME: TURN` line): why (each game's
+    reason), and the form."""
+    said = say(reason)
+    context = _base(recipient, season, links, reason=said, example=example, preheader=said)
     return render_pair("league_turns_refused", context)
 
 
@@ -362,7 +392,7 @@ def removed(
         reason=reason,
         running=running,
         resigned=list(resigned),
-        preheader=f"The organiser removed you: {reason}",
+        preheader=gettext("The organiser removed you: %(reason)s", reason=reason),
     )
     return render_pair("league_removed", context)
 
@@ -370,7 +400,11 @@ def removed(
 def paused(recipient: Recipient, season: SeasonFacts, *, reason: str, links: Links) -> Rendered:
     """The organiser paused every clock of the season's games, and why."""
     context = _base(
-        recipient, season, links, reason=reason, preheader=f"Every clock is stopped: {reason}"
+        recipient,
+        season,
+        links,
+        reason=reason,
+        preheader=gettext("Every clock is stopped: %(reason)s", reason=reason),
     )
     return render_pair("league_paused", context)
 
@@ -392,6 +426,8 @@ def resumed(
         links,
         paused_for=quantities.duration(paused_for),
         games=shown,
-        preheader=f"Deadlines moved back by {quantities.duration(paused_for)}",
+        preheader=gettext(
+            "Deadlines moved back by %(duration)s", duration=quantities.duration(paused_for)
+        ),
     )
     return render_pair("league_resumed", context)

@@ -3,6 +3,7 @@ and tables, the rating list and players' profiles, as the models of `server.sche
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import and_, func, or_
@@ -12,7 +13,7 @@ from cafe.league import scheduling
 from cafe.league.table import TableRow
 from server.domain import NotFound
 from server.league import log, ratings
-from server.league.counts import season_counts
+from server.league.counts import Count, season_counts
 from server.league.reasons import placement_text
 from server.league.standings import division_tables
 from server.league.store import league_games
@@ -56,6 +57,12 @@ def _organiser(session: Session, league: League) -> str:
     return session.exec(select(Player.name).where(Player.id == league.organiser_id)).one()
 
 
+def _count(counts: Mapping[int, Count], season: Season) -> Count:
+    """The count of a season read from the table (so it has an id)."""
+    assert season.id is not None
+    return counts[season.id]
+
+
 def league_public(session: Session, league: League) -> LeaguePublic:
     """A league with its settings and seasons."""
     seasons = session.exec(
@@ -79,8 +86,8 @@ def league_public(session: Session, league: League) -> LeaguePublic:
             SeasonBrief(
                 number=s.number,
                 status=s.status,
-                players=counts[s.id].players,  # type: ignore[index]
-                left=counts[s.id].left,  # type: ignore[index]
+                players=_count(counts, s).players,
+                left=_count(counts, s).left,
                 started_at=s.started_at,
                 finished_at=s.finished_at,
                 paused_since=s.paused_at if s.status == SeasonStatus.RUNNING else None,
@@ -101,20 +108,24 @@ def league_list(session: Session) -> list[LeagueSummary]:
         s.league_id: s for s in session.exec(select(Season).order_by(col(Season.number))).all()
     }
     counts = season_counts(session, [s.id for s in newest.values() if s.id is not None])
-    return [
-        LeagueSummary(
+
+    def summary(league: League, organiser: str) -> LeagueSummary:
+        assert league.id is not None  # read from the table
+        s = newest.get(league.id)
+        count = Count() if s is None else _count(counts, s)
+        return LeagueSummary(
             name=league.name,
             slug=league.slug,
             organiser=organiser,
             open=league.open,
             game_size=league.game_size,
-            season=None if (s := newest.get(league.id)) is None else s.number,  # type: ignore[arg-type]
+            season=None if s is None else s.number,
             season_status=None if s is None else s.status,
-            players=0 if s is None else counts[s.id].players,  # type: ignore[index]
-            left=0 if s is None else counts[s.id].left,  # type: ignore[index]
+            players=count.players,
+            left=count.left,
         )
-        for league, organiser in leagues
-    ]
+
+    return [summary(league, organiser) for league, organiser in leagues]
 
 
 def standing_rows(

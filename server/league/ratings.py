@@ -28,7 +28,17 @@ from sqlalchemy.dialects import sqlite
 from sqlmodel import Session, col, select
 
 from server.db import insert_for
-from server.models import GameRecord, GameStatus, Player, Rating, RatingPoint, utcnow
+from server.models import (
+    GameRecord,
+    GameStatus,
+    Player,
+    Rating,
+    RatingPoint,
+    select_columns,
+    stored_id,
+    table_of,
+    utcnow,
+)
 
 MODEL = PlackettLuce()
 
@@ -63,15 +73,15 @@ def places_of(standings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return {line["player"]: int(line["place"]) for line in standings}
 
 
-_RATINGS = Rating.__table__  # type: ignore[attr-defined]
-_PLAYERS = Player.__table__  # type: ignore[attr-defined]
+_RATINGS = table_of(Rating)
+_PLAYERS = table_of(Player)
 _NAMED = _PLAYERS.c.name.in_(bindparam("names", expanding=True))
 #: The statements of `apply_game` on SQLite, built once: it runs in every rated game's finish.
 _MISSING = (
     sqlite.insert(_RATINGS)
     .from_select(
         ["player_id", "mu", "sigma", "games", "updated_at"],
-        select(
+        select_columns(
             _PLAYERS.c.id,
             bindparam("mu", DEFAULT.mu, type_=_RATINGS.c.mu.type),
             bindparam("sigma", DEFAULT.sigma, type_=_RATINGS.c.sigma.type),
@@ -98,7 +108,7 @@ _UPDATE = (
         updated_at=bindparam("now"),
     )
 )
-_HISTORY = insert(RatingPoint.__table__)  # type: ignore[attr-defined]
+_HISTORY = insert(table_of(RatingPoint))
 
 
 #: PostgreSQL, as the driver takes it (no statement to compile or parameters to convert on
@@ -216,7 +226,7 @@ def replay(session: Session) -> Replayed:
             col(GameRecord.id),
         )
     ).all()
-    ids = dict(session.exec(select(Player.name, Player.id)).all())
+    ids = dict(session.exec(select(Player.name, stored_id(Player.id))).all())
     skills: dict[int, tuple[Skill, int]] = {}
     history: list[tuple[int, int, Skill]] = []
     for game_id, standings in games:
@@ -265,7 +275,7 @@ def store(session: Session, replayed: Replayed) -> None:
     session.execute(delete(Rating).where(col(Rating.player_id).not_in(list(replayed.skills))))
     for pid, (skill, games) in replayed.skills.items():
         session.execute(
-            insert_for(session)(Rating.__table__)  # type: ignore[attr-defined]
+            insert_for(session)(table_of(Rating))
             .values(player_id=pid, mu=skill.mu, sigma=skill.sigma, games=games, updated_at=now)
             .on_conflict_do_update(
                 index_elements=["player_id"],

@@ -38,6 +38,7 @@ from server.models import (
     Season,
     SeasonMember,
     SeasonStatus,
+    stored_id,
 )
 
 
@@ -120,7 +121,9 @@ def _count_in_table(
     ).one()
     outcome = table.game_outcome(standings, league.game_size)
     ids = dict(
-        session.exec(select(Player.name, Player.id).where(col(Player.name).in_(outcome))).all()
+        session.exec(
+            select(Player.name, stored_id(Player.id)).where(col(Player.name).in_(outcome))
+        ).all()
     )
     for name in sorted(outcome, key=lambda n: ids[n]):
         result = outcome[name]
@@ -144,7 +147,7 @@ def _count_in_table(
         update(Season)
         .where(col(Season.id) == game.season_id)
         .values(games_left=Season.games_left - 1)
-        .returning(Season.games_left)
+        .returning(col(Season.games_left))
         .execution_options(synchronize_session=False)
     ).scalar_one()
     if left == 0:

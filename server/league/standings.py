@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from cafe.league.table import POINT_UNITS, TableRow, order_table
-from server.models import MemberLeft, Player, Season, SeasonMember
+from server.models import MemberLeft, Player, Season, SeasonMember, select_columns
 
 
 def division_tables(
@@ -19,7 +19,7 @@ def division_tables(
     """The ordered table of each division of the season (or of one). Plain columns, not
     member objects: a division's page is read often (issue 12 §4)."""
     query = (
-        select(
+        select_columns(
             SeasonMember.division,
             Player.name,
             SeasonMember.points_units,

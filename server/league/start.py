@@ -50,10 +50,12 @@ def _by_rating(session: Session, players: list[Player]) -> list[Player]:
             select(Rating).where(col(Rating.player_id).in_([p.id for p in players]))
         )
     }
-    return sorted(
-        players,
-        key=lambda p: (-stored.get(p.id, ratings.DEFAULT).ordinal, p.name),  # type: ignore[arg-type]
-    )
+
+    def rank(player: Player) -> tuple[float, str]:
+        assert player.id is not None  # read from the table
+        return -stored.get(player.id, ratings.DEFAULT).ordinal, player.name
+
+    return sorted(players, key=rank)
 
 
 def _previous(session: Session, league: League, number: int) -> Season | None:
@@ -97,7 +99,7 @@ def _claim(
     """Compare-and-set the season from registration to running with its `games`, before
     anything else is written: of two starts at once, one wins and the other is told so,
     with nothing done."""
-    claimed = session.execute(
+    claimed = session.exec(
         update(Season)
         .where(col(Season.id) == season.id, col(Season.status) == SeasonStatus.REGISTRATION)
         .values(
@@ -110,7 +112,7 @@ def _claim(
         )
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+    if claimed.rowcount != 1:
         session.rollback()
         raise Conflict("season_not_open", f"season {season.number} of {league.slug} has started")
 
@@ -140,6 +142,7 @@ def start_season(
             f"a season needs at least {league.game_size} (the game size)",
         )
     players = {p.name: p for _, p in members}
+    ids = {p.name: member.player_id for member, p in members}
     divisions, placed = place(session, league, season, list(players.values()))
     seed = secrets.token_bytes(32)
     now = utcnow()
@@ -153,7 +156,7 @@ def start_season(
     _claim(session, league, season, seed=seed, now=now, games=len(scheduled))
     dealt = deal(
         session,
-        [{name: players[name].id for name in names} for _, names in scheduled],  # type: ignore[misc]
+        [{name: ids[name] for name in names} for _, names in scheduled],
         options=league.options,
         clock=league.clock,
         now=now,
@@ -184,7 +187,7 @@ def start_season(
         seats += [
             GameSeat(
                 game_id=record.id,
-                player_id=players[name].id,  # type: ignore[arg-type]  # stored: it has an id
+                player_id=ids[name],
                 join_order=order,
                 seat=game.seats[name],
             )

@@ -138,7 +138,9 @@ def open_season(session: Session, *, league: League, player: Player, config: Set
                 .order_by(col(Player.name))
             ).all()
         )
-        session.add_all(SeasonMember(season_id=season.id, player_id=p.id) for p in returning)
+        for p in returning:
+            assert p.id is not None  # read from the table
+            session.add(SeasonMember(season_id=season.id, player_id=p.id))
     known = {p.name for p in returning}
     invitees = [] if league.open else sorted(set(league.invited) - known)
     invited = session.exec(select(Player).where(col(Player.name).in_(invitees))).all()

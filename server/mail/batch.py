@@ -6,7 +6,7 @@ in one query, and renders an email of a kind about a game for a player with the 
 renderer (`RENDERERS`, one per kind, each a call of its builder in `server.mail.messages`).
 The worker renders the events it claimed this way (`server.mail.events`), the answer to a
 refused emailed turn too (queued with the facts of the refusal, `server.mail.notices`); the
-daily digest reads its games' facts from a batch too (`server.jobs.digest`).
+daily digest reads its games' facts from a batch too (`server.mail.digest`).
 
 The turns a "your turn" email offers are remembered (`OfferedHints`) so that a reply of `1`,
 `2` or `3` means what the email showed: the first offer made at a version is kept, and the
@@ -29,9 +29,7 @@ from server.games.notify import recipient
 from server.league import labels
 from server.league.labels import LeagueLabel
 from server.mail import messages, outgoing
-from server.mail.addresses import ReplyAddress
-from server.mail.facts import DigestGame, GameFacts, Links, LoggedTurn, OfferedTurn, Recipient
-from server.mail.kinds import CREATOR_KINDS, EmailKind
+from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
 from server.mail.outgoing import Composed
 from server.mail.templates import Rendered
 from server.models import (
@@ -42,8 +40,15 @@ from server.models import (
     OutboxMessage,
     Player,
     TurnRecord,
+    select_columns,
+    stored_id,
+    table_of,
     utcnow,
 )
+from server.postbox import addresses
+from server.postbox.addresses import ReplyAddress
+from server.postbox.facts import Links, Recipient
+from server.postbox.kinds import CREATOR_KINDS, EmailKind
 
 #: How many turns a "your turn" email offers.
 HINTS = 3
@@ -199,14 +204,13 @@ class Batch:
             for row in events
             if row.game_id is not None and row.seat is not None and row.kind not in CREATOR_KINDS
         }
-        self.games = {
-            game.id: game
-            for game in session.exec(
-                select(GameRecord)
+        self.games = dict(
+            session.exec(
+                select(stored_id(GameRecord.id), GameRecord)
                 .where(col(GameRecord.id).in_(game_ids))
                 .execution_options(populate_existing=True)  # as stored now
-            )
-        }
+            ).all()
+        )
         self.players: dict[tuple[int, int], Player] = {}
         if seats:
             seated = session.exec(
@@ -217,7 +221,9 @@ class Batch:
                     tuple_(col(GameSeat.game_id), col(GameSeat.seat)).in_(seats),
                 )
             )
-            self.players = {(game_id, seat): player for game_id, seat, player in seated}
+            for game_id, seat, player in seated:
+                assert seat is not None  # asked for by seat
+                self.players[game_id, seat] = player
         self._facts: dict[int, GameFacts] = {}
         current = [(game.id, game.version) for game in self.games.values()]
         offers = session.execute(
@@ -238,13 +244,16 @@ class Batch:
         """The end of each game's log, oldest first, in one query: long enough to reach back
         past everyone's last turn (a round, plus room for resignations); pending entries
         are included."""
-        tails: dict[int, list[LoggedTurn]] = {
-            game_id: [] for game_id, game in self.games.items() if game.state is not None
+        seated = {
+            game_id: game.state["players"]
+            for game_id, game in self.games.items()
+            if game.state is not None
         }
+        tails: dict[int, list[LoggedTurn]] = {game_id: [] for game_id in seated}
         if not tails:
             return tails
-        logged = self.session.execute(
-            select(
+        logged = self.session.exec(
+            select_columns(
                 TurnRecord.game_id,
                 TurnRecord.number,
                 TurnRecord.seat,
@@ -261,11 +270,10 @@ class Batch:
             .order_by(col(TurnRecord.game_id), col(TurnRecord.number))
         )
         for game_id, number, seat, kind, notation, points, detail in logged:
-            names = self.games[game_id].state["players"]  # type: ignore[index]
-            tails[game_id].append(LoggedTurn(number, names[seat], kind, notation, points, detail))
+            name = seated[game_id][seat]
+            tails[game_id].append(LoggedTurn(number, name, kind, notation, points, detail))
         return {  # the window counted in players, not seats
-            game_id: tail[-(2 * len(self.games[game_id].state["players"]) + 2) :]  # type: ignore[index]
-            for game_id, tail in tails.items()
+            game_id: tail[-(2 * len(seated[game_id]) + 2) :] for game_id, tail in tails.items()
         }
 
     def facts(self, game: GameRecord) -> GameFacts:
@@ -303,7 +311,7 @@ class Batch:
             return
         dialect = self.session.get_bind().dialect.name
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        table = OfferedHints.__table__  # type: ignore[attr-defined]
+        table = table_of(OfferedHints)
         # in key order: a rival worker inserting some of the same offers waits, never deadlocks
         offers = sorted(self.new_offers, key=lambda o: (o["game_id"], o["version"], o["player_id"]))
         self.session.execute(insert(table).on_conflict_do_nothing(), offers)
@@ -359,7 +367,7 @@ class Batch:
         assert game.id is not None and player.id is not None
         email = EmailKind(kind)
         running = game.status != GameStatus.FINISHED and not email.rules.creator
-        links = outgoing.links(
+        links = addresses.links(
             self.config,
             player_id=player.id,
             reply=ReplyAddress(game.id, game.version, player.id) if running else None,
@@ -380,6 +388,6 @@ class Batch:
             facts = self.facts(each)
             best = self.hints(facts, player)
             games.append(DigestGame(game=facts, your_turn=True, best=best[0] if best else None))
-        links = outgoing.links(self.config, player_id=player.id)
+        links = addresses.links(self.config, player_id=player.id)
         rendered = messages.reminders(recipient(player), games, links, utcnow())
         return Composed(player.email, rendered, outgoing.headers(self.config, links=links))

@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 
 from cafe import Game
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
+from cafe.i18n import current, gettext
 from cafe.render.common import LIGHT_NATIONS, NATION_COLOURS
 from cafe.render.palette import CUSHION, FLOOR, GOLD, INK, JOKER, MUTED, ON_DARK, SEAT, WOOD
 from cafe.tiles import nation_of
@@ -66,36 +67,45 @@ def _cell(title: str, text: str, style: str) -> str:
 
 
 @cache
-def _table_cell(table_id: str, birthday: bool) -> str:
+def _table_cell(table_id: str, birthday: bool, language: str) -> str:
+    """A table's cell, its title in `language` (the one in use: a key of the cache)."""
     colour = NATION_COLOURS[table_id[:2]]
     ink = INK if table_id[:2] in LIGHT_NATIONS else ON_DARK
     ring = f"border:3px solid {GOLD}" if birthday else f"border:3px solid {colour}"
     style = f"background:{colour};color:{ink};font-weight:bold;border-radius:15px;{ring}"
-    title = f"table {table_id}" + (" (birthday table)" if birthday else "")
+    title = (
+        gettext("table %(table)s (birthday table)", table=table_id)
+        if birthday
+        else gettext("table %(table)s", table=table_id)
+    )
     return _cell(title, table_id, style)
 
 
 @cache
-def _chair_cell(number: int, tile: str | None) -> str:
+def _chair_cell(number: int, tile: str | None, language: str) -> str:
+    """A chair's cell, its title in `language` (the one in use: a key of the cache)."""
+    title = gettext("chair %(number)s", number=number)
     if tile is None:
         style = f"background:{CUSHION};color:{MUTED};border:1px dashed {MUTED};font-size:10px"
-        return _cell(f"chair {number}", str(number), style)
+        return _cell(title, str(number), style)
     background, ink = tile_colours(tile.split("=")[0])
     style = f"background:{background};color:{ink};font-weight:bold;border-radius:4px"
-    return _cell(f"chair {number}", tile, style)
+    return _cell(title, tile, style)
 
 
 @cache
-def _stool_cell(stool: int, tile: str | None, following: bool) -> str:
-    """A stool of the bar: its guest, else its value (ringed for the next one to fill)."""
-    title = f"stool {stool + 1}"
+def _stool_cell(stool: int, tile: str | None, following: bool, language: str) -> str:
+    """A stool of the bar: its guest, else its value (ringed for the next one to fill); its
+    title in `language` (the one in use: a key of the cache)."""
+    title = gettext("stool %(number)s", number=stool + 1)
     if tile is not None:
         background, ink = tile_colours(tile)
         style = f"background:{background};color:{ink};font-weight:bold;border-radius:4px"
         return _cell(title, tile, style)
     label = f"{BAR_VALUES[stool]:+d}"
     if following:
-        return _cell(f"{title} (next)", label, f"color:{INK};border:2px solid {INK}")
+        following_title = gettext("stool %(number)s (next)", number=stool + 1)
+        return _cell(following_title, label, f"color:{INK};border:2px solid {INK}")
     return _cell(title, label, f"color:{MUTED}")
 
 
@@ -104,7 +114,9 @@ def _bar(game: Game) -> str:
     rows, bar = [], game.bar
     for first in range(0, len(BAR_VALUES), STOOLS_PER_ROW):
         stools = "".join(
-            _stool_cell(stool, bar[stool] if stool < len(bar) else None, stool == len(bar))
+            _stool_cell(
+                stool, bar[stool] if stool < len(bar) else None, stool == len(bar), current()
+            )
             for stool in range(first, first + STOOLS_PER_ROW)
         )
         rows.append(f'<tr height="{CELL_HEIGHT}">{stools}</tr>')
@@ -113,10 +125,12 @@ def _bar(game: Game) -> str:
         f'<table role="presentation" cellpadding="0" cellspacing="4" width="100%" '
         f'style="font-size:11px;font-family:{FONT}">'
         f'<tr><td colspan="{STOOLS_PER_ROW}" align="center" style="color:{INK};'
-        f'font-weight:bold;letter-spacing:2px">BAR</td></tr>{"".join(rows)}</table>'
+        f'font-weight:bold;letter-spacing:2px">{escape(gettext("BAR"))}</td></tr>'
+        f"{''.join(rows)}</table>"
     )
     style = f"background:{SEAT};border:3px solid {WOOD};border-radius:12px"
-    return f'<td {span} title="the bar" valign="middle" style="{style}">{inner}</td>'
+    title = escape(gettext("the bar"))
+    return f'<td {span} title="{title}" valign="middle" style="{style}">{inner}</td>'
 
 
 @cache
@@ -146,14 +160,15 @@ def board(game: Game) -> Markup:
     """The grid with tables, chairs and bar, as one email-safe `<table>`."""
     birthday = game.birthday_nation
     seated = game.chair_tiles
+    language = current()
     rows = []
     for index, slots in enumerate(_layout()):
         line = []
         for kind, what in slots:
             if kind == "chair":
-                line.append(_chair_cell(what.number, seated.get(what.number)))
+                line.append(_chair_cell(what.number, seated.get(what.number), language))
             elif kind == "table":
-                line.append(_table_cell(what.id, what.nation == birthday))
+                line.append(_table_cell(what.id, what.nation == birthday, language))
             elif kind == "bar":
                 line.append(_bar(game))
             else:

@@ -128,7 +128,9 @@ def _sender(mail_from: str) -> str:
 
 
 def compose(row: OutboxMessage, mail_from: str) -> bytes:
-    """The whole message for `row`, from `mail_from`, dated now."""
+    """The whole message for `row` (rendered: its subject and body are filled in), from
+    `mail_from`, dated now."""
+    assert row.subject is not None and row.body is not None, "composed once rendered"
     fields = [
         ("From", _sender(mail_from)),
         ("To", row.to_addr),

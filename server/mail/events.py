@@ -1,16 +1,16 @@
 """Turning a batch of claimed events into messages, from the games as they are now.
 
-A game change queues events (`server.mail.outgoing.Event`): who should hear of which change,
-with nothing rendered. The worker prepares the rows it claimed (`Preparation`, one event
-at a time) right before it sends them, so every email shows the game at send time and only
-mail that still means something goes out:
+A game change queues events (`server.postbox.outgoing.Event`): who should hear of which
+change, with nothing rendered. The worker prepares the rows it claimed (`Preparation`, one
+event at a time) right before it sends them, so every email shows the game at send time and
+only mail that still means something goes out:
 
 - a "your turn", "another player's turn" or a reminder whose version is no longer the
   game's version, or whose game has finished, is **superseded**: a newer event (or "game
   over") says more, and a reminder of a turn already played means nothing. A reminder
   about several games (`more_games`: those due within the hour for one player) tells of
   those still waiting, in one email, and is superseded only when none is;
-- an email the recipient's preferences do not want (`server.mail.kinds.wants`, the one
+- an email the recipient's preferences do not want (`server.postbox.kinds.wants`, the one
   place that says it, per kind: reminders follow the `reminders` preference alone, the
   answer to an emailed turn and the notices of a time-out — `timed_out`, `removed`,
   `auto_vacation` — are always sent) is **skipped**; "a player joined" and "the table is
@@ -23,7 +23,7 @@ for all its events (`server.mail.batch.Batch`).
 
 Notices — league, vacation, invitation, the answers to emailed replies, an expired open
 game — are rendered here from the facts their transaction stored (`server.mail.notices`),
-and sign-in emails too (`server.signin`: their code exists only from the moment they are
+and sign-in emails too (`server.mail.signin_mail`: their code exists only from the moment they are
 rendered). Rows rendered when they were queued (digests) pass through
 unchanged, and the batch keeps the order it was claimed in (the order each recipient's mail
 leaves in). An error while rendering one event is that event's failure
@@ -42,13 +42,12 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
-from server import signin
 from server.config import Settings
 from server.i18n import reading
-from server.mail import notices, outgoing
+from server.mail import digest, notices, outgoing, signin_mail
 from server.mail.batch import Batch
-from server.mail.kinds import EmailKind, why_unwanted
 from server.models import GameRecord, GameStatus, OutboxMessage, OutboxStatus, Player
+from server.postbox.kinds import EmailKind, why_unwanted
 from server.transactions import outage
 
 log = logging.getLogger(__name__)
@@ -190,13 +189,16 @@ def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
 
 
 def _render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
+    if row.kind == EmailKind.DIGEST:
+        return digest.render(batch.session, batch.config, row)
     if row.payload is not None and row.game_id is None:
         outgoing.fill(row, notices.render(batch.config, row))
         return None
     if row.payload is not None:
-        return _render_about_game(batch, row)
+        _render_about_game(batch, row)
+        return None
     if EmailKind(row.kind).rules.signin:
-        return signin.render(batch.session, batch.config, row)
+        return signin_mail.render(batch.session, batch.config, row)
     assert row.game_id is not None and row.seat is not None
     if EmailKind(row.kind).rules.creator:
         return _render_lobby(batch, row)
@@ -228,6 +230,7 @@ def _render_reminders(
     why = why_unwanted(player, row.kind)
     if why is not None:
         return OutboxStatus.SKIPPED, why
+    assert game.id is not None and row.version is not None  # an event names its version
     asked = [(game.id, row.version), *((g, v) for g, v in row.more_games or ())]
     waiting = [
         batch.games[game_id]
@@ -257,7 +260,8 @@ def _render_about_game(batch: Batch, row: OutboxMessage) -> None:
 
 def _render_lobby(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     """Render a `player_joined` or `table_full` event for the game's creator."""
-    game = batch.games.get(row.game_id)  # type: ignore[arg-type]
+    assert row.game_id is not None  # an event about a game
+    game = batch.games.get(row.game_id)
     if game is None:
         raise LookupError(f"game {row.game_id} is gone")
     creator = batch.session.get(Player, game.creator_id)

@@ -1,6 +1,7 @@
-"""What an email is made from: small value types, gathered from the database by the code that
-renders the email (`server.mail.batch` for the emails about games, the modules that queue
-the others) and handed to the pure builders of `server.mail.messages`.
+"""What an email about a game is made from: small value types, gathered from the database by
+the code that renders the email (`server.mail.batch`) and handed to the pure builders of
+`server.mail.messages`. The facts a notice is queued with (the recipient, the links, a
+vacation's games) are below the domain, in `server.postbox.facts`.
 
 Only public facts go in: names, scores, hands (face up, rulebook §3), the board, the log. The
 snapshot's bag is read by the engine to draw the picture but never shown; the seed is set
@@ -16,20 +17,11 @@ from functools import cached_property
 from typing import Any
 
 from cafe import Game
-from cafe.endings import TIMEOUT_MARK, Departure
+from cafe.endings import Departure
+from cafe.i18n import N_, gettext
 from cafe.render import quantities
 from server.league.labels import LeagueLabel
 from server.models import departure_of
-
-
-@dataclass(frozen=True, slots=True)
-class Recipient:
-    """The player an email is for."""
-
-    player_id: int
-    name: str
-    email: str
-    timezone: str = "UTC"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,18 +47,40 @@ class LoggedTurn:
         """`12. ann played USm@US1 for +6 points`, marked `(played on time-out)` and `and
         was eliminated at the bar` where they apply; or a player leaving: `12. ann
         resigned`, `… was removed on time`, `… withdrew from the season`; or the league
-        organiser's adjudication."""
+        organiser's adjudication (in the language in use)."""
         if self.kind == "end":
-            return f"{self.number}. adjudicated by {self.detail['by']}: {self.detail['reason']}"
+            return gettext(
+                "%(number)s. adjudicated by %(by)s: %(reason)s",
+                number=self.number,
+                by=self.detail["by"],
+                reason=self.detail["reason"],
+            )
         left = departure_of(self.kind, self.detail)
+        said = {"number": self.number, "player": self.player}
         if left is not None and left is not Departure.ELIMINATED:
-            return f"{self.number}. {self.player} {left.predicate}"
-        timeout = f" ({TIMEOUT_MARK})" if self.kind == "timeout" else ""
-        out = f" and {left.predicate}" if left is not None else ""
-        return (
-            f"{self.number}. {self.player} played {self.notation} for "
-            f"{quantities.points(self.points)}{timeout}{out}"
-        )
+            return gettext(_LEFT[left], **said)
+        played = _PLAYED[self.kind == "timeout", left is Departure.ELIMINATED]
+        return gettext(played, **said, turn=self.notation, points=quantities.points(self.points))
+
+
+#: A log entry of a player who left the game, by how they left.
+_LEFT = {
+    Departure.RESIGNED: N_("%(number)s. %(player)s resigned"),
+    Departure.TIMED_OUT: N_("%(number)s. %(player)s was removed on time"),
+    Departure.WITHDREW: N_("%(number)s. %(player)s withdrew from the season"),
+}
+#: A log entry of a turn, by whether it was played on time-out and put its player out.
+_PLAYED = {
+    (False, False): N_("%(number)s. %(player)s played %(turn)s for %(points)s"),
+    (True, False): N_("%(number)s. %(player)s played %(turn)s for %(points)s (played on time-out)"),
+    (False, True): N_(
+        "%(number)s. %(player)s played %(turn)s for %(points)s and was eliminated at the bar"
+    ),
+    (True, True): N_(
+        "%(number)s. %(player)s played %(turn)s for %(points)s (played on time-out) and was "
+        "eliminated at the bar"
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,15 +148,6 @@ class GameFacts:
 
 
 @dataclass(frozen=True, slots=True)
-class Links:
-    """Where an email points: the service, the signed reply address, the unsubscribe link."""
-
-    base_url: str
-    reply_to: str | None = None
-    unsubscribe: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class DigestGame:
     """One game in a daily digest: the state now, and what happened since the last digest."""
 
@@ -150,15 +155,3 @@ class DigestGame:
     your_turn: bool
     best: OfferedTurn | None
     played: Sequence[LoggedTurn] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class VacationGame:
-    """A running game with a clock, as a vacation email lists it: the other players,
-    whether the game lets the vacation pause the recipient's clock, and the recipient's
-    deadline there if it is their turn (None otherwise)."""
-
-    id: int
-    opponents: Sequence[str]
-    paused: bool
-    deadline: datetime | None = None

@@ -17,22 +17,16 @@ from typing import Any
 
 from cafe import Options, render
 from cafe.endings import Departure
+from cafe.i18n import N_, gettext, ngettext
 from cafe.render import quantities
 from cafe.render.board_text import COMPACT
 from server.mail import board, times
-from server.mail.facts import (
-    DigestGame,
-    EarlierTurn,
-    GameFacts,
-    Links,
-    LoggedTurn,
-    OfferedTurn,
-    Recipient,
-    VacationGame,
-)
+from server.mail.facts import DigestGame, EarlierTurn, GameFacts, LoggedTurn, OfferedTurn
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
+from server.phrases import Words, say
+from server.postbox.facts import Links, Recipient, VacationGame
 
 #: The board of a text part: the compact one, without the left margin a terminal keeps.
 PICTURE = dataclasses.replace(COMPACT, margin=0)
@@ -71,15 +65,34 @@ def _base(recipient_name: str | None, links: Links, **context: Any) -> dict[str,
 
 
 def names_and(names: Sequence[str]) -> str:
-    """`bob`, `bob and cid`, `bob, cid and dan`."""
-    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    """`bob`, `bob and cid`, `bob, cid and dan` (in the language in use)."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def title(game_id: int, players: Sequence[str], reader: str | None) -> str:
     """What a game's subjects start with: `Café · game 12 with bob and cid` (the reader's
     opponents; every player for someone not in the game)."""
     others = [name for name in players if name != reader]
-    return f"Café · game {game_id}" + (f" with {names_and(others)}" if others else "")
+    if not others:
+        return gettext("Café · game %(id)s", id=game_id)
+    return gettext("Café · game %(id)s with %(players)s", id=game_id, players=names_and(others))
+
+
+def variants(options: Options) -> str:
+    """A game's variants as its invitation and its start say them: `birthday table at 30
+    points, coffee klatsch`, `no birthday table`."""
+    birthday = (
+        ngettext(
+            "birthday table at %(num)s point", "birthday table at %(num)s points", options.birthday
+        )
+        if options.birthday
+        else gettext("no birthday table")
+    )
+    if not options.coffee_klatsch:
+        return birthday
+    return gettext("%(birthday)s, coffee klatsch", birthday=birthday)
 
 
 def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -> dict[str, Any]:
@@ -121,6 +134,7 @@ def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -
         hand=engine.hands[seat] if seat is not None else [],
         hand_chips=board.hand(engine.hands[seat] if seat is not None else []),
         options=engine.options,
+        variants=variants(engine.options),
         **context,
     )
 
@@ -161,18 +175,23 @@ def invite(
     links: Links,
 ) -> Rendered:
     """An invitation to an open game, with the `cafe join` command."""
-    variants = Options(**options)
     context = _base(
-        recipient.name, links, creator=creator, game_id=game_id, seats=seats, options=variants
+        recipient.name,
+        links,
+        creator=creator,
+        game_id=game_id,
+        seats=seats,
+        variants=variants(Options(**options)),
     )
     return render_pair("invite", context)
 
 
 def join_answer(
-    recipient: Recipient, *, game_id: int, refusal: str | None, links: Links
+    recipient: Recipient, *, game_id: int, refusal: Words | None, links: Links
 ) -> Rendered:
     """The answer to a reply of `join` to an invitation: the seat is taken, or why not."""
-    context = _base(recipient.name, links, game_id=game_id, refusal=refusal)
+    said = None if refusal is None else say(refusal)
+    context = _base(recipient.name, links, game_id=game_id, refusal=said)
     return render_pair("join_answer", context)
 
 
@@ -196,7 +215,14 @@ def player_joined(
         free=seats - len(players),
         seats=seats,
         started=started,
-        preheader=f"{joined} joined game {game_id}: {len(players)} of {seats} seats taken",
+        preheader=ngettext(
+            "%(player)s joined game %(id)s: %(num)s of %(seats)s seats taken",
+            "%(player)s joined game %(id)s: %(num)s of %(seats)s seats taken",
+            len(players),
+            player=joined,
+            id=game_id,
+            seats=seats,
+        ),
     )
     return render_pair("player_joined", context)
 
@@ -214,6 +240,7 @@ def table_full(
 ) -> Rendered:
     """To a game's creator: the last seat was taken (by `joined`); the game `started`
     since (on its own if `auto_start`), or the creator may start it now."""
+    start = f"cafe start {game_id}"
     context = _base(
         recipient.name,
         links,
@@ -223,8 +250,9 @@ def table_full(
         players=names_and(players),
         seats=seats,
         started=started,
-        preheader=f"Game {game_id} is full"
-        + (": it has started" if started else f": start it with cafe start {game_id}"),
+        preheader=gettext("Game %(id)s is full: it has started", id=game_id)
+        if started
+        else gettext("Game %(id)s is full: start it with %(command)s", id=game_id, command=start),
     )
     return render_pair("table_full", context)
 
@@ -246,16 +274,29 @@ def birthday_right(game: GameFacts, name: str, example: str | None) -> str | Non
         return None
     turn = f"{example or 'USm@US1'} birthday=IT"
     if engine.birthday_player == seat:
-        return (
-            f"You reached {threshold} points first: name the birthday nation on this turn or a "
-            f"later one by adding birthday=XX (a nation) to your turn, e.g. {turn}; from then "
-            "on, points at both of its tables count double."
+        return ngettext(
+            "You reached %(num)s point first: name the birthday nation on this turn or a later "
+            "one by adding %(word)s (a nation) to your turn, e.g. %(turn)s; from then on, "
+            "points at both of its tables count double.",
+            "You reached %(num)s points first: name the birthday nation on this turn or a "
+            "later one by adding %(word)s (a nation) to your turn, e.g. %(turn)s; from then "
+            "on, points at both of its tables count double.",
+            threshold,
+            word="birthday=XX",
+            turn=turn,
         )
     if engine.birthday_player is None:
-        return (
-            f"Birthday table at {threshold} points: you have {engine.scores[seat]}. If this turn "
-            f"takes you to {threshold}, you may name the birthday nation with it: add "
-            f"birthday=XX (a nation), e.g. {turn}."
+        return ngettext(
+            "Birthday table at %(num)s point: you have %(score)s. If this turn takes you to "
+            "%(num)s, you may name the birthday nation with it: add %(word)s (a nation), e.g. "
+            "%(turn)s.",
+            "Birthday table at %(num)s points: you have %(score)s. If this turn takes you to "
+            "%(num)s, you may name the birthday nation with it: add %(word)s (a nation), e.g. "
+            "%(turn)s.",
+            threshold,
+            score=engine.scores[seat],
+            word="birthday=XX",
+            turn=turn,
         )
     return None
 
@@ -265,10 +306,17 @@ def your_turn(
 ) -> Rendered:
     """It is the recipient's turn: the board, what happened since, the best turns to reply,
     and the birthday right if the recipient may use it."""
-    best = (
-        f"best turn {hints[0].turn} ({quantities.signed(hints[0].points)}): reply 1 to play it"
+    preheader = (
+        gettext(
+            "Your turn %(turn)s in game %(id)s; best turn %(best)s (%(points)s): reply 1 to "
+            "play it",
+            turn=game.turn,
+            id=game.id,
+            best=hints[0].turn,
+            points=quantities.signed(hints[0].points),
+        )
         if hints
-        else ""
+        else gettext("Your turn %(turn)s in game %(id)s", turn=game.turn, id=game.id)
     )
     context = _game(
         game,
@@ -277,7 +325,7 @@ def your_turn(
         since=game.since_last_turn(recipient.name),
         hints=_hints(game.id, hints),
         birthday=birthday_right(game, recipient.name, hints[0].turn if hints else None),
-        preheader=f"Your turn {game.turn} in game {game.id}" + (f"; {best}" if best else ""),
+        preheader=preheader,
     )
     return render_pair("your_turn", context)
 
@@ -292,10 +340,16 @@ def reminder(
     """Time is running out for the recipient's turn: how much is left, the best turns."""
     assert game.deadline is not None
     left = quantities.duration(game.deadline - now)
-    best = (
-        f"your best turn is {hints[0].turn} ({quantities.signed(hints[0].points)}): reply 1"
+    preheader = (
+        gettext(
+            "%(left)s left in game %(id)s — your best turn is %(best)s (%(points)s): reply 1",
+            left=left,
+            id=game.id,
+            best=hints[0].turn,
+            points=quantities.signed(hints[0].points),
+        )
         if hints
-        else ""
+        else gettext("%(left)s left in game %(id)s", left=left, id=game.id)
     )
     context = _game(
         game,
@@ -304,7 +358,7 @@ def reminder(
         left=left,
         hints=_hints(game.id, hints),
         since=game.since_last_turn(recipient.name),
-        preheader=f"{left} left in game {game.id}" + (f" — {best}" if best else ""),
+        preheader=preheader,
     )
     return render_pair("reminder", context)
 
@@ -334,8 +388,12 @@ def reminders(
         recipient.name,
         links,
         games=items,
-        preheader=f"{quantities.count(len(items), 'game')} "
-        f"{'waits' if len(items) == 1 else 'wait'} for your turn; {items[0]['left']} in the first",
+        preheader=ngettext(
+            "%(num)s game waits for your turn; %(left)s in the first",
+            "%(num)s games wait for your turn; %(left)s in the first",
+            len(items),
+            left=items[0]["left"],
+        ),
     )
     return render_pair("reminders", context)
 
@@ -359,8 +417,11 @@ def timed_out(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: 
         played=played,
         count=game.timeouts.get(recipient.name, 0),
         remaining=_timeouts_left(game, recipient.name),
-        preheader=f"Played for you on time-out: {played.notation} "
-        f"({quantities.signed(played.points)})",
+        preheader=gettext(
+            "Played for you on time-out: %(turn)s (%(points)s)",
+            turn=played.notation,
+            points=quantities.signed(played.points),
+        ),
     )
     return render_pair("timed_out", context)
 
@@ -375,7 +436,7 @@ def removed(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Li
         played=played,
         count=game.timeouts.get(recipient.name, 0),
         why=why_over(game) if game.engine.is_over else None,
-        preheader=f"You were removed from game {game.id}: your time ran out",
+        preheader=gettext("You were removed from game %(id)s: your time ran out", id=game.id),
     )
     return render_pair("removed", context)
 
@@ -391,8 +452,13 @@ def auto_vacation(
         links,
         bank=quantities.bank(quantities.bank_hours(bank_days)),
         policy=clock.get("timeout"),
-        preheader=f"One vacation day taken in game {game.id}; new deadline "
-        + (times.local(game.deadline, recipient.timezone) if game.deadline else "none"),
+        preheader=gettext(
+            "One vacation day taken in game %(id)s; new deadline %(deadline)s",
+            id=game.id,
+            deadline=times.local(game.deadline, recipient.timezone),
+        )
+        if game.deadline
+        else gettext("One vacation day taken in game %(id)s; no deadline", id=game.id),
     )
     return render_pair("auto_vacation", context)
 
@@ -432,7 +498,7 @@ def vacation_started(
         until=ends,
         bank=quantities.bank(quantities.bank_hours(bank_days)),
         **_vacation_games(games, zone),
-        preheader=f"Your clocks are paused until {ends}",
+        preheader=gettext("Your clocks are paused until %(date)s", date=ends),
     )
     return render_pair("vacation_started", context)
 
@@ -456,7 +522,7 @@ def vacation_ended(
         early=early,
         bank=quantities.bank(quantities.bank_hours(bank_days)),
         **_vacation_games(games, zone),
-        preheader="Your vacation is over: your clocks run again",
+        preheader=gettext("Your vacation is over: your clocks run again"),
     )
     return render_pair("vacation_ended", context)
 
@@ -471,7 +537,9 @@ def turn_confirmed(
     game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links
 ) -> Rendered:
     """The answer to an emailed turn that was played: its points, per table, and the draw."""
-    preheader = f"{played.notation}: {quantities.points(played.points)}"
+    preheader = gettext(
+        "%(turn)s: %(points)s", turn=played.notation, points=quantities.points(played.points)
+    )
     context = _game(game, recipient, links, played=played, preheader=preheader)
     return render_pair("turn_confirmed", context)
 
@@ -481,7 +549,7 @@ def turn_refused(
     recipient: Recipient,
     *,
     problem: str,
-    reason: str,
+    reason: Words,
     read: str | None,
     hints: Sequence[OfferedTurn],
     links: Links,
@@ -502,7 +570,7 @@ def turn_refused(
         recipient,
         links,
         problem=problem,
-        reason=reason,
+        reason=say(reason),
         read=read,
         hints=_hints(game.id, hints),
         earlier=None if earlier is None else earlier_turn(earlier, recipient.timezone),
@@ -510,27 +578,45 @@ def turn_refused(
     return render_pair("turn_refused", context)
 
 
-#: How a turn came in, as the answer to a late reply says it (`server.models.TurnSource`).
-_SOURCES = {"api": "with `cafe` (or the API)", "web": "on the game's page"}
+#: How a turn came in, as the answer to a late reply says it (`server.models.TurnSource`):
+#: the sentence after "already played:", with the turn, its number, points and time.
+_SOURCES = {
+    "api": N_(
+        "you played %(turn)s in turn %(number)s for %(points)s with `cafe` (or the API) on %(at)s."
+    ),
+    "web": N_(
+        "you played %(turn)s in turn %(number)s for %(points)s on the game's page on %(at)s."
+    ),
+    "email": N_(
+        "you played %(turn)s in turn %(number)s for %(points)s. You had answered that email before."
+    ),
+}
 
 
 def earlier_turn(earlier: EarlierTurn, zone: str) -> str:
     """How and when the turn a reply came too late for was played, after "already played:";
     a reply that came twice (the turn was played by email) is told so."""
     turn, at = earlier.turn, times.local(earlier.at, zone)
-    points = quantities.count(turn.points, "point")
+    if turn.kind == "timeout" and turn.removed:
+        return gettext("your time ran out, and on %(at)s you were removed from the game.", at=at)
+    facts = {
+        "turn": turn.notation,
+        "number": turn.number,
+        "at": at,
+        "points": ngettext(
+            "%(points)s point", "%(points)s points", abs(turn.points), points=turn.points
+        ),
+    }
     if turn.kind == "timeout":
-        done = (
-            "you were removed from the game"
-            if turn.removed
-            else f"the service played {turn.notation} for you in turn {turn.number} ({points})"
+        return gettext(
+            "your time ran out, and on %(at)s the service played %(turn)s for you in turn "
+            "%(number)s (%(points)s).",
+            **facts,
         )
-        return f"your time ran out, and on {at} {done}."
-    played = f"you played {turn.notation} in turn {turn.number} for {points}"
-    if earlier.source == "email":
-        return f"{played}. You had answered that email before."
-    how = _SOURCES.get(earlier.source or "")
-    return f"{played} {how} on {at}." if how else f"{played} on {at}."
+    sentence = _SOURCES.get(
+        earlier.source or "", N_("you played %(turn)s in turn %(number)s for %(points)s on %(at)s.")
+    )
+    return gettext(sentence, **facts)
 
 
 def why_over(game: GameFacts) -> str:
@@ -551,7 +637,7 @@ def _how_left(line: Mapping[str, Any]) -> str:
     time`, …), `out` for a line stored before that was kept, or `` for a player still in."""
     if line.get("left"):
         return Departure(line["left"]).words
-    return "out" if line["eliminated"] else ""
+    return gettext("out") if line["eliminated"] else ""
 
 
 def digest(

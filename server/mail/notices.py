@@ -1,10 +1,11 @@
-"""Notices: the emails that are not about a game as it is now, rendered when they are sent.
+"""Notices: the emails that are not about a game as it is now, rendered when they are sent
+(queued by `server.postbox.notices`, below the domain).
 
 A notice tells of a moment — a season started or finished, a vacation began, an invitation,
 the answer to an emailed reply, an open game expired — whose facts later change (the
 standings at the season's end, the reason of a refusal) or are gone (an expired game is
 deleted). The change that makes it true gathers those facts in its own transaction and
-queues them, language-neutral, as the row's `payload` (`server.mail.outgoing.queue_notice`):
+queues them, language-neutral, as the row's `payload` (`server.postbox.notices.queue`):
 the keyword arguments of the kind's builder, as JSON. The worker renders the row when it
 sends it (`render`, called from `server.mail.events`), with that kind's builder (`BUILDERS`,
 one per kind), so a message is rendered at send time like every game email.
@@ -22,18 +23,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import TypeAdapter
-from sqlalchemy import insert
-from sqlmodel import Session
 
 from server.config import Settings
 from server.league import messages as league
 from server.mail import messages, outgoing
-from server.mail.addresses import new_message_id
-from server.mail.facts import Links
-from server.mail.kinds import EmailKind
 from server.mail.outgoing import Composed
 from server.mail.templates import Rendered
-from server.models import OutboxMessage, OutboxStatus, Player, utcnow
+from server.models import OutboxMessage
+from server.postbox.facts import Links
+from server.postbox.kinds import EmailKind
+from server.postbox.notices import use_encoder
 
 Builder = Callable[..., Rendered]
 
@@ -87,69 +86,9 @@ def decode(kind: EmailKind, facts: Mapping[str, Any]) -> dict[str, Any]:
     return {name: parameters[name].validate_python(value) for name, value in facts.items()}
 
 
-_INSERT = insert(OutboxMessage.__table__)  # type: ignore[attr-defined]
-
-
-def queue(
-    session: Session,
-    config: Settings,
-    kind: EmailKind,
-    *,
-    to: str,
-    thread: int | None = None,
-    answering: str | None = None,
-    **facts: Any,
-) -> None:
-    """Queue a notice of `kind` to the address `to` (in the caller's transaction): the facts
-    its builder takes (`links` among them), rendered by the worker when it sends it.
-    `thread`: the game whose thread it joins; `answering`: the Message-ID it answers."""
-    now = utcnow()
-    session.execute(
-        _INSERT,
-        {
-            "kind": kind,
-            "to_addr": to,
-            "payload": {"facts": encode(kind, facts), "thread": thread},
-            "answering": answering,
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
-    )
-
-
-def queue_about_game(
-    session: Session,
-    config: Settings,
-    kind: EmailKind,
-    *,
-    game_id: int,
-    player: Player,
-    answering: str | None = None,
-    **facts: Any,
-) -> None:
-    """Queue a game email of `kind` about the game for `player` (in the caller's
-    transaction), with the facts of this moment its renderer adds (`GAME_BUILDERS`): the
-    worker renders it from the game as it is when it sends it, like an event."""
-    assert player.id is not None
-    now = utcnow()
-    session.execute(
-        _INSERT,
-        {
-            "kind": kind,
-            "to_addr": player.email,
-            "game_id": game_id,
-            "payload": {"facts": encode(kind, facts), "player": player.id},
-            "answering": answering,
-            "message_id": new_message_id(config.mail_domain),
-            "status": OutboxStatus.PENDING,
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        },
-    )
+#: The domain queues notices below this layer (`server.postbox.notices`), with the facts
+#: encoded here, by each kind's builder.
+use_encoder(encode)
 
 
 def render(config: Settings, row: OutboxMessage) -> Composed:

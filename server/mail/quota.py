@@ -26,11 +26,11 @@ from sqlalchemy import Engine, bindparam, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from server.models import MailRecipient, iso, utcnow
+from server.models import MailRecipient, iso, table_of, utcnow
 from server.transactions import retried
 
 WINDOW = timedelta(minutes=1)
-_TABLE = MailRecipient.__table__  # type: ignore[attr-defined]
+_TABLE = table_of(MailRecipient)
 #: An address's recent sends, if nobody changed them since they were read (executemany).
 _CAS = (
     update(_TABLE)
@@ -143,12 +143,12 @@ def give_back(engine: Engine, addresses: Sequence[str]) -> None:
 def _set_state(engine: Engine, address: str, **values: Any) -> None:
     """Change an address's state (creating its row if the limit never did)."""
     with Session(engine) as session:
-        changed = session.execute(
+        changed = session.exec(
             update(MailRecipient)
             .where(col(MailRecipient.address) == address)
             .values(version=MailRecipient.version + 1, **values)
         )
-        if changed.rowcount == 0:  # type: ignore[attr-defined]
+        if changed.rowcount == 0:
             session.add(MailRecipient(address=address, **values))
         try:
             session.commit()

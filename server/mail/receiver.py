@@ -20,7 +20,7 @@ from flask import Flask
 
 from server.config import settings_of
 from server.mail import replies
-from server.mail.addresses import is_reply_address
+from server.postbox.addresses import is_reply_address
 
 log = logging.getLogger(__name__)
 

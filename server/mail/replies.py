@@ -1,7 +1,7 @@
 """Turns played by replying to an email (`cafe-server mail-in`).
 
 A reply is tied to a player, a game and a version only by the signed reply address it was
-sent to (`server.mail.addresses`), never by its `From`. Its turn goes through the API's own
+sent to (`server.postbox.addresses`), never by its `From`. Its turn goes through the API's own
 path (`server.games.turns.play_turn`: the same checks, the same transaction, the same
 emails to the other players); the confirmation to the player and the record that this
 message was handled are written in that very transaction (`play_turn(..., by_email=...)`). A reply
@@ -35,6 +35,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cafe import CafeError
+from cafe.i18n import N_
+from server import phrases
 from server.accounts import find_player
 from server.config import Settings, settings_of
 from server.db import get_engine
@@ -44,10 +46,8 @@ from server.league import joining
 from server.league import messages as league_messages
 from server.league.emails import season_facts
 from server.league.store import running_games_of
-from server.mail import batch, notices, outgoing, reading
-from server.mail.addresses import ReplyAddress, is_reply_address, read_reply_address
+from server.mail import batch, reading
 from server.mail.facts import EarlierTurn, LoggedTurn
-from server.mail.kinds import EmailKind
 from server.models import (
     GameRecord,
     InboundMail,
@@ -62,6 +62,10 @@ from server.models import (
     TurnSource,
     utcnow,
 )
+from server.phrases import Phrase, phrase
+from server.postbox import addresses, notices
+from server.postbox.addresses import ReplyAddress, is_reply_address, read_reply_address
+from server.postbox.kinds import EmailKind
 
 log = logging.getLogger(__name__)
 
@@ -143,13 +147,14 @@ def _handle(
         return _join(session, config, reply, player, game.id)
     if reply.too_large:
         limit = config.mail_in_max_bytes
-        return _refuse(
-            session, reply, player, game.id, "too_large", f"over {limit} bytes", config=config
-        )
+        over = phrase(N_("over %(limit)s bytes"), limit=limit)
+        return _refuse(session, reply, player, game.id, "too_large", over, config=config)
     if game.version != signed.version:
         earlier = _played_from(session, game, player, signed.version)
         if earlier is not None:
-            note = f"turn {earlier.turn.number} was played ({earlier.source or earlier.turn.kind})"
+            # a note for the log (`Outcome`): the answer tells of the earlier turn itself
+            how = earlier.source or earlier.turn.kind
+            note = phrases.of(f"turn {earlier.turn.number} was played ({how})")
             return _refuse(
                 session,
                 reply,
@@ -160,20 +165,20 @@ def _handle(
                 earlier=earlier,
                 config=config,
             )
-        note = f"version {signed.version}, the game is at {game.version}"
+        note = phrases.of(f"version {signed.version}, the game is at {game.version}")
         return _refuse(session, reply, player, game.id, "moved_on", note, config=config)
     choice = reading.choose(reply.lines)
     if choice is None:
-        return _refuse(
-            session, reply, player, game.id, "no_turn", "no turn above the quote", config=config
-        )
+        nothing = phrase(N_("no turn above the quote"))
+        return _refuse(session, reply, player, game.id, "no_turn", nothing, config=config)
     notation = choice.text
     if choice.hint is not None:
         notation = _offered(session, signed, choice.hint)
         if notation is None:
             number = str(choice.hint)
+            asked = phrases.of(number)
             return _refuse(
-                session, reply, player, game.id, "no_such_hint", number, read=number, config=config
+                session, reply, player, game.id, "no_such_hint", asked, read=number, config=config
             )
     assert notation is not None
     return _play(session, reply, player, game.id, signed.version, notation, config=config)
@@ -208,14 +213,22 @@ def _season_turns(
         return None
     asked = [] if reply.too_large else [TURN_LINE.fullmatch(line.strip()) for line in reply.lines]
     lines = [(int(match[1]), match[2].strip()) for match in asked if match]
-    refusals = [] if lines else ["we found no line of the form GAME: TURN in your reply"]
+    refusals = (
+        [] if lines else [phrase(N_("we found no line of the form GAME: TURN in your reply"))]
+    )
     played = []
     for game_id, notation in lines:
         game = session.get(GameRecord, game_id)
         if game is None or game.season_id != season.id or game.state is None:
-            refusals.append(f"game {game_id} is not a game of season {season.number}")
+            refusals.append(
+                phrase(
+                    N_("game %(game)s is not a game of season %(season)s"),
+                    game=game_id,
+                    season=season.number,
+                )
+            )
         elif player.name not in game.state["players"]:
-            refusals.append(f"you do not play in game {game_id}")
+            refusals.append(phrase(N_("you do not play in game %(game)s"), game=game_id))
         else:  # each game's turn handled once, by a key of its own
             key = hashlib.sha256(reply.message_key.encode()).hexdigest()
             one = dataclasses.replace(reply, message_key=f"season-turn:{key}:{game_id}")
@@ -233,9 +246,9 @@ def _season_turns(
             answering=reply.message_id,
             recipient=notify.recipient(player),
             season=season_facts(league, season),
-            reason="; ".join(refusals),
+            reason=refusals,
             example=f"{_example_game(session, season, player)}: {league_messages.TURN_EXAMPLE}",
-            links=outgoing.links(config, player_id=player.id),
+            links=addresses.links(config, player_id=player.id),
         )
     _record(session, reply, player, "season_turns")
     return Outcome("applied" if "applied" in played else "refused", f"season turns: {played}")
@@ -277,10 +290,19 @@ def _join(
             store.join_game(session, game_id=game_id, player=player, config=config)
         except DomainError as error:
             session.rollback()
-            return _answer_join(session, config, reply, player, game_id, error.message)
+            return _answer_join(session, config, reply, player, game_id, phrases.of(error.message))
         return _answer_join(session, config, reply, player, game_id, None)
-    said = f"your reply began {reply.lines[0][:40]!r}" if reply.lines else "your reply was empty"
-    why = f"{said}; to take the seat, reply with the word join"
+    why = (
+        phrase(
+            N_("your reply began %(text)s; to take the seat, reply with the word %(word)s"),
+            text=repr(reply.lines[0][:40]),
+            word="join",
+        )
+        if reply.lines
+        else phrase(
+            N_("your reply was empty; to take the seat, reply with the word %(word)s"), word="join"
+        )
+    )
     return _answer_join(session, config, reply, player, game_id, why)
 
 
@@ -290,7 +312,7 @@ def _answer_join(
     reply: reading.Reply,
     player: Player,
     game_id: int,
-    refusal: str | None,
+    refusal: Phrase | None,
 ) -> Outcome:
     """Answer a reply to an invitation: the seat was taken, or why not (`refusal`)."""
     notices.queue(
@@ -303,12 +325,12 @@ def _answer_join(
         recipient=notify.recipient(player),
         game_id=game_id,
         refusal=refusal,
-        links=outgoing.links(config, player_id=player.id),
+        links=addresses.links(config, player_id=player.id),
     )
     outcome = "refused" if refusal else "joined"
     if not _record(session, reply, player, outcome, game_id=game_id):
         return Outcome("duplicate", "answered by another process meanwhile")
-    return Outcome(outcome, refusal or f"took a seat in game {game_id}")
+    return Outcome(outcome, str(refusal) if refusal else f"took a seat in game {game_id}")
 
 
 def _played_from(
@@ -372,8 +394,9 @@ def _play(
         session.rollback()
         refusal = from_engine(error) if isinstance(error, CafeError) else error
         problem = _PROBLEMS.get(refusal.code, "refused")
+        reason = phrases.of(refusal.message)
         return _refuse(
-            session, reply, player, game_id, problem, refusal.message, read=notation, config=config
+            session, reply, player, game_id, problem, reason, read=notation, config=config
         )
     return Outcome("applied", str(result["summary"]))
 
@@ -384,7 +407,7 @@ def _refuse(
     player: Player,
     game_id: int,
     problem: str,
-    reason: str,
+    reason: Phrase,
     *,
     read: str | None = None,
     earlier: EarlierTurn | None = None,
@@ -430,7 +453,7 @@ def _answer_stranger(
             to=player.email,
             answering=reply.message_id,
             address=address,
-            links=outgoing.links(config),
+            links=addresses.links(config),
         )
     _record(session, reply, player, "unrecognised")
     return "answered" if player is not None else "not answered: the sender is not a player"

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
+from cafe import i18n as languages
 from cafe.render import quantities
 from cafe.render.palette import PALETTE
 from server import i18n
@@ -43,8 +45,24 @@ QUANTITY_FILTERS = {
     "rating": quantities.rating,
     "rating_change": quantities.rating_change,
     "bank": quantities.bank,
-    "count": quantities.count,
+    "count": quantities.count,  # the web pages' still (no email counts with it)
 }
+
+
+def bold(value: Any) -> Markup:
+    """`value` in bold, escaped, for an HTML part: a word stressed inside a translated
+    sentence is passed to it as a placeholder's value (`_("… %(why)s", why=why|b)`)."""
+    return Markup("<b>%s</b>") % value
+
+
+def command(value: Any) -> Markup:
+    """`value` set as code (a command, a reply address) inside an HTML sentence."""
+    return Markup("<code>%s</code>") % value
+
+
+def link(url: str, text: Any) -> Markup:
+    """A link in the colour of the HTML parts, for a placeholder of a translated sentence."""
+    return Markup('<a href="%s" style="color:%s;">%s</a>') % (url, PALETTE["wood"], text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +94,10 @@ class _Environment(Environment):
 
 #: A word that must stay whole however long it is: a link or an address.
 _LINK = re.compile(r"[a-z]+://\S+|\S+@\S+")
+#: A command quoted in a sentence (`cafe move ID TURN`): its words stay on one line.
+_QUOTED = re.compile(r"`[^`\n]+`")
+#: What holds a quoted command's words together while a paragraph is filled.
+_JOINED = "\x00"
 
 
 def _words(paragraph: str, room: int) -> str:
@@ -93,14 +115,15 @@ def wrap(text: str, indent: str = "", then: str | None = None) -> str:
     """`text` reflowed into lines of at most `TEXT_WIDTH` columns, paragraph by paragraph
     (they are parted by blank lines): the first line of each starts with `indent`, the
     further ones with `then` (default `indent`). Lines break between words; a word longer
-    than a line is cut, but for a link, which stands alone on its line. A final newline is
-    kept."""
+    than a line is cut, but for a link, which stands alone on its line; a command quoted in
+    backticks is not broken. A final newline is kept."""
     end = "\n" if text.endswith("\n") else ""
     whole = text.strip("\n")
     if len(indent) + len(whole) <= TEXT_WIDTH and whole == " ".join(whole.split()):
         return indent + whole + end  # one line that fits: most of them (textwrap is slow)
     later = indent if then is None else then
     room = TEXT_WIDTH - max(len(indent), len(later))
+    whole = _QUOTED.sub(lambda quoted: quoted[0].replace(" ", _JOINED), whole)
     filled = (
         textwrap.fill(
             _words(paragraph, room),
@@ -112,7 +135,7 @@ def wrap(text: str, indent: str = "", then: str | None = None) -> str:
         )
         for paragraph in whole.split("\n\n")
     )
-    return "\n\n".join(filled) + end
+    return "\n\n".join(filled).replace(_JOINED, " ") + end
 
 
 def _environment() -> Environment:
@@ -129,6 +152,9 @@ def _environment() -> Environment:
     environment.filters.update(QUANTITY_FILTERS)
     environment.filters.update(TIME_FILTERS)
     environment.filters["wrap"] = wrap
+    environment.filters["b"] = bold
+    environment.filters["cmd"] = command
+    environment.globals["link"] = link
     environment.globals["palette"] = PALETTE
     return environment
 
@@ -137,13 +163,14 @@ _ENVIRONMENT = _environment()
 
 
 def render(name: str, context: Mapping[str, Any]) -> Rendered:
-    """Render the pair `name.txt` / `name.html` with `context` (a pure function)."""
+    """Render the pair `name.txt` / `name.html` with `context` (a pure function of it and
+    of the language in use, `cafe.i18n.current()`, which the HTML part declares)."""
     text_template = _ENVIRONMENT.get_template(f"{name}.txt")
     subject_block = text_template.blocks.get("subject")
     if subject_block is None:
         raise ValueError(f"templates/email/{name}.txt has no subject block")
     subject = "".join(subject_block(text_template.new_context(dict(context)))).strip()
-    full = {**context, "subject": subject}
+    full = {**context, "subject": subject, "language": languages.current()}
     text = text_template.render(full)
     html = _ENVIRONMENT.get_template(f"{name}.html").render(full)
     return Rendered(subject=subject, text=text, html=html)

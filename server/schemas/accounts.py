@@ -149,8 +149,14 @@ class PreferencesUpdate(RequestModel):
     model_config = RequestModel.model_config | {"use_enum_values": True}
 
     # The ignores: None is "not given", never a value to send, so the schema stays non-null.
-    turn_emails: TurnEmails = Field(default=None, strict=False, description="each, digest or none")  # type: ignore[assignment]
-    others_turns: bool = Field(default=None, description="true or false")  # type: ignore[assignment]
-    reminders: bool = Field(default=None, description="true or false")  # type: ignore[assignment]
-    timezone: TimeZoneName = Field(default=None)  # type: ignore[assignment]
-    language: LanguageCode = Field(default=None)  # type: ignore[assignment]
+    turn_emails: TurnEmails = Field(  # type: ignore[assignment]  # None: not given
+        default=None, strict=False, description="each, digest or none"
+    )
+    others_turns: bool = Field(  # type: ignore[assignment]  # None: not given
+        default=None, description="true or false"
+    )
+    reminders: bool = Field(  # type: ignore[assignment]  # None: not given
+        default=None, description="true or false"
+    )
+    timezone: TimeZoneName = Field(default=None)  # type: ignore[assignment]  # None: not given
+    language: LanguageCode = Field(default=None)  # type: ignore[assignment]  # None: not given

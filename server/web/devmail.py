@@ -149,6 +149,6 @@ def reply(number: int) -> tuple[str, int]:
     quoted = "\n".join(f"> {line}" for line in (_part(original, "plain") or "").splitlines())
     text = request.form.get("text", "")
     answer.set_content(f"{text}\n\nOn {original['Date']}, {original['From']} wrote:\n{quoted}\n")
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # typed as the app
     outcome = replies.handle(app, answer.as_bytes())
     return render_template("web/devmail_reply.html", number=number, outcome=outcome), 200

@@ -90,7 +90,7 @@ def history_line(entry: TurnRecord, player: str) -> HistoryLine:
     left = departure_of(entry.kind, entry.detail)
     if left is not None and left is not Departure.ELIMINATED:
         return HistoryLine(entry.number, player, "", None, left=left)
-    marks = (TIMEOUT_MARK,) if entry.kind == TurnKind.TIMEOUT else ()
+    marks: tuple[str, ...] = (TIMEOUT_MARK,) if entry.kind == TurnKind.TIMEOUT else ()
     if left is Departure.ELIMINATED:
         marks += (left.words,)
     return HistoryLine(entry.number, player, entry.notation, entry.points, marks, left)
@@ -345,8 +345,8 @@ def build(
                 you=name == me,
                 away_until=(
                     None
-                    if clocks.vacation_until[seat] is None
-                    else times.local(clocks.vacation_until[seat], zone_name)
+                    if (until := clocks.vacation_until[seat]) is None
+                    else times.local(until, zone_name)
                 ),
                 timeouts=clocks.timeouts[seat],
                 left=version.departures.get(name),

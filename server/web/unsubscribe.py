@@ -1,6 +1,6 @@
 """`/unsubscribe/<token>`: stop a player's game emails without signing in.
 
-The token in every game email's unsubscribe link is signed (`server.mail.addresses`), so
+The token in every game email's unsubscribe link is signed (`server.postbox.addresses`), so
 it is the only credential needed. `GET` shows a confirmation page with a button (link
 checkers and mail scanners only ever GET); `POST` unsubscribes — it is also what mail
 programs send for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). A token
@@ -16,8 +16,8 @@ from server import preferences
 from server.apispec import page
 from server.config import current_settings
 from server.db import get_session
-from server.mail.addresses import read_unsubscribe_token
 from server.models import Player
+from server.postbox.addresses import read_unsubscribe_token
 
 bp = Blueprint("unsubscribe", __name__)
 

@@ -34,7 +34,7 @@ def test_login_asks_for_the_code_register_just_sent(cafe: Cafe) -> None:
     signed_in = cafe.run("login", email, input=f"{code}\n")
     assert signed_in.exit_code == ExitCode.OK, signed_in.output
     assert "Code (or sign-in link) from the email" in signed_in.stdout
-    assert len(cafe.server.outbox(email)) == 1  # no second code was sent
+    assert len(cafe.server.postbox(email)) == 1  # no second code was sent
 
 
 def test_login_takes_the_sign_in_link_pasted_from_the_email(cafe: Cafe) -> None:
@@ -49,7 +49,7 @@ def test_login_takes_the_sign_in_link_pasted_from_the_email(cafe: Cafe) -> None:
 
 def test_login_elsewhere_has_a_new_code_mailed_and_asks_for_it(cafe: Cafe, ann: Player) -> None:
     elsewhere = Cafe(cafe.server, cafe.config_dir.parent / "laptop")
-    mails = len(cafe.server.outbox(ann.email))
+    mails = len(cafe.server.postbox(ann.email))
 
     def type_new_code() -> str:  # the code only exists once `login` asked for it
         return cafe.server.code_for(ann.email)
@@ -57,7 +57,7 @@ def test_login_elsewhere_has_a_new_code_mailed_and_asks_for_it(cafe: Cafe, ann: 
     first = elsewhere.run("login", ann.email, "--server", cafe.server.url, input="0000000000\n")
     assert first.exit_code == ExitCode.NOT_SIGNED_IN
     assert f"A sign-in code was mailed to {ann.email}." in first.stdout
-    assert len(cafe.server.outbox(ann.email)) == mails + 1
+    assert len(cafe.server.postbox(ann.email)) == mails + 1
     assert first.stderr.startswith("cafe: this sign-in code is wrong, used or expired")
     again = elsewhere.run("login", ann.email, "--code", type_new_code())
     assert again.exit_code == ExitCode.OK, again.output

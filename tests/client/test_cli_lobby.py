@@ -52,7 +52,7 @@ def test_new_with_invitations_sizes_the_table(cafe: Cafe, ann: Player) -> None:
     game_id = result.stdout.split()[1]
     state = ann.state(int(game_id))
     assert state["invited"] == sorted([bob.name, cid.name])
-    assert any(game_id in line for line in cafe.server.outbox(bob.email))
+    assert any(game_id in line for line in cafe.server.postbox(bob.email))
 
 
 def test_new_refuses_more_invitations_than_seats(ann: Player) -> None:

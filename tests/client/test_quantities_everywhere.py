@@ -148,7 +148,7 @@ def test_league_points_and_ratings_read_the_same_in_mail_page_and_cafe(cafe: Caf
         cells = season_page.split(f">{name}</a>", 1)[1].split('<td class="num">')
         assert cells[1].split("</td>")[0] == points  # the points, the cell after the name
         assert re.search(rf"\b{name} +{re.escape(points)} ", standings)
-        [mail] = [b for b in cafe.server.outbox(f"{name}@example.com") if "is over" in b]
+        [mail] = [b for b in cafe.server.postbox(f"{name}@example.com") if "is over" in b]
         assert re.search(rf"^  [ >] +{row['place']}  {name} +{re.escape(points)} ", mail, re.M)
     me = players[-1]
     rated = cafe.server.call("GET", f"/api/players/{me.name}", me.token).json()["rating"]
@@ -158,7 +158,7 @@ def test_league_points_and_ratings_read_the_same_in_mail_page_and_cafe(cafe: Caf
     assert f"rating {ordinal} (mu {mu}, sigma {sigma})" in me.run("rating", me.name).stdout
     profile = cafe.server.app.test_client().get(f"/players/{me.name}").text
     assert f"Ordinal <b>{ordinal}</b>" in profile and f"<dd>{mu}</dd>" in profile
-    [mail] = [b for b in cafe.server.outbox(me.email) if "is over" in b]
+    [mail] = [b for b in cafe.server.postbox(me.email) if "is over" in b]
     assert f"Your rating is now {ordinal} (" in mail and f"mu {mu}, sigma {sigma}" in mail
     ratings = cafe.server.app.test_client().get("/ratings?page=1").text
     assert f'<td class="num">{ordinal}</td>' in ratings

@@ -43,9 +43,13 @@ LAYERS: dict[str, int] = {
     "server.names": MODELS,
     "server.mailbox": MODELS,  # a player's address, read strictly (accounts and mail use it)
     "server.domain": MODELS,  # the domain's refusals, raised by every layer above
+    "server.phrases": MODELS,  # words stored to be said later, in the reader's language
     "server.config": MODELS,
     "server.logs": MODELS,
     "server.clock.timesource": MODELS,  # what time it is: the models' defaults read it
+    # What the outbox holds: the kinds of email, their facts, signed addresses, and recording
+    # that one is due (an event, a notice), written by the domain in its own transaction.
+    "server.postbox": MODELS,
     # The rules of the service over the tables.
     "server.games": DOMAIN,
     "server.league": DOMAIN,
@@ -61,6 +65,7 @@ LAYERS: dict[str, int] = {
     "server.mail": MAIL,
     "server.devmail": MAIL,
     "server.league.joining": MAIL,  # a `join` reply to a season's email, read by mail.replies
+    "server.league.messages": MAIL,  # the league's email builders (`mail.notices.BUILDERS`)
     # What runs the rest: the worker's jobs, HTTP (API, pages, the app), the commands.
     "server.jobs": ENTRY,  # what runs in the worker
     "server.app": ENTRY,
@@ -75,28 +80,9 @@ LAYERS: dict[str, int] = {
     "client": ENTRY,
 }
 
-#: Why some of the domain still imports the mail layer: every email is now rendered by the
-#: worker, but the domain writes its outbox row itself — an event or a notice with its facts
-#: (`server.mail.outgoing`, `server.mail.notices`, naming its `server.mail.kinds.EmailKind`
-#: and the fact types of `server.mail.facts`). The queueing half belongs below the domain (a
-#: models-level module); these go when it moves there. No new one may be added.
-_EMAIL_PATH = "the domain queues its own outbox rows: the queueing half should sit below it"
-
-#: Imports that point up today, each with why it stays for now: (module, imported).
-EXEMPT: dict[tuple[str, str], str] = {
-    (module, f"server.mail.{imported}"): _EMAIL_PATH
-    for module, imports in {
-        "server.signin": ("kinds", "outgoing", "messages", "facts", "addresses"),
-        "server.clock.notices": ("kinds", "outgoing", "notices", "facts"),
-        "server.clock.vacations": ("kinds",),
-        "server.games.notify": ("kinds", "outgoing", "notices", "facts", "addresses"),
-        "server.games.timeouts": ("outgoing",),
-        "server.games.turns": ("outgoing",),
-        "server.league.emails": ("kinds", "outgoing", "notices", "facts", "addresses"),
-        "server.league.messages": ("facts", "templates", "times"),
-    }.items()
-    for imported in imports
-}
+#: Imports that point up, each with why it stays: (module, imported). None today: the domain
+#: records the mail it causes through `server.postbox`, below it, and the mail layer renders it.
+EXEMPT: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -209,7 +195,9 @@ def test_every_exemption_is_still_needed():
     [
         ("server.models", "from server.games import store", "models/db imports domain"),
         ("server.games.store", "import server.web.game_view", "domain imports jobs/api/web/cli"),
-        ("server.league.start", "from server.mail.outgoing import queue", "domain imports mail"),
+        ("server.league.start", "from server.mail.outgoing import fill", "domain imports mail"),
+        ("server.postbox.notices", "from server.mail import notices", "models/db imports mail"),
+        ("server.league.emails", "from server.postbox import notices", None),
         ("cafe.game", "from server import models", "engine imports models/db"),
         ("client.api", "import server.models", "never import each other"),
         ("server.api.games", "from ..clock import store", None),

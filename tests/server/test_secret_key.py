@@ -19,7 +19,7 @@ from server.cli import app as cli
 from server.config import settings_of
 from server.devserver import run_dev
 from server.mail import replies
-from server.mail.addresses import (
+from server.postbox.addresses import (
     ReplyAddress,
     read_reply_address,
     read_unsubscribe_token,

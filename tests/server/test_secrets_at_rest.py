@@ -16,8 +16,8 @@ from sqlmodel import Session, SQLModel
 from server.config import settings_of
 from server.db import get_engine
 from server.jobs import retention
-from server.mail.addresses import unsubscribe_token
 from server.models import utcnow
+from server.postbox.addresses import unsubscribe_token
 
 
 @pytest.fixture

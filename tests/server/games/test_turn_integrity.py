@@ -10,8 +10,8 @@ from sqlmodel import Session, select
 
 from server.db import get_engine
 from server.games import turns
-from server.mail import outgoing
 from server.models import GameRecord, IdempotencyKey, OutboxMessage, TurnRecord
+from server.postbox import outgoing
 
 SEPARATORS = (" ", ",", ", ", '","', '", "', "\n")
 

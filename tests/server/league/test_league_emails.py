@@ -21,9 +21,9 @@ from server.db import get_engine
 from server.jobs import league_digest as digest
 from server.jobs.sweep import sweep
 from server.league import messages, ratings
-from server.mail.addresses import read_season_reply_address
-from server.mail.facts import Links, Recipient
 from server.models import Season
+from server.postbox.addresses import read_season_reply_address
+from server.postbox.facts import Links, Recipient
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 WEEK = timedelta(days=7)

@@ -9,7 +9,7 @@ from league_support import ok, start
 from mail_support import outbox_rows, reply_message, send
 
 from server.config import settings_of
-from server.mail.addresses import (
+from server.postbox.addresses import (
     ReplyAddress,
     SeasonReplyAddress,
     read_reply_address,

@@ -228,3 +228,32 @@ def test_the_worker_queues_due_digests(api):
         session.commit()
     Worker(get_engine(api.app), settings_of(api.app)).run_once()
     assert [m.kind for m in api.outbox(f"{mover}@example.com")][-1] == "digest"
+
+
+def test_a_digest_is_queued_as_its_facts_and_rendered_when_sent(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = state["to_move"]
+    api.call("PATCH", "/api/me/preferences", tokens[mover], json={"turn_emails": "digest"})
+    engine, config = get_engine(api.app), settings_of(api.app)
+    tomorrow = utcnow() + timedelta(hours=24, seconds=1)
+    assert digest.queue_due(engine, config, now=tomorrow) == 1
+    with Session(engine) as session:
+        [row] = session.exec(select(OutboxMessage).where(OutboxMessage.kind == "digest")).all()
+    assert row.body is None and row.subject is None  # nothing rendered when queued
+    assert row.payload is not None and set(row.payload) == {"player", "since", "at"}
+    [mail] = [m for m in api.outbox(f"{mover}@example.com") if m.kind == "digest"]
+    assert mail.status == "sent" and f"Game {game_id} (turn 1): your turn" in mail.body
+
+
+def test_a_digest_whose_games_moved_on_before_it_was_sent_is_superseded(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    mover = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
+    api.call("PATCH", "/api/me/preferences", tokens[mover], json={"turn_emails": "digest"})
+    engine, config = get_engine(api.app), settings_of(api.app)
+    assert digest.queue_due(engine, config, now=utcnow() + timedelta(hours=24, seconds=1)) == 1
+    play_turns(api, game_id, tokens, 1)  # the digest player's own turn: nothing waits now
+    api.send_events()
+    with Session(engine) as session:
+        [row] = session.exec(select(OutboxMessage).where(OutboxMessage.kind == "digest")).all()
+    assert row.status == "superseded" and row.body is None

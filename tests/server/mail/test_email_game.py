@@ -20,7 +20,7 @@ from cafe import Game, render
 from cafe.render.quantities import points
 from server.config import settings_of
 from server.mail import messages
-from server.mail.addresses import read_reply_address, thread_root
+from server.postbox.addresses import read_reply_address, thread_root
 
 NAMES = ("ann", "bob", "cid")
 

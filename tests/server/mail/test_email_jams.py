@@ -15,9 +15,9 @@ from server.db import get_engine
 from server.devmail import CatchingHandler
 from server.jobs.worker import Worker, smtp_offers_utf8
 from server.mail import batch
-from server.mail.addresses import read_reply_address
-from server.mail.kinds import EmailKind
 from server.models import MailRecipient, OutboxMessage
+from server.postbox.addresses import read_reply_address
+from server.postbox.kinds import EmailKind
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The kinds of email are one list (`server.mail.kinds.EmailKind`): each has its rules, its
+"""The kinds of email are one list (`server.postbox.kinds.EmailKind`): each has its rules, its
 template pair and, when the worker renders it, its renderer; whether a player wants one is
 decided by one function, as the table in `server.games.notify` says."""
 
@@ -9,8 +9,8 @@ from mail_support import sample_emails
 
 from server.games.notify import change_events
 from server.mail.batch import RENDERERS
-from server.mail.kinds import CREATOR_KINDS, SIGNIN_KINDS, EmailKind, kinds, wants
 from server.models import Player, TurnEmails
+from server.postbox.kinds import CREATOR_KINDS, SIGNIN_KINDS, EmailKind, kinds, wants
 
 #: The kinds whose email is rendered with another pair, and the pair no kind is named for.
 SHARED_PAIRS = {"signin_again": "signin_code"}

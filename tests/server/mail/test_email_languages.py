@@ -159,7 +159,9 @@ def test_each_kind_of_row_finds_its_reader(api):
     addressee of a notice or a sign-in email, the player an answer to a refused turn is for;
     an address nobody plays with has none (and reads English)."""
     tokens = {name: api.register(name) for name in ("ann", "bob", "cid")}
-    game = api.call("POST", "/api/games", tokens["ann"], json={"seats": 3, "invite": ["bob", "cid"]})
+    game = api.call(
+        "POST", "/api/games", tokens["ann"], json={"seats": 3, "invite": ["bob", "cid"]}
+    )
     game_id = game.json["id"]
     assert api.call("POST", f"/api/games/{game_id}/join", tokens["bob"]).status_code == 200
     api.client.post("/api/signin-codes", json={"email": "cid@example.com"})

@@ -18,6 +18,7 @@ from cafe.render.board_text import COMPACT
 from cafe.render.common import display_width
 from server.mail import messages
 from server.mail.facts import EarlierTurn, LoggedTurn
+from server.mail.templates import wrap
 
 SAMPLES = sample_emails()
 KINDS = sorted(SAMPLES.builders())
@@ -87,3 +88,12 @@ def test_the_seasons_link_fits_with_the_longest_slug_and_season_number(emails):
         [line] = {line for line in emails[kind].text.splitlines() if short in line}
         assert line == f"  {short}" and display_width(line) <= TEXT_WIDTH, kind
     assert "/seasons/2147483647" in emails["league_season_started"].html
+
+
+def test_a_command_quoted_in_a_sentence_is_never_broken_across_lines():
+    """A longer language moves a quoted command elsewhere in the line: it stays whole."""
+    sentence = "Hrajte na stránce hry, příkazy `cafe show ID` a `cafe move ID TURN`, nebo " * 3
+    lines = wrap(sentence).splitlines()
+    assert all(line.count("`") % 2 == 0 for line in lines), lines
+    assert all(len(line) <= TEXT_WIDTH for line in lines)
+    assert " ".join(lines) == " ".join(sentence.split())

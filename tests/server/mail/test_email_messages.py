@@ -20,16 +20,9 @@ from cafe.render.palette import INK, JOKER
 from cafe.render.quantities import points
 from server.games.store import standing_json
 from server.mail import board, messages, templates
-from server.mail.facts import (
-    DigestGame,
-    GameFacts,
-    Links,
-    LoggedTurn,
-    OfferedTurn,
-    Recipient,
-    VacationGame,
-)
+from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
 from server.mail.templates import render as render_pair
+from server.postbox.facts import Links, Recipient, VacationGame
 
 LINKS = Links(
     base_url="http://cafe.test/",

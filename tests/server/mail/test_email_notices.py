@@ -14,20 +14,20 @@ from sqlmodel import Session, select
 
 from server.config import settings_of
 from server.db import get_engine
-from server.mail import batch, notices, replies
-from server.mail.facts import Links, Recipient, VacationGame
-from server.mail.kinds import SIGNIN_KINDS, EmailKind
+from server.mail import batch, notices, outgoing, replies
 from server.models import OutboxMessage
+from server.postbox.facts import Links, Recipient, VacationGame
+from server.postbox.kinds import SIGNIN_KINDS, EmailKind
 
 SERVER = Path(__file__).resolve().parents[3] / "server"
-#: Rendered when queued, by the worker's own job: the daily digest.
-QUEUED_BY_THE_WORKER = {EmailKind.DIGEST}
+#: Rendered by one renderer of its own (`server.mail.digest.render`): the daily digest.
+DIGESTS = {EmailKind.DIGEST}
 
 
 def test_every_kind_has_exactly_one_renderer():
     """A game event's renderer (`batch.RENDERERS`), a notice's builder (`notices.BUILDERS`),
-    a sign-in email's (`server.signin.render`) or the worker's digest job: one of them."""
-    paths = [set(batch.RENDERERS), set(notices.BUILDERS), set(SIGNIN_KINDS), QUEUED_BY_THE_WORKER]
+    a sign-in email's (`server.mail.signin_mail.render`) or the digest's: one of them."""
+    paths = [set(batch.RENDERERS), set(notices.BUILDERS), set(SIGNIN_KINDS), DIGESTS]
     for kind in EmailKind:
         assert sum(kind in path for path in paths) == 1, kind
 
@@ -50,10 +50,10 @@ def _calling(call: str) -> list[str]:
 
 
 def test_no_transaction_queues_a_rendered_body():
-    """A rendered body is queued only by the worker's own digest job (`outgoing.queue`);
-    every other email is queued as an event or a notice and rendered when sent."""
-    assert _calling("outgoing.queue") == ["jobs/digest.py"]
-    assert _calling("outgoing.queue_composed") == []
+    """No rendered body is queued: every email, the daily digest too, is queued as an
+    event, a notice, a sign-in request or a digest's facts and rendered when sent."""
+    assert not hasattr(outgoing, "queue") and not hasattr(outgoing, "queue_composed")
+    assert _calling("outgoing.queue_digest") == ["jobs/digest.py"]
     assert _calling("notices.queue_about_game") == ["mail/replies.py"]
     assert len(_calling("notices.queue")) >= 6
 

@@ -7,7 +7,7 @@ import pytest
 from mail_support import deliver, read_html
 
 from server.config import settings_of
-from server.mail.addresses import unsubscribe_token
+from server.postbox.addresses import unsubscribe_token
 
 DEFAULTS = {
     "turn_emails": "each",

@@ -31,8 +31,8 @@ from server.config import settings_of
 from server.db import get_engine
 from server.jobs.sweep import sweep
 from server.mail import times
-from server.mail.addresses import ReplyAddress, reply_address, thread_root
 from server.models import OfferedHints, TurnRecord
+from server.postbox.addresses import ReplyAddress, reply_address, thread_root
 
 ANSWERS = ("turn_confirmed", "turn_refused", "reply_unrecognised")
 #: The version of a two-player game when it starts (created 0, joined 1, started 2).

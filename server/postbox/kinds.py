@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import overload
 
 from server.models import Player, TurnEmails
 
@@ -65,7 +66,16 @@ class EmailKind(StrEnum):
 
     rules: KindRules
 
-    def __new__(cls, value: str, rules: KindRules) -> EmailKind:
+    # Two ways of calling the class: once the class is made, `EmailKind("digest")` looks a
+    # member up by its value (Enum's metaclass answers it); while it is made, each member's
+    # `value, rules` pair comes here. Both are spelt out, or mypy would read every lookup as
+    # a call missing its `rules`.
+    @overload
+    def __new__(cls, value: str) -> EmailKind: ...
+    @overload
+    def __new__(cls, value: str, rules: KindRules) -> EmailKind: ...
+    def __new__(cls, value: str, rules: KindRules | None = None) -> EmailKind:
+        assert rules is not None, "only a member's definition is made here"
         kind = str.__new__(cls, value)
         kind._value_ = value
         kind.rules = rules

@@ -38,6 +38,9 @@ from functools import cache
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from server.config import Settings
+from server.postbox.facts import Links
+
 REPLY_LOCAL = "play"
 _REPLY = re.compile(r"play\+g(\d{1,10})-v(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
 _SEASON_REPLY = re.compile(r"play\+s(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
@@ -166,3 +169,19 @@ def thread_root(secret: str, domain: str, game_id: int) -> str:
 def new_message_id(domain: str) -> str:
     """A fresh, globally unique Message-ID."""
     return f"<{uuid.uuid4().hex}@{domain}>"
+
+
+def links(
+    config: Settings, *, player_id: int | None = None, reply: ReplyAddress | None = None
+) -> Links:
+    """The links of an email: the service, and if given the reply address and, for a
+    player, the unsubscribe link."""
+    base = config.base_url.rstrip("/")
+    secret = config.secret_key
+    return Links(
+        base_url=base,
+        reply_to=None if reply is None else reply_address(secret, config.mail_domain, reply),
+        unsubscribe=None
+        if player_id is None
+        else f"{base}/unsubscribe/{unsubscribe_token(secret, player_id)}",
+    )

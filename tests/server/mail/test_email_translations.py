@@ -1,0 +1,246 @@
+"""Every kind of email in Czech, German and Russian (issue 23): each sample email
+(`.ci/render_every_email.py`) rendered in each language keeps no English sentence of its
+English render, has its subject translated, no mojibake, and every text line within 78
+columns; the nouns the emails count take the three Czech and Russian forms.
+
+What stays the same in every language is left out of the comparison: names, tile codes,
+the turn notation, commands, links and numbers — and the words that are not the emails'
+own: what an organiser typed, the league's name, and the engine's words (why a game ended,
+how a player left, a rule's refusal), which `cafe`'s catalogs say."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from mail_support import read_html, sample_emails, too_wide
+
+from cafe.i18n import ngettext, speaking
+from cafe.render import text as picture
+from server import phrases
+from server.mail import messages, notices
+from server.mail.templates import Rendered
+from server.postbox.kinds import EmailKind
+
+SAMPLES = sample_emails()
+KINDS = sorted(SAMPLES.builders())
+LANGUAGES = ("cs", "de", "ru")
+
+#: Text of a sample email that is no message of the emails: the organiser's reasons and the
+#: league's name (typed by people), the engine's refusal of the sample turn.
+NOT_OURS = (
+    SAMPLES.SEASON.league,
+    "two months without a turn; the division waited for you long enough",
+    "the club's summer break, until the 1st of September",
+    "no free chair",
+)
+#: A moment as the emails wrote it before they spoke the reader's language (`times.local`).
+MOMENT = re.compile(
+    r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d+ [A-Z][a-z]{2} \d{4}, \d\d:\d\d( [A-Z+\-0-9]+)?"
+)
+#: A word that is the same in every language: a link, an address, a command or code in
+#: backticks, a tile or turn (capitals, digits, `@`, `_`), a command's name.
+SAME = re.compile(
+    r"\S+://\S+|\S+@\S+|`[^`]*`|'[^']*'|\S*[\d_@=+#]\S*|-\S+|[A-Z]{2,}\S*|cafe|curl|sha-256"
+)
+#: UTF-8 read as Latin-1 or cp1252: `Å™` for `ř`, `Ã©` for `é`, `Ð°` for `а`.
+MOJIBAKE = re.compile(r"[ÂÃÄÅÐÑ][\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]")
+
+
+def render(kind: str, language: str, ones: bool = False) -> Rendered:
+    with speaking(language):
+        return SAMPLES.builders(ones)[kind]()
+
+
+def engine_words() -> list[str]:
+    """The engine's words in the samples, said in English: why the sample games ended, and
+    the text board pictures (`cafe.render.text`)."""
+    finished = SAMPLES.facts(*SAMPLES.play(None))
+    game, log = SAMPLES.play(10)
+    running = SAMPLES.facts(game, log)
+    removed = SAMPLES.removed(game, running)
+    pictures = [
+        picture(facts.engine, layout=messages.PICTURE).rstrip("\n")
+        for facts in (finished, running, removed)
+    ]
+    return [*pictures, messages.why_over(finished), messages.why_over(removed)]
+
+
+ENGINE = engine_words()
+
+
+def visible(message: Rendered) -> dict[str, str]:
+    """What a reader sees of a message: its subject, its text part, the HTML part's text."""
+    return {
+        "subject": message.subject,
+        "text": message.text,
+        "html": " ".join(read_html(message.html).text),
+    }
+
+
+def flat(text: str) -> str:
+    """`text` without what is no message of the emails, its spaces collapsed."""
+    for words in ENGINE:
+        text = text.replace(words, " ")
+    text = " ".join(text.split())
+    for words in (*ENGINE, *NOT_OURS):
+        text = text.replace(" ".join(words.split()), " ")
+    return " ".join(MOMENT.sub(" ", text).split())
+
+
+def sentences(text: str) -> list[str]:
+    """The English fragments of `text` that a translation must not keep: the pieces between
+    punctuation with at least two words of letters once the same-everywhere words are
+    taken out."""
+    found = []
+    for piece in re.split(r"[.:;!?()\n]|, | - | — ", flat(text)):
+        words = [w for w in SAME.sub(" ", piece).split() if re.fullmatch(r"[A-Za-z'’-]+", w)]
+        if len(words) >= 2:
+            found.append(" ".join(words))
+    return found
+
+
+def words_of(text: str) -> str:
+    """The same-everywhere words taken out of `text`, as `sentences` does to each piece."""
+    return " ".join(SAME.sub(" ", flat(text)).split())
+
+
+@pytest.mark.parametrize("ones", [False, True], ids=["many", "ones"])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_english_sentence_is_left_in_a_translated_email(kind, language, ones):
+    english, translated = visible(render(kind, "en", ones)), visible(render(kind, language, ones))
+    for part, text in english.items():
+        there = words_of(translated[part])
+        left = [sentence for sentence in sentences(text) if sentence in there]
+        assert not left, f"{kind} ({language}, {part}): {left}\n{translated[part]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_subject_is_translated(kind, language):
+    english, translated = render(kind, "en").subject, render(kind, language).subject
+    assert translated != english and translated.strip()
+
+
+@pytest.mark.parametrize("ones", [False, True], ids=["many", "ones"])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_text_line_fits_78_columns_in_every_language(kind, language, ones):
+    text = render(kind, language, ones).text
+    assert not too_wide(text), "\n" + text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_mojibake_and_the_html_says_its_language(kind, language):
+    message = render(kind, language)
+    for part in (message.subject, message.text, message.html):
+        assert not MOJIBAKE.search(part), MOJIBAKE.findall(part)
+    assert f'<html lang="{language}">' in message.html
+
+
+def test_a_stored_phrase_is_said_in_the_readers_language_and_old_words_as_they_are():
+    reason = phrases.phrase("game %(game)s is not a game of season %(season)s", game=12, season=3)
+    with speaking("de"):
+        assert phrases.say([reason]) == "Spiel 12 ist kein Spiel der Saison 3"
+        assert phrases.say("words stored before phrases were") == "words stored before phrases were"
+    assert phrases.say(reason) == "game 12 is not a game of season 3"
+
+
+#: The seeds' plural table (GLOSSARY.md): n, then the noun's form in each language.
+NUMBERS = (1, 2, 4, 5, 11, 17, 21, 22, 25)
+#: Each counted noun the emails introduce: its message and its forms for `NUMBERS`.
+COUNTED = {
+    ("%(num)s point", "%(num)s points"): {
+        "cs": "bod body body bodů bodů bodů bodů bodů bodů",
+        "ru": "очко очка очка очков очков очков очко очка очков",
+    },
+    ("%(num)s seat", "%(num)s seats"): {
+        "cs": "místo místa místa míst míst míst míst míst míst",
+        "ru": "место места места мест мест мест место места мест",
+    },
+    ("for %(num)s player", "for %(num)s players"): {
+        "cs": "hráče hráče hráče hráčů hráčů hráčů hráčů hráčů hráčů",
+        "ru": "игрока игрока игрока игроков игроков игроков игрока игрока игроков",
+    },
+    ("%(num)s day ago", "%(num)s days ago"): {
+        "cs": "dnem dny dny dny dny dny dny dny dny",
+        "ru": "день дня дня дней дней дней день дня дней",
+    },
+    ("%(num)s day a turn", "%(num)s days a turn"): {
+        "cs": "den dny dny dní dní dní dní dní dní",
+        "ru": "день дня дня дней дней дней день дня дней",
+    },
+    ("%(num)s league game waits for you", "%(num)s league games wait for you"): {
+        "cs": "hra hry hry her her her her her her",
+        "ru": "игра игры игры игр игр игр игра игры игр",
+    },
+    (
+        "That is %(num)s time-out in a row in this game.",
+        "That is %(num)s time-outs in a row in this game.",
+    ): {
+        "cs": "vypršení vypršení vypršení vypršení vypršení vypršení vypršení vypršení vypršení",
+        "ru": "истечение истечения истечения истечений истечений истечений истечение истечения "
+        "истечений",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+@pytest.mark.parametrize("message", list(COUNTED), ids=lambda m: m[0])
+def test_every_counted_noun_takes_the_seeds_plural_forms(message, language):
+    with speaking(language):
+        said = [ngettext(*message, n) for n in NUMBERS]
+    for n, form, text in zip(NUMBERS, COUNTED[message][language].split(), said, strict=True):
+        # the number, perhaps an adjective ("1 ligová hra"), then the noun's form
+        assert re.search(rf"(^|\s){n}\s+(\w+\s+)?{form}(\s|[.,]|$)", text), (n, form, text)
+
+
+SEASON_FACTS = {
+    "recipient": {"player_id": 1, "name": "ann", "email": "ann@example.org"},
+    "season": {
+        "league": "Tuesday Club",
+        "slug": "tuesday",
+        "number": 2,
+        "game_size": 4,
+        "clock": SAMPLES.CLOCK,
+    },
+    "links": {"base_url": "https://cafe.example.org"},
+}
+
+
+def test_stored_reasons_are_codes_and_phrases_and_old_rows_still_read():
+    """What a notice stores is language-neutral — a placement's code, a refusal's message
+    and values — and is said in the reader's language when sent; a row stored before (the
+    words themselves, English) is still rendered, as it was."""
+    refused = notices.encode(
+        EmailKind.LEAGUE_TURNS_REFUSED,
+        notices.decode(EmailKind.LEAGUE_TURNS_REFUSED, {**SEASON_FACTS, "example": "1: J@US1"})
+        | {"reason": [phrases.phrase("you do not play in game %(game)s", game=7)]},
+    )
+    assert refused["reason"] == [
+        {
+            "message": "you do not play in game %(game)s",
+            "values": {"game": 7},
+            "plural": None,
+            "num": 1,
+        }
+    ]
+    for stored, german in (
+        (refused["reason"], "Sie spielen nicht in Spiel 7"),
+        ("you do not play in game 7", "you do not play in game 7"),  # an old row's words
+    ):
+        facts = notices.decode(EmailKind.LEAGUE_TURNS_REFUSED, {**refused, "reason": stored})
+        with speaking("de"):
+            assert german in notices.BUILDERS[EmailKind.LEAGUE_TURNS_REFUSED](**facts).text
+    started = {**SEASON_FACTS, "division": 1, "players": ["ann", "bob"], "games": []}
+    for placed, placed_from, czech in (
+        ("down", 1, "sestup z divize 1"),
+        ("moved down from division 1", None, "moved down from division 1"),  # an old row
+    ):
+        stored = {**started, "division": 2, "placed": placed, "placed_from": placed_from}
+        facts = notices.decode(EmailKind.LEAGUE_SEASON_STARTED, stored)
+        with speaking("cs"):
+            text = notices.BUILDERS[EmailKind.LEAGUE_SEASON_STARTED](**facts).text
+        assert czech in " ".join(text.split())
