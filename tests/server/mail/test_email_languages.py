@@ -181,3 +181,14 @@ def test_each_kind_of_row_finds_its_reader(api):
     assert (None, "ann") in found["player_joined"]  # the creator hears who joined
     assert ("cid@example.com", "cid") in found["signin_code"]
     assert ("nobody@example.com", None) in found["signin_code"]
+
+
+def test_a_text_part_keeps_the_no_break_spaces_of_a_date():
+    with i18n.speaking("ru"):
+        date = times.local(datetime(2026, 3, 5, 9, 0, tzinfo=UTC), "Europe/Moscow")
+    assert "\u202f" in date  # CLDR's Russian writes "2026 г." with a narrow no-break space
+    words = "слово " * 12
+    wrapped = templates.wrap(f"{words}до {date}, {words}")
+    assert date in wrapped.replace("\n", " ")
+    assert all(not line.endswith("2026") for line in wrapped.splitlines())
+    assert templates.wrap(f"до {date}.") == f"до {date}."
