@@ -134,6 +134,10 @@ def test_a_new_player_reads_the_language_that_registered_them(api):
     register(api, "bob", **{"Accept-Language": "fr"})
     register(api, "cid")
     assert [player(api, name).language for name in ("ann", "bob", "cid")] == ["ru", "en", "en"]
+    # the sign-in email of the registration is already in that language
+    signin = {m.to_addr: m.subject for m in api.outbox() if m.kind == "signin_code"}
+    assert signin["ann@example.com"] == "Ваш код входа в Café International"
+    assert signin["bob@example.com"] == "Your Café International sign-in code"
     # on the web: the language the page was read in, the switch's choice among them
     api.client.set_cookie(LANGUAGE_COOKIE, "de")
     form = api.client.get("/signin")
