@@ -16,6 +16,7 @@ from typing import Any
 from cafe import fairbag, position
 from cafe.endings import Departure, Ending, end_condition, why
 from cafe.errors import CafeError, GameOverError, InvalidPositionError
+from cafe.i18n import lazy_gettext
 from cafe.movegen import Found, ScoredTurn, as_turn, find_turns
 from cafe.notation import Turn, TurnKind
 from cafe.players import check_players
@@ -168,7 +169,9 @@ class Game:
         if isinstance(turn, str):
             turn = Turn.parse(turn)
         elif not isinstance(turn, Turn):
-            raise CafeError(f"a turn is text or a Turn, not {type(turn).__name__}")
+            raise CafeError(
+                lazy_gettext("a turn is text or a Turn, not %(type)s", type=type(turn).__name__)
+            )
         result = apply_turn(self._state, turn)
         self._history.append(result)
         if timeout:
@@ -193,10 +196,10 @@ class Game:
         with the penalties for the tiles in hand as at any end (rulebook §10). Not in the
         board game's rules. ``reason``, one line, is kept for the record."""
         if self._state.over:
-            raise GameOverError("the game is over: there is nothing to adjudicate")
+            raise GameOverError(lazy_gettext("the game is over: there is nothing to adjudicate"))
         text = " ".join(reason.split())
         if not text:
-            raise CafeError("an adjudication needs its reason")
+            raise CafeError(lazy_gettext("an adjudication needs its reason"))
         self._state.over = True
         self._state.adjudication = text
         self._legal = None
@@ -205,10 +208,22 @@ class Game:
         players = self._state.players
         if isinstance(player, str):
             if player not in players:
-                raise CafeError(f"{player!r} does not play in this game ({', '.join(players)})")
+                raise CafeError(
+                    lazy_gettext(
+                        "%(player)s does not play in this game (%(players)s)",
+                        player=repr(player),
+                        players=", ".join(players),
+                    )
+                )
             return players.index(player)
         if not 0 <= player < len(players):
-            raise CafeError(f"seat {player}: this game has seats 0 to {len(players) - 1}")
+            raise CafeError(
+                lazy_gettext(
+                    "seat %(seat)s: this game has seats 0 to %(last)s",
+                    seat=player,
+                    last=len(players) - 1,
+                )
+            )
         return player
 
     def legal_turns(self) -> list[Turn]:

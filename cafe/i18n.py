@@ -13,7 +13,10 @@ Messages take named placeholders, filled by the functions here as Jinja's "new s
 gettext fills them, so that Python and the templates write them one way:
 `gettext("Game %(game)s: your turn", game=12)`; `ngettext("%(num)s point", "%(num)s
 points", n)` (the number is `num`). A string that must be marked where it is defined and
-translated where it is used (a module-level table) is wrapped in `N_`.
+translated where it is used (a module-level table) is wrapped in `N_`. A message made now
+but read later, maybe by someone else (an error raised deep in the engine, answered by the
+API or by email), is a `Text` (`lazy_gettext`, `lazy_ngettext`): it becomes words, in the
+language in use then, each time it is turned into a string.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from cafe.board import NATIONS
 
@@ -154,3 +157,71 @@ def compile_catalog(source: Path) -> bytes:
     compiled = io.BytesIO()
     write_mo(compiled, messages)
     return compiled.getvalue()
+
+
+class Text:
+    """A message to be said later: its English (`message`, the catalogs' msgid; `plural`
+    and `num` for a counted one) and its `values`, put into the language in use whenever it
+    is turned into a string (`str(text)`, `"%(x)s" % {"x": text}`). A value that is itself a
+    `Text` (or an error carrying one) is said in the same language. Its parts are public so
+    that a message kept for later (an email's facts) can store them rather than words."""
+
+    __slots__ = ("message", "num", "plural", "values")
+
+    def __init__(
+        self, message: str, plural: str | None = None, num: int = 1, **values: Any
+    ) -> None:
+        self.message = message
+        self.plural = plural
+        self.num = num
+        self.values = values
+
+    def __str__(self) -> str:
+        if self.plural is None:
+            return gettext(self.message, **self.values)
+        return ngettext(self.message, self.plural, self.num, **self.values)
+
+    def __repr__(self) -> str:
+        return f"Text({str(self)!r})"
+
+
+#: A message: words already, or a `Text` said when it is read.
+Message: TypeAlias = str | Text
+
+
+def lazy_gettext(message: str, **values: Any) -> Text:
+    """`gettext(message, **values)`, said when the result is read rather than now."""
+    return Text(message, **values)
+
+
+def lazy_ngettext(singular: str, plural: str, num: int, **values: Any) -> Text:
+    """`ngettext(singular, plural, num, **values)`, said when the result is read."""
+    return Text(singular, plural, num, **values)
+
+
+#: The CLDR region of a nation code that is no country code: Africa is region 002.
+_REGIONS = {"AF": "002"}
+
+
+class Country:
+    """A nation's name, said when read: English as the rulebook writes it ("Britain"), in
+    another language CLDR's country name through Babel (docs/languages.md), never ours."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    def __str__(self) -> str:
+        from cafe.board import NATIONS  # noqa: PLC0415  # the board's data needs no words
+
+        english = NATIONS.get(self.code, self.code)
+        language = current()
+        if language == DEFAULT:
+            return english
+        try:  # Babel is the service's and the client's: the engine alone goes without it
+            from babel import Locale  # noqa: PLC0415
+        except ImportError:
+            return english
+        region = _REGIONS.get(self.code, self.code)
+        return str(Locale(language).territories.get(region, english))

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from cafe.board import CHAIR_COUNT, CHAIRS, NATIONS, SHARED_CHAIR, TABLES
 from cafe.errors import NotationError
+from cafe.i18n import lazy_gettext
 from cafe.tiles import is_joker, parse_tile
 
 MAX_PLACEMENTS = 4
@@ -58,7 +59,11 @@ class ChairRef:
             digits = text[1:]
             if not digits.isdigit() or not 1 <= int(digits) <= CHAIR_COUNT:
                 raise NotationError(
-                    f"cannot read chair {text!r}: chairs are numbered #1 to #{CHAIR_COUNT}",
+                    lazy_gettext(
+                        "cannot read chair %(text)s: chairs are numbered #1 to #%(last)s",
+                        text=repr(text),
+                        last=CHAIR_COUNT,
+                    ),
                     token=text,
                 )
             return CHAIR_REFS[int(digits)]
@@ -66,8 +71,12 @@ class ChairRef:
         for name in names:
             if name not in TABLES:
                 raise NotationError(
-                    f"cannot read chair {text!r}: {name!r} is not a table "
-                    "(a table is a nation code and 1 or 2: DE1, US2)",
+                    lazy_gettext(
+                        "cannot read chair %(text)s: %(name)s is not a table "
+                        "(a table is a nation code and 1 or 2: DE1, US2)",
+                        text=repr(text),
+                        name=repr(name),
+                    ),
                     token=text,
                 )
         if len(names) == 1:
@@ -77,11 +86,19 @@ class ChairRef:
             if pair in SHARED_CHAIR:
                 return CHAIR_REFS[SHARED_CHAIR[pair]]
             raise NotationError(
-                f"cannot read chair {text!r}: {names[0]} and {names[1]} share no chair",
+                lazy_gettext(
+                    "cannot read chair %(text)s: %(first)s and %(second)s share no chair",
+                    text=repr(text),
+                    first=names[0],
+                    second=names[1],
+                ),
                 token=text,
             )
         raise NotationError(
-            f"cannot read chair {text!r}: a chair is TABLE, TABLE-TABLE or #N", token=text
+            lazy_gettext(
+                "cannot read chair %(text)s: a chair is TABLE, TABLE-TABLE or #N", text=repr(text)
+            ),
+            token=text,
         )
 
     def __str__(self) -> str:
@@ -112,7 +129,11 @@ class Placement:
         tile_text, at, chair_text = text.partition("@")
         if not at or not tile_text or not chair_text:
             raise NotationError(
-                f"cannot read placement {text!r}: write TILE@CHAIR, e.g. DEf@DE1", token=text
+                lazy_gettext(
+                    "cannot read placement %(text)s: write TILE@CHAIR, e.g. DEf@DE1",
+                    text=repr(text),
+                ),
+                token=text,
             )
         tile_text, equals, nation = tile_text.partition("=")
         tile = parse_tile(tile_text)
@@ -121,10 +142,20 @@ class Placement:
             declared = nation.upper()
             if not is_joker(tile):
                 raise NotationError(
-                    f"cannot read {text!r}: only a joker declares a nation", token=text
+                    lazy_gettext(
+                        "cannot read %(text)s: only a joker declares a nation", text=repr(text)
+                    ),
+                    token=text,
                 )
             if declared not in NATIONS:
-                raise NotationError(f"cannot read {text!r}: unknown nation {nation!r}", token=text)
+                raise NotationError(
+                    lazy_gettext(
+                        "cannot read %(text)s: unknown nation %(nation)s",
+                        text=repr(text),
+                        nation=repr(nation),
+                    ),
+                    token=text,
+                )
         return cls(tile, ChairRef.parse(chair_text), declared)
 
     def __str__(self) -> str:
@@ -199,21 +230,27 @@ class Turn:
 
 def _parse_turn(text: str) -> Turn:
     if not isinstance(text, str):
-        raise NotationError(f"a turn is text, not {type(text).__name__}")
+        raise NotationError(lazy_gettext("a turn is text, not %(type)s", type=type(text).__name__))
     tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
     if not tokens:
-        raise NotationError("empty turn: write placements (DEf@DE1), bar TILE or swap TILE@CHAIR")
+        raise NotationError(
+            lazy_gettext("empty turn: write placements (DEf@DE1), bar TILE or swap TILE@CHAIR")
+        )
     tokens, noshrink, birthday = _split_modifiers(tokens)
     head = tokens[0].lower()
     if head in (TurnKind.BAR, TurnKind.SWAP):
         if noshrink:
             raise NotationError(
-                f"'{NOSHRINK}' applies only to a seating turn, not to {head}", token=NOSHRINK
+                lazy_gettext(
+                    "'noshrink' applies only to a seating turn, not to %(kind)s", kind=head
+                ),
+                token=NOSHRINK,
             )
         if len(tokens) != 2:
-            example = "bar DEf" if head == TurnKind.BAR else "swap DEf@DE1-FR1"
             raise NotationError(
-                f"{head} takes exactly one {'tile' if head == 'bar' else 'placement'}: {example}",
+                lazy_gettext("bar takes exactly one tile: bar DEf")
+                if head == TurnKind.BAR
+                else lazy_gettext("swap takes exactly one placement: swap DEf@DE1-FR1"),
                 token=" ".join(tokens),
             )
         if head == TurnKind.BAR:
@@ -221,7 +258,11 @@ def _parse_turn(text: str) -> Turn:
         return Turn.swap(Placement.parse(tokens[1]), birthday=birthday)
     if len(tokens) > MAX_PLACEMENTS:
         raise NotationError(
-            f"a seating turn places at most {MAX_PLACEMENTS} guests, not {len(tokens)}",
+            lazy_gettext(
+                "a seating turn places at most %(most)s guests, not %(count)s",
+                most=MAX_PLACEMENTS,
+                count=len(tokens),
+            ),
             token=tokens[MAX_PLACEMENTS],
         )
     placements = tuple(Placement.parse(token) for token in tokens)
@@ -236,16 +277,19 @@ def _split_modifiers(tokens: list[str]) -> tuple[list[str], bool, str | None]:
         word = tokens[-1].lower()
         if word == NOSHRINK:
             if noshrink:
-                raise NotationError(f"'{NOSHRINK}' is written twice", token=tokens[-1])
+                raise NotationError(lazy_gettext("'noshrink' is written twice"), token=tokens[-1])
             noshrink = True
         elif word.startswith(f"{BIRTHDAY}="):
             if birthday is not None:
-                raise NotationError("'birthday=' is written twice", token=tokens[-1])
+                raise NotationError(lazy_gettext("'birthday=' is written twice"), token=tokens[-1])
             birthday = word.partition("=")[2].upper()
             if birthday not in NATIONS:
                 raise NotationError(
-                    f"cannot read {tokens[-1]!r}: birthday= takes a nation code "
-                    f"({', '.join(NATIONS)})",
+                    lazy_gettext(
+                        "cannot read %(text)s: birthday= takes a nation code (%(nations)s)",
+                        text=repr(tokens[-1]),
+                        nations=", ".join(NATIONS),
+                    ),
                     token=tokens[-1],
                 )
         else:
@@ -253,7 +297,10 @@ def _split_modifiers(tokens: list[str]) -> tuple[list[str], bool, str | None]:
         tokens = tokens[:-1]
     for token in tokens:
         if token.lower() == NOSHRINK or token.lower().startswith(f"{BIRTHDAY}="):
-            raise NotationError(f"modifier {token!r} must come last in the turn", token=token)
+            raise NotationError(
+                lazy_gettext("modifier %(token)s must come last in the turn", token=repr(token)),
+                token=token,
+            )
     if not tokens:
-        raise NotationError("a turn needs more than modifiers", token=NOSHRINK)
+        raise NotationError(lazy_gettext("a turn needs more than modifiers"), token=NOSHRINK)
     return tokens, noshrink, birthday

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from cafe.errors import CafeError
+from cafe.i18n import N_, Text, lazy_gettext
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -20,10 +21,9 @@ MAX_PLAYERS = 4
 NAME_LENGTH = 24
 #: A whole name, as a regular expression (the API publishes it as its pattern).
 NAME_PATTERN = rf"^[A-Za-z][A-Za-z0-9_.-]{{0,{NAME_LENGTH - 1}}}$"
-#: What a valid name is, in words: every refusal of a name says it.
-NAME_RULE = (
-    f"a player name: a letter, then up to {NAME_LENGTH - 1} letters, digits, '_', '.' or '-'"
-)
+#: What a valid name is, in words: every refusal of a name says it (in its reader's
+#: language: `Text(NAME_RULE)`). The number is `NAME_LENGTH - 1` (a test checks it).
+NAME_RULE = N_("a player name: a letter, then up to 23 letters, digits, '_', '.' or '-'")
 _NAME = re.compile(NAME_PATTERN)
 
 
@@ -37,10 +37,21 @@ def check_players(players: Sequence[str]) -> list[str]:
     """The names as a list, or a ``CafeError`` saying what is wrong with them."""
     names = list(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise CafeError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        raise CafeError(
+            lazy_gettext(
+                "a game has %(least)s to %(most)s players, not %(count)s",
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+                count=len(names),
+            )
+        )
     for name in names:
         if not is_player_name(name):
-            raise CafeError(f"player name {name!r}: {NAME_RULE}")
+            raise CafeError(
+                lazy_gettext(
+                    "player name %(name)s: %(rule)s", name=repr(name), rule=Text(NAME_RULE)
+                )
+            )
     if len(set(names)) != len(names):
-        raise CafeError("player names must differ")
+        raise CafeError(lazy_gettext("player names must differ"))
     return names

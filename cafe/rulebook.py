@@ -1,12 +1,15 @@
 """The players' rulebook: `rulebook.md` beside this module, the one text that the web page
-`/rules` and `cafe rules` both show, read into numbered sections of blocks.
+`/rules` and `cafe rules` both show, read into numbered sections of blocks; in each of the
+other languages `rulebook.<code>.md` (`rulebook.cs.md`), the same sections translated.
 
 The text is Markdown restricted to what both of them draw: a `#` title and paragraphs
 before the first section, `## N. Title <!-- word -->` sections (the word names the section
-in `cafe rules WORD` and in the page's links), paragraphs, `-` and `1.` lists, tables,
-fenced examples, and inline `code` and **bold**. The line `::: board` stands for the
-board's layout, drawn from `cafe.board`, so that the picture cannot disagree with the
-engine.
+in `cafe rules WORD` and in the page's links, the same word in every language), paragraphs,
+`-` and `1.` lists, tables, fenced examples, and inline `code` and **bold**. The line
+`::: board CAPTION` stands for the board's layout, drawn from `cafe.board`, so that the
+picture cannot disagree with the engine; `::: nations CODE | NATION` for the legend of the
+nations, their codes and their names in the book's language (`cafe.i18n.nation_name`:
+CLDR's, through Babel), the two words its columns are headed with.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from functools import cache
 from importlib import resources
 from typing import ClassVar
 
-from cafe.board import CHAIRS, GRID_SIZE, TABLES
+from cafe import i18n
+from cafe.board import CHAIRS, GRID_SIZE, NATIONS, TABLES
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,8 @@ class Rulebook:
 _SPAN = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
 _SECTION = re.compile(r"^## (\d+)\. (.+?) <!-- ([a-z-]+) -->$")
 _ITEM = re.compile(r"^(-|\d+\.) ")
+_BOARD = re.compile(r"^::: board (\S.*)$")
+_NATIONS = re.compile(r"^::: nations ([^|]*\S) *\| *(\S.*)$")
 
 
 def spans(text: str) -> list[tuple[str, str]]:
@@ -124,9 +130,9 @@ def plain(text: str) -> str:
     return "".join(run for _, run in spans(text))
 
 
-def board_layout() -> Example:
-    """The café seen from above: every table as its id, every chair as its number, rows
-    from the top of the board down."""
+def board_layout(caption: str) -> Example:
+    """The café seen from above, `caption` naming it: every table as its id, every chair as
+    its number, rows from the top of the board down."""
     cells: dict[tuple[int, int], str] = {table.at: table.id for table in TABLES.values()}
     cells |= {chair.at: str(chair.number) for chair in CHAIRS.values()}
     middle = GRID_SIZE // 2
@@ -135,7 +141,23 @@ def board_layout() -> Example:
         "".join(f"{cells.get((column, row), ''):>4}" for column in range(GRID_SIZE)).rstrip()
         for row in reversed(range(GRID_SIZE))
     ]
-    return Example(tuple(lines), caption="The board: its tables and the numbers of its chairs")
+    return Example(tuple(lines), caption=caption)
+
+
+#: How many rows the legend of the nations has: twelve nations in three pairs of columns.
+_LEGEND_ROWS = 4
+
+
+def nations_legend(code: str, nation: str) -> Grid:
+    """The nations in columns of code and name (in the language in use), headed `code` and
+    `nation`, in the order of their codes, down each pair of columns and then across."""
+    codes = sorted(NATIONS)
+    columns = [codes[at : at + _LEGEND_ROWS] for at in range(0, len(codes), _LEGEND_ROWS)]
+    rows = tuple(
+        tuple(cell for column in columns for cell in (column[row], i18n.nation_name(column[row])))
+        for row in range(_LEGEND_ROWS)
+    )
+    return Grid((code, nation) * len(columns), rows)
 
 
 def parse(text: str) -> Rulebook:
@@ -174,11 +196,20 @@ def parse(text: str) -> Rulebook:
     return Rulebook(title, tuple(intro), tuple(sections))
 
 
+def _directive(line: str, number: int) -> Block:
+    """The picture that the `:::` line numbered `number` stands for."""
+    if found := _BOARD.match(line.strip()):
+        return board_layout(found.group(1))
+    if found := _NATIONS.match(line.strip()):
+        return nations_legend(found.group(1), found.group(2))
+    raise ValueError(f"line {number}: write `::: board CAPTION` or `::: nations CODE | NATION`")
+
+
 def _block(lines: list[str], start: int) -> tuple[Block, int]:
     """The block that begins at line `start`, and the line after it."""
     line = lines[start]
-    if line.strip() == "::: board":
-        return board_layout(), start + 1
+    if line.startswith("::: "):
+        return _directive(line, start + 1), start + 1
     end = start + 1
     if line.startswith("```"):
         while end < len(lines) and not lines[end].startswith("```"):
@@ -201,7 +232,35 @@ def _block(lines: list[str], start: int) -> tuple[Block, int]:
     return Paragraph(" ".join(row.strip() for row in chunk)), end
 
 
+def load(language: str | None = None) -> Rulebook:
+    """The rulebook shipped with the package in `language`, by default the one in use
+    (`cafe.i18n.current()`): English where that language has no book, or no such section."""
+    return _load(language or i18n.current())
+
+
+def source(language: str) -> str:
+    """The file name of the book in `language`: `rulebook.md` is English's."""
+    return "rulebook.md" if language == i18n.DEFAULT else f"rulebook.{language}.md"
+
+
 @cache
-def load() -> Rulebook:
-    """The rulebook shipped with the package."""
-    return parse(resources.files("cafe").joinpath("rulebook.md").read_text(encoding="utf-8"))
+def _load(language: str) -> Rulebook:
+    english = _read(i18n.DEFAULT)
+    if language == i18n.DEFAULT or not resources.files("cafe").joinpath(source(language)).is_file():
+        return english
+    return completed(_read(language), english)
+
+
+def completed(book: Rulebook, english: Rulebook) -> Rulebook:
+    """`book`, a translation, with `english`'s sections in their order, each the
+    translation's where it has one (by its word), else the English one."""
+    translated = {section.word: section for section in book.sections}
+    sections = tuple(translated.get(section.word, section) for section in english.sections)
+    return Rulebook(book.title, book.intro, sections)
+
+
+def _read(language: str) -> Rulebook:
+    """The book in `language` as its file has it, its nations named in that language."""
+    text = resources.files("cafe").joinpath(source(language)).read_text(encoding="utf-8")
+    with i18n.speaking(language):
+        return parse(text)

@@ -10,20 +10,21 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
-from cafe.board import BAR_VALUES, CHAIRS, NATIONS, PRIVATE_CHAIRS, SHARED_CHAIR
+from cafe.board import BAR_VALUES, CHAIRS, PRIVATE_CHAIRS, SHARED_CHAIR
 from cafe.endings import end_condition
 from cafe.errors import CafeError, GameOverError, IllegalTurnError
+from cafe.i18n import Country, Text, lazy_gettext, lazy_ngettext
 from cafe.movegen import has_legal_turn_besides_joker_bar
 from cafe.notation import CHAIR_REFS, ChairRef, Placement, Turn, TurnKind
 from cafe.results import TableScore, TurnResult
 from cafe.state import CHAIR_TABLES, State, klatsch_points, table_points
-from cafe.tiles import GENDER_NAMES, gender_of, is_joker, nation_of
+from cafe.tiles import LADY, gender_of, is_joker, nation_of
 
 
 def apply_turn(state: State, turn: Turn) -> TurnResult:
     """Play ``turn`` for the player to move; raise a ``CafeError`` and change nothing if illegal."""
     if state.over:
-        raise GameOverError("the game is over: no more turns")
+        raise GameOverError(lazy_gettext("the game is over: no more turns"))
     seat = state.to_move
     _check_in_hand(state, seat, turn)
     if turn.kind is TurnKind.SEAT:
@@ -55,10 +56,17 @@ def _check_in_hand(state: State, seat: int, turn: Turn) -> None:
     for tile in set(wanted):
         count = wanted.count(tile)
         if hand.count(tile) < count:
-            have = " ".join(hand) or "nothing"
-            times = f" {count} times" if count > 1 else ""
+            have = " ".join(hand) or lazy_gettext("nothing")
             raise IllegalTurnError(
-                f"{tile}{times} is not in {state.players[seat]}'s hand: {have}", rule="hand"
+                lazy_ngettext(
+                    "%(tile)s is not in %(player)s's hand: %(hand)s",
+                    "%(tile)s %(num)s times is not in %(player)s's hand: %(hand)s",
+                    count,
+                    tile=tile,
+                    player=state.players[seat],
+                    hand=have,
+                ),
+                rule="hand",
             )
 
 
@@ -73,8 +81,11 @@ def _seat(
     count = len(turn.placements)
     if count > 2 and not state.options.coffee_klatsch:
         raise IllegalTurnError(
-            f"a seating turn places 1 or 2 guests, not {count} (3 or 4 only in the "
-            "coffee-klatsch variant, which this game does not use)",
+            lazy_gettext(
+                "a seating turn places 1 or 2 guests, not %(count)s (3 or 4 only in the "
+                "coffee-klatsch variant, which this game does not use)",
+                count=count,
+            ),
             rule="count",
         )
     seating = state.seating
@@ -131,21 +142,39 @@ def _resolve_free_chair(state: State, ref: ChairRef) -> tuple[int, bool]:
     else:
         free = [c for c in PRIVATE_CHAIRS[ref.tables[0]] if tile_at[c] is None]
         if ref.number is None and not free:
-            raise IllegalTurnError(f"{ref} has no free private chair", rule="chair-taken")
+            raise IllegalTurnError(
+                lazy_gettext("%(chair)s has no free private chair", chair=str(ref)),
+                rule="chair-taken",
+            )
         chair = free[0] if ref.number is None else ref.number
         named = bool(free) and chair == free[0]
     if tile_at[chair] is not None:
         raise IllegalTurnError(
-            f"chair {chair} ({CHAIR_REFS[chair]}) is taken by {tile_at[chair]}", rule="chair-taken"
+            lazy_gettext(
+                "chair %(chair)s (%(ref)s) is taken by %(tile)s",
+                chair=chair,
+                ref=str(CHAIR_REFS[chair]),
+                tile=tile_at[chair],
+            ),
+            rule="chair-taken",
         )
     return chair, named
 
 
-def _where(chair: int) -> str:
-    tables = [f"{t} ({NATIONS[t[:2]]})" for t in CHAIRS[chair].tables]
+def _where(chair: int) -> Text:
+    """Which tables a chair touches, each with its nation's name."""
+    tables = [
+        Text("%(table)s (%(country)s)", table=t, country=Country(t[:2]))
+        for t in CHAIRS[chair].tables
+    ]
     if len(tables) == 1:
-        return f"chair {chair} touches only {tables[0]}"
-    return f"chair {chair} touches {tables[0]} and {tables[1]}"
+        return lazy_gettext("chair %(chair)s touches only %(table)s", chair=chair, table=tables[0])
+    return lazy_gettext(
+        "chair %(chair)s touches %(first)s and %(second)s",
+        chair=chair,
+        first=tables[0],
+        second=tables[1],
+    )
 
 
 def _seat_nation(placement: Placement, chair: int) -> str:
@@ -155,25 +184,37 @@ def _seat_nation(placement: Placement, chair: int) -> str:
     if not is_joker(tile):
         nation = nation_of(tile)
         if nation not in nations:
-            raise IllegalTurnError(
-                f"{tile} cannot sit at {CHAIR_REFS[chair]}: {_where(chair)}", rule="nation"
-            )
+            raise IllegalTurnError(_cannot_sit(tile, chair), rule="nation")
         return nation
     declared = placement.nation
     if declared is None:
         if len(nations) == 1:
             return next(iter(nations))
-        options = " or ".join(f"{tile}={n}@{CHAIR_REFS[chair]}" for n in sorted(nations))
+        first, second = (f"{tile}={n}@{CHAIR_REFS[chair]}" for n in sorted(nations))
         raise IllegalTurnError(
-            f"{tile} on chair {chair} ({CHAIR_REFS[chair]}) must declare its nation: {options}",
+            lazy_gettext(
+                "%(tile)s on chair %(chair)s (%(ref)s) must declare its nation: "
+                "%(first)s or %(second)s",
+                tile=tile,
+                chair=chair,
+                ref=str(CHAIR_REFS[chair]),
+                first=first,
+                second=second,
+            ),
             rule="joker-nation",
         )
     if declared not in nations:
-        raise IllegalTurnError(
-            f"{tile}={declared} cannot sit at {CHAIR_REFS[chair]}: {_where(chair)}",
-            rule="joker-nation",
-        )
+        raise IllegalTurnError(_cannot_sit(f"{tile}={declared}", chair), rule="joker-nation")
     return declared
+
+
+def _cannot_sit(tile: str, chair: int) -> Text:
+    return lazy_gettext(
+        "%(tile)s cannot sit at %(ref)s: %(where)s",
+        tile=tile,
+        ref=str(CHAIR_REFS[chair]),
+        where=_where(chair),
+    )
 
 
 def _placement_scores(state: State, chair: int, tile: str) -> list[TableScore]:
@@ -197,8 +238,13 @@ def _klatsch_table(state: State, placed: list[int]) -> str:
         if guests == 4 and ladies in (0, 4):
             return table
     raise IllegalTurnError(
-        f"{len(placed)} guests in one turn must fill one table with four ladies or four "
-        "gentlemen (coffee klatsch or regulars' table)",
+        lazy_ngettext(
+            "%(num)s guest in one turn must fill one table with four ladies or four "
+            "gentlemen (coffee klatsch or regulars' table)",
+            "%(num)s guests in one turn must fill one table with four ladies or four "
+            "gentlemen (coffee klatsch or regulars' table)",
+            len(placed),
+        ),
         rule="klatsch",
     )
 
@@ -217,14 +263,14 @@ def _check_balance(state: State, placed: list[int], exempt: str | None) -> None:
         gents = seating.count[table] - ladies
         if abs(ladies - gents) > 1 and table != exempt:
             raise IllegalTurnError(
-                f"gender balance at {table}: {_people(gents, 'gentleman', 'gentlemen')}, "
-                f"{_people(ladies, 'lady', 'ladies')}",
+                lazy_gettext(
+                    "gender balance at %(table)s: %(gentlemen)s, %(ladies)s",
+                    table=table,
+                    gentlemen=lazy_ngettext("%(num)s gentleman", "%(num)s gentlemen", gents),
+                    ladies=lazy_ngettext("%(num)s lady", "%(num)s ladies", ladies),
+                ),
                 rule="gender-balance",
             )
-
-
-def _people(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
 
 
 def _check_company(state: State, placed: list[int]) -> None:
@@ -232,12 +278,28 @@ def _check_company(state: State, placed: list[int]) -> None:
     for chair in placed:
         tables = CHAIR_TABLES[chair]
         if all(count[t] < 2 for t in tables):
-            where = " or ".join(tables)
-            raise IllegalTurnError(
-                f"{state.seating.tile[chair]} on chair {chair} ({CHAIR_REFS[chair]}) would sit "
-                f"alone: nobody else at {where}",
-                rule="alone",
+            where = {
+                "tile": state.seating.tile[chair],
+                "chair": chair,
+                "ref": str(CHAIR_REFS[chair]),
+            }
+            alone = (
+                lazy_gettext(
+                    "%(tile)s on chair %(chair)s (%(ref)s) would sit alone: "
+                    "nobody else at %(table)s",
+                    table=tables[0],
+                    **where,
+                )
+                if len(tables) == 1
+                else lazy_gettext(
+                    "%(tile)s on chair %(chair)s (%(ref)s) would sit alone: "
+                    "nobody else at %(first)s or %(second)s",
+                    first=tables[0],
+                    second=tables[1],
+                    **where,
+                )
             )
+            raise IllegalTurnError(alone, rule="alone")
 
 
 # --- bar and swap -----------------------------------------------------------------------
@@ -245,10 +307,11 @@ def _check_company(state: State, placed: list[int]) -> None:
 
 def _check_bar(state: State, turn: Turn) -> None:
     if state.next_stool_value is None:
-        raise IllegalTurnError("the bar is full", rule="bar-full")
+        raise IllegalTurnError(lazy_gettext("the bar is full"), rule="bar-full")
     if is_joker(turn.tile) and has_legal_turn_besides_joker_bar(state):  # type: ignore[arg-type]  # bar turn: tile set
         raise IllegalTurnError(
-            "a joker may go to the bar only when no other turn is possible", rule="joker-bar"
+            lazy_gettext("a joker may go to the bar only when no other turn is possible"),
+            rule="joker-bar",
         )
 
 
@@ -258,16 +321,22 @@ def _plan_swap(state: State, turn: Turn) -> tuple[int, str, str, bool]:
     placement = turn.placements[0]
     tile = placement.tile
     if is_joker(tile):
-        raise IllegalTurnError("a joker cannot be swapped for a joker", rule="swap")
+        raise IllegalTurnError(lazy_gettext("a joker cannot be swapped for a joker"), rule="swap")
     chair, named = _joker_chair(state, placement.chair, gender_of(tile))
     joker: str = state.seating.tile[chair]  # type: ignore[assignment]  # `_joker_chair` checked
     if gender_of(joker) != gender_of(tile):
-        gender = GENDER_NAMES[gender_of(joker)]
-        raise IllegalTurnError(
-            f"the joker on chair {chair} ({CHAIR_REFS[chair]}) is a {gender}: "
-            f"swap it for a {gender}",
-            rule="swap",
+        where = {"chair": chair, "ref": str(CHAIR_REFS[chair])}
+        mismatch = (
+            lazy_gettext(
+                "the joker on chair %(chair)s (%(ref)s) is a lady: swap it for a lady", **where
+            )
+            if gender_of(joker) == LADY
+            else lazy_gettext(
+                "the joker on chair %(chair)s (%(ref)s) is a gentleman: swap it for a gentleman",
+                **where,
+            )
         )
+        raise IllegalTurnError(mismatch, rule="swap")
     return chair, _seat_nation(placement, chair), joker, named
 
 
@@ -283,15 +352,23 @@ def _joker_chair(state: State, ref: ChairRef, gender: str) -> tuple[int, bool]:
         jokers = {c: t for c in PRIVATE_CHAIRS[table] if (t := tile_at[c]) and is_joker(t)}
         likely = [c for c, t in jokers.items() if gender_of(t) == gender] or list(jokers)
         if ref.number is None and not likely:
-            raise IllegalTurnError(f"no joker sits on a private chair of {table}", rule="swap")
+            raise IllegalTurnError(
+                lazy_gettext("no joker sits on a private chair of %(table)s", table=table),
+                rule="swap",
+            )
         chair = likely[0] if ref.number is None else ref.number
         named = bool(likely) and chair == likely[0]
     held = tile_at[chair]
     if held is None or not is_joker(held):
-        what = held or "nobody"
-        raise IllegalTurnError(
-            f"chair {chair} ({CHAIR_REFS[chair]}) holds {what}, not a joker", rule="swap"
+        where = {"chair": chair, "ref": str(CHAIR_REFS[chair])}
+        not_joker = (
+            lazy_gettext("chair %(chair)s (%(ref)s) is empty, not a joker", **where)
+            if held is None
+            else lazy_gettext(
+                "chair %(chair)s (%(ref)s) holds %(tile)s, not a joker", tile=held, **where
+            )
         )
+        raise IllegalTurnError(not_joker, rule="swap")
     return chair, named
 
 
@@ -355,8 +432,10 @@ def _check_noshrink(turn: Turn, completed: tuple[str, ...]) -> None:
     rather than recorded."""
     if turn.noshrink and not completed:
         raise IllegalTurnError(
-            "noshrink keeps the hand limit after completing a single-nation table (§9), "
-            "and this turn completes none: leave noshrink out",
+            lazy_gettext(
+                "noshrink keeps the hand limit after completing a single-nation table (§9), "
+                "and this turn completes none: leave noshrink out"
+            ),
             rule="noshrink",
         )
 
@@ -367,20 +446,30 @@ def _check_birthday(state: State, seat: int, turn: Turn, score_after: int) -> No
     threshold = state.options.birthday
     if threshold is None:
         raise IllegalTurnError(
-            "birthday=: this game is played without the birthday-table variant", rule="birthday"
+            lazy_gettext("birthday=: this game is played without the birthday-table variant"),
+            rule="birthday",
         )
     if state.birthday_nation is not None:
         raise IllegalTurnError(
-            f"the birthday nation is already named: {state.birthday_nation}", rule="birthday"
+            lazy_gettext(
+                "the birthday nation is already named: %(nation)s", nation=state.birthday_nation
+            ),
+            rule="birthday",
         )
     holder = state.birthday_player
     if holder is None and score_after >= threshold:
         holder = seat
     if holder != seat:
-        who = "nobody yet" if holder is None else state.players[holder]
+        who = lazy_gettext("nobody yet") if holder is None else state.players[holder]
         raise IllegalTurnError(
-            f"birthday=: only the first player to reach {threshold} points names the birthday "
-            f"nation ({who})",
+            lazy_ngettext(
+                "birthday=: only the first player to reach %(num)s point names the birthday "
+                "nation (%(who)s)",
+                "birthday=: only the first player to reach %(num)s points names the birthday "
+                "nation (%(who)s)",
+                threshold,
+                who=who,
+            ),
             rule="birthday",
         )
 
@@ -400,9 +489,11 @@ def apply_resignation(state: State, seat: int) -> None:
     set aside, no penalty, ranked below everyone still in), the turn passing on if it was
     theirs. Not in the board game's rules; a correspondence game needs it."""
     if state.over:
-        raise GameOverError("the game is over: nobody can resign")
+        raise GameOverError(lazy_gettext("the game is over: nobody can resign"))
     if state.eliminated[seat]:
-        raise CafeError(f"{state.players[seat]} is already out of the game")
+        raise CafeError(
+            lazy_gettext("%(player)s is already out of the game", player=state.players[seat])
+        )
     state.eliminated[seat] = True
     state.elimination_order.append(seat)
     state.over = game_ends(state)

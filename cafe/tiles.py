@@ -11,6 +11,7 @@ from collections import Counter
 
 from cafe.board import NATIONS
 from cafe.errors import NotationError
+from cafe.i18n import Text, lazy_gettext
 
 JOKER = "J"
 LADY = "f"
@@ -38,13 +39,21 @@ def parse_tile(text: str) -> str:
     tile = _CANONICAL.get(text.upper())
     if tile is not None:
         return tile
+    reason: Text
     if len(text) == 3 and text[:2].upper() not in NATIONS:
-        reason = f"unknown nation {text[:2].upper()!r} (nations: {', '.join(NATIONS)})"
+        reason = lazy_gettext(
+            "unknown nation %(nation)s (nations: %(nations)s)",
+            nation=repr(text[:2].upper()),
+            nations=", ".join(NATIONS),
+        )
     elif len(text) in (2, 3) and text[-1].lower() not in (LADY, GENTLEMAN):
-        reason = "a tile ends in f (lady) or m (gentleman)"
+        reason = lazy_gettext("a tile ends in f (lady) or m (gentleman)")
     else:
-        reason = "a tile is a nation code and f or m (DEf, USm) or a joker (Jf, Jm)"
-    raise NotationError(f"cannot read tile {text!r}: {reason}", token=text)
+        reason = lazy_gettext("a tile is a nation code and f or m (DEf, USm) or a joker (Jf, Jm)")
+    raise NotationError(
+        lazy_gettext("cannot read tile %(text)s: %(reason)s", text=repr(text), reason=reason),
+        token=text,
+    )
 
 
 def is_joker(tile: str) -> bool:

@@ -21,6 +21,8 @@ from urllib.parse import quote
 
 import requests
 
+from cafe.i18n import DEFAULT
+from cafe.i18n import gettext as _
 from client.errors import ApiError, CliError, Unreachable
 
 #: Seconds to wait for a connection, then for the answer.
@@ -35,11 +37,18 @@ TRANSIENT = frozenset({502, 503, 504})
 #: The answer's header that carries the service's time (ISO 8601, UTC).
 SERVER_TIME = "Server-Time"
 
-WHERE_THE_URL_COMES_FROM = "(it comes from CAFE_SERVER, or from `cafe login EMAIL --server URL`)"
+
+def where_the_url_comes_from() -> str:
+    """Where the server's URL was set, for the errors that blame it."""
+    return _(
+        "(it comes from CAFE_SERVER, or from `%(command)s`)",
+        command="cafe login EMAIL --server URL",
+    )
 
 
 class ApiClient:
-    """One server and, once signed in, one player's token."""
+    """One server and, once signed in, one player's token; every request asks for the
+    server's messages in `language` (`Accept-Language`)."""
 
     def __init__(
         self,
@@ -49,6 +58,7 @@ class ApiClient:
         timeout: tuple[float, float] = TIMEOUT,
         attempts: int = ATTEMPTS,
         backoff: float = BACKOFF,
+        language: str = DEFAULT,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
@@ -56,6 +66,7 @@ class ApiClient:
         self.backoff = backoff
         self.http = requests.Session()
         self.http.headers["User-Agent"] = "cafe-cli"
+        self.http.headers["Accept-Language"] = language
         if token:
             self.http.headers["Authorization"] = f"Bearer {token}"
         #: How far the service's clock is ahead of this machine's (from the last answer).
@@ -285,8 +296,13 @@ class ApiClient:
                     raise self._unreachable(error, repeatable) from None
             except requests.RequestException as error:  # a malformed URL, most likely
                 raise CliError(
-                    f"cannot send to {self.base_url!r} ({error}); the server URL should look "
-                    f"like http://host:port {WHERE_THE_URL_COMES_FROM}"
+                    _(
+                        "cannot send to %(url)s (%(error)s); the server URL should look like "
+                        "http://host:port %(where)s",
+                        url=repr(self.base_url),
+                        error=error,
+                        where=where_the_url_comes_from(),
+                    )
                 ) from None
             else:
                 self._note_server_time(response)
@@ -307,15 +323,28 @@ class ApiClient:
         """What to say when no answer came: too slow, no secure connection, or nobody there."""
         if isinstance(error, requests.exceptions.SSLError):
             return Unreachable(
-                f"no secure connection to {self.base_url}: check the URL and the server's "
-                "certificate"
+                _(
+                    "no secure connection to %(url)s: check the URL and the server's certificate",
+                    url=self.base_url,
+                )
             )
+        if isinstance(error, requests.Timeout) and repeatable:
+            return Unreachable(_("the server at %(url)s did not answer in time", url=self.base_url))
         if isinstance(error, requests.Timeout):
-            note = "" if repeatable else "; it may or may not have acted on the request"
-            return Unreachable(f"the server at {self.base_url} did not answer in time{note}")
+            return Unreachable(
+                _(
+                    "the server at %(url)s did not answer in time; it may or may not have "
+                    "acted on the request",
+                    url=self.base_url,
+                )
+            )
         return Unreachable(
-            f"cannot reach the server at {self.base_url}; is it running, and is the URL right? "
-            + WHERE_THE_URL_COMES_FROM
+            _(
+                "cannot reach the server at %(url)s; is it running, and is the URL right? "
+                "%(where)s",
+                url=self.base_url,
+                where=where_the_url_comes_from(),
+            )
         )
 
 
@@ -346,8 +375,12 @@ def _decode(response: requests.Response) -> dict[str, Any]:
         data = None
     if not isinstance(data, dict):
         raise CliError(
-            f"the server at {response.url} answered {response.status_code} without a JSON "
-            "object; is that URL the Café International service?"
+            _(
+                "the server at %(url)s answered %(status)s without a JSON object; is that URL "
+                "the Café International service?",
+                url=response.url,
+                status=response.status_code,
+            )
         )
     return data
 
@@ -364,5 +397,10 @@ def _api_error(response: requests.Response) -> ApiError:
     return ApiError(
         response.status_code,
         "http_error",
-        f"the server answered HTTP {response.status_code} {response.reason}: {snippet}",
+        _(
+            "the server answered HTTP %(status)s %(reason)s: %(snippet)s",
+            status=response.status_code,
+            reason=response.reason,
+            snippet=snippet,
+        ),
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 from typer import get_app_dir
 
+from cafe.i18n import gettext as _
 from client.errors import CliError
 
 APP_NAME = "cafe"
@@ -38,6 +39,7 @@ class Profile:
     token: str | None = None
     token_id: int | None = None
     awaiting_code: bool = False  # `register` mailed a code that `login` has not used yet
+    language: str | None = None  # the player's, as the server last told it (`client.language`)
 
 
 def config_dir(environ: Mapping[str, str]) -> Path:
@@ -62,6 +64,12 @@ class Store:
         stored = {k: v for k, v in settings.items() if k in known}
         return Profile(name=name, **stored, token=secret.get("token"), token_id=secret.get("id"))
 
+    def language(self, name: str) -> str | None:
+        """The language the profile called `name` stored, if any: what `cafe` speaks when
+        neither `--lang` nor `CAFE_LANG` says (read before the commands are built)."""
+        stored = self._read(CONFIG_FILE).get("profiles", {}).get(name, {}).get("language")
+        return stored if isinstance(stored, str) else None
+
     def save(self, profile: Profile) -> None:
         """Write `profile` back: settings to config.json, the token to credentials.json."""
         settings = asdict(profile)
@@ -78,17 +86,25 @@ class Store:
         self._write(CREDENTIALS_FILE, credentials)
 
     def _read(self, filename: str) -> dict[str, Any]:
-        import json  # noqa: PLC0415 (see the module's docstring)
-
         path = self.directory / filename
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return {}
+            return {}  # `cafe --help` before any profile is stored imports no JSON
         except (OSError, ValueError) as error:
-            raise CliError(f"cannot read {path} ({error}); fix or delete it") from None
+            raise CliError(
+                _("cannot read %(path)s (%(error)s); fix or delete it", path=path, error=error)
+            ) from None
+        import json  # noqa: PLC0415 (see the module's docstring)
+
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise CliError(
+                _("cannot read %(path)s (%(error)s); fix or delete it", path=path, error=error)
+            ) from None
         if not isinstance(data, dict):
-            raise CliError(f"{path} is not a JSON object; fix or delete it")
+            raise CliError(_("%(path)s is not a JSON object; fix or delete it", path=path))
         return data
 
     def _write(self, filename: str, data: dict[str, Any]) -> None:
@@ -106,4 +122,6 @@ class Store:
             os.chmod(temporary, 0o600)  # in case the file existed with wider permissions
             os.replace(temporary, path)
         except OSError as error:
-            raise CliError(f"cannot write {path}: {error.strerror or error}") from None
+            raise CliError(
+                _("cannot write %(path)s: %(error)s", path=path, error=error.strerror or error)
+            ) from None

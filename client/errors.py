@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from enum import IntEnum
 
+from cafe.i18n import N_
+
 
 class ExitCode(IntEnum):
     """What `cafe` exits with (documented in `cafe --help` and docs/playing.md)."""
@@ -68,18 +70,19 @@ class ApiError(CliError):
         self.error = error
 
 
-#: What each exit code means, for `cafe --help` and docs/playing.md.
+#: What each exit code means, for `cafe --help` (translated there) and docs/playing.md.
 EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
-    ExitCode.OK: "ok",
-    ExitCode.ERROR: "error",
-    ExitCode.USAGE: "usage",
-    ExitCode.UNREACHABLE: "server unreachable",
-    ExitCode.REFUSED: "turn refused",
-    ExitCode.NOT_SIGNED_IN: "not signed in",
+    ExitCode.OK: N_("ok"),
+    ExitCode.ERROR: N_("error"),
+    ExitCode.USAGE: N_("usage"),
+    ExitCode.UNREACHABLE: N_("server unreachable"),
+    ExitCode.REFUSED: N_("turn refused"),
+    ExitCode.NOT_SIGNED_IN: N_("not signed in"),
 }
 
 
-#: The server's messages point API users to routes; `cafe` users get the command instead.
+#: The server's messages point API users to routes; `cafe` users get the command instead:
+#: the English sentence reworded, else (the server speaking another language) the route.
 CLI_WORDING = (
     (re.compile(r"register with POST /api/players"), "register with `cafe register NAME EMAIL`"),
     (re.compile(r"(ask for|get) (a new one|a sign-in code) with POST /api/signin-codes"),
@@ -87,6 +90,11 @@ CLI_WORDING = (
     (re.compile(r"see GET /api/games/(\d+)/turns"), r"see `cafe history \1`"),
     (re.compile(r"see GET /api/games\b"), "see `cafe games`"),
     (re.compile(r"see GET /api/leagues\b"), "see `cafe league list`"),
+    (re.compile(r"POST /api/players\b"), "`cafe register NAME EMAIL`"),
+    (re.compile(r"POST /api/signin-codes\b"), "`cafe login EMAIL`"),
+    (re.compile(r"GET /api/games/(\d+)/turns\b"), r"`cafe history \1`"),
+    (re.compile(r"GET /api/games\b"), "`cafe games`"),
+    (re.compile(r"GET /api/leagues\b"), "`cafe league list`"),
 )  # fmt: skip
 
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from cafe.i18n import N_, ngettext
+from cafe.i18n import gettext as _
 from client import timeview
 from client.errors import ApiError
-from client.output import joined
+from client.output import command, joined
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -26,8 +28,19 @@ if TYPE_CHECKING:
     from client.api import ApiClient
 
 
-#: The label of an answer for a player who is waiting for their turn (`hint`, `--dry-run`).
-AS_IF = "Not your turn yet — as if it were ({mover} is to move):"
+def as_if(mover: str) -> str:
+    """The label of an answer for a player who is waiting for their turn (`hint`,
+    `--dry-run`)."""
+    return _("Not your turn yet — as if it were (%(player)s is to move):", player=mover)
+
+
+#: A game's status (the API's word) as a list shows it.
+STATUS_WORDS = {"open": N_("open"), "active": N_("active"), "finished": N_("finished")}
+
+
+def status_word(status: str) -> str:
+    """`open`, `active`, `finished` in the language in use (another as the API says it)."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
 def options_text(options: dict[str, Any] | None) -> str:
@@ -35,19 +48,34 @@ def options_text(options: dict[str, Any] | None) -> str:
     options = options or {}
     parts = []
     if options.get("coffee_klatsch"):
-        parts.append("coffee klatsch")
+        parts.append(_("coffee klatsch"))
     if options.get("birthday") is not None:
-        parts.append(f"birthday table at {options['birthday']} points")
-    return ", ".join(parts) or "no variants"
+        parts.append(
+            ngettext(
+                "birthday table at %(num)s point",
+                "birthday table at %(num)s points",
+                options["birthday"],
+            )
+        )
+    return ", ".join(parts) or _("no variants")
 
 
 def clock_text(clock: dict[str, Any] | None) -> str:
     """`3 days a turn, autoplay on time-out`, or `no clock`."""
-    from cafe.render.quantities import count
-
     if not clock:
-        return "no clock"
-    return f"{count(clock['days_per_turn'], 'day')} a turn, {clock['timeout']} on time-out"
+        return _("no clock")
+    days = clock["days_per_turn"]
+    if clock["timeout"] == "resign":
+        return ngettext(
+            "%(num)s day a turn, resign on time-out",
+            "%(num)s days a turn, resign on time-out",
+            days,
+        )
+    return ngettext(
+        "%(num)s day a turn, autoplay on time-out",
+        "%(num)s days a turn, autoplay on time-out",
+        days,
+    )
 
 
 def league_text(league: dict[str, Any] | None, base_url: str, width: int = 80) -> str | None:
@@ -61,7 +89,9 @@ def league_text(league: dict[str, Any] | None, base_url: str, width: int = 80) -
     if not league:
         return None
     place = season_place(league["name"], league["season"], league["division"])
-    line = f"League game: {place} · {base_url.rstrip('/')}{league['url']}"
+    line = _(
+        "League game: %(place)s · %(url)s", place=place, url=base_url.rstrip("/") + league["url"]
+    )
     return textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
 
 
@@ -83,20 +113,28 @@ def header(state: dict[str, Any], where: ZoneInfo, now: datetime, width: int = 1
     """The lines above a started game's picture (more if they would not fit in `width`
     columns): the deadline as time left at the server's time `now` and the moment in the
     player's zone `where`."""
-    from cafe.render.quantities import count
-
     me = me_in(state)
     parts = [
-        f"Game {state['id']}",
-        f"{count(state.get('turns', 0), 'turn')} played",
-        f"version {state['version']}",
-        f"deadline {timeview.deadline_text(state.get('deadline'), where, now)}"
+        _("Game %(game)s", game=state["id"]),
+        ngettext("%(num)s turn played", "%(num)s turns played", state.get("turns", 0)),
+        _("version %(version)s", version=state["version"]),
+        _(
+            "deadline %(deadline)s",
+            deadline=timeview.deadline_text(state.get("deadline"), where, now),
+        )
         if not state.get("clock_paused")
-        else f"clocks paused by the league's organiser: {state['clock_paused']['reason']}",
-        f"you are {me}" if me else "you are watching",
+        else _(
+            "clocks paused by the league's organiser: %(reason)s",
+            reason=state["clock_paused"]["reason"],
+        ),
+        _("you are %(player)s", player=me) if me else _("you are watching"),
     ]
     away = [
-        f"{name} on vacation until {timeview.local(timeview.parse(until), where)}"
+        _(
+            "%(player)s on vacation until %(moment)s",
+            player=name,
+            moment=timeview.local(timeview.parse(until), where),
+        )
         for name, until in zip(state["players"], state.get("vacation_until") or [], strict=False)
         if until
     ]
@@ -113,10 +151,10 @@ def final_text(state: dict[str, Any], engine: Game, width: int = 80) -> str:
 
     left = departures_in(state.get("standings") or [])
     ending = Ending(state["ending"]) if state.get("ending") else None
-    lines = [f"The game ended because {engine.why_over(ending, left)}."]
+    lines = [_("The game ended because %(why)s.", why=engine.why_over(ending, left))]
     if left:
         gone = "; ".join(f"{name} {how.words}" for name, how in left.items())
-        lines.append(f"Left before the end: {gone}.")
+        lines.append(_("Left before the end: %(players)s.", players=gone))
     return "\n".join(
         textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) for line in lines
     )
@@ -127,14 +165,22 @@ def next_step(state: dict[str, Any]) -> str:
     game_id = state["id"]
     if state["status"] == "finished":
         return (
-            f"The game is over and its seed revealed; check every draw yourself:\n"
-            f"  cafe record {game_id} > game-{game_id}.txt && cafe verify game-{game_id}.txt"
+            _("The game is over and its seed revealed; check every draw yourself:")
+            + f"\n  cafe record {game_id} > game-{game_id}.txt && cafe verify game-{game_id}.txt"
         )
     if state["to_move"] == me_in(state):
-        mine = f"Your turn: `cafe hint {game_id}` suggests turns, `cafe move {game_id} TURN` plays."
+        mine = _(
+            "Your turn: `%(hint)s` suggests turns, `%(move)s` plays.",
+            hint=command("hint", game_id),
+            move=command("move", game_id, "TURN"),
+        )
         birthday = birthday_text(state)
         return f"{mine}\n{birthday}" if birthday else mine
-    return f"Waiting for {state['to_move']}; `cafe watch {game_id}` waits for your turn."
+    return _(
+        "Waiting for %(player)s; `%(command)s` waits for your turn.",
+        player=state["to_move"],
+        command=command("watch", game_id),
+    )
 
 
 def birthday_text(state: dict[str, Any]) -> str | None:
@@ -146,32 +192,51 @@ def birthday_text(state: dict[str, Any]) -> str | None:
         return None
     holder = state.get("birthday_player")
     if holder == seat:
-        return (
-            f"You reached {threshold} points first: name the birthday nation by adding\n"
-            "birthday=XX to any turn of yours (e.g. birthday=IT); its tables then score double."
+        text = ngettext(
+            "You reached %(num)s point first: name the birthday nation by adding birthday=XX to "
+            "any turn of yours (e.g. birthday=IT); its tables then score double.",
+            "You reached %(num)s points first: name the birthday nation by adding birthday=XX "
+            "to any turn of yours (e.g. birthday=IT); its tables then score double.",
+            threshold,
         )
-    if holder is None:
-        return (
-            f"Birthday table: the first to reach {threshold} points names its nation, on that\n"
-            "turn or a later one, by adding birthday=XX to the turn."
+    elif holder is None:
+        text = ngettext(
+            "Birthday table: the first to reach %(num)s point names its nation, on that turn or "
+            "a later one, by adding birthday=XX to the turn.",
+            "Birthday table: the first to reach %(num)s points names its nation, on that turn "
+            "or a later one, by adding birthday=XX to the turn.",
+            threshold,
         )
-    return None
+    else:
+        return None
+    return text  # one sentence: `say` breaks it to the terminal's width
 
 
 def open_text(state: dict[str, Any]) -> str:
     """A game that has not started: who is in, who is invited, and how it goes on."""
     game_id, players = state["id"], state["players"]
+    names = ", ".join(
+        _("%(player)s (creator)", player=p) if p == state["creator"] else p for p in players
+    )
     lines = [
-        f"Game {game_id} · open · {len(players)} of {state['seats']} seats taken"
-        f" · {options_text(state.get('options'))}",
-        "Players: " + ", ".join(f"{p} (creator)" if p == state["creator"] else p for p in players),
+        ngettext(
+            "Game %(game)s · open · %(taken)s of %(num)s seat taken · %(variants)s",
+            "Game %(game)s · open · %(taken)s of %(num)s seats taken · %(variants)s",
+            state["seats"],
+            game=game_id,
+            taken=len(players),
+            variants=options_text(state.get("options")),
+        ),
+        _("Players: %(players)s", players=names),
     ]
     if state.get("invited"):
-        lines.append("Invited: " + ", ".join(state["invited"]))
+        lines.append(_("Invited: %(players)s", players=", ".join(state["invited"])))
     if me_in(state) is None:
-        lines.append(f"Join it: cafe join {game_id}")
+        lines.append(_("Join it: %(command)s", command=command("join", game_id)))
     elif len(players) >= 2 and me_in(state) == state["creator"]:
-        lines.append(f"Start it when everyone is in: cafe start {game_id}")
+        lines.append(
+            _("Start it when everyone is in: %(command)s", command=command("start", game_id))
+        )
     else:
-        lines.append(f"Waiting for players; {state['creator']} starts it.")
+        lines.append(_("Waiting for players; %(player)s starts it.", player=state["creator"]))
     return "\n".join(lines)

@@ -17,14 +17,26 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from client.gameview import clock_text, options_text
-from client.output import NARROW, joined, marked_table, shorten
+from cafe.i18n import N_, ngettext
+from cafe.i18n import gettext as _
+from client.gameview import clock_text, options_text, status_word
+from client.output import NARROW, display_width, joined, marked_table, padded, shorten
 from client.timeview import parse, time_left
 
 #: How a member left a season (the API's `left`), as the standings' note says it, and the
 #: legend that says the short ones in full (the service's pages say the same words).
-LEFT_NOTES = {"withdrew": "withdrew", "removed": "removed", "removed_on_time": "removed on time"}
-LEFT_LEGEND = "removed: by the organiser; removed on time: from every game they had left"
+LEFT_NOTES = {
+    "withdrew": N_("withdrew"),
+    "removed": N_("removed"),
+    "removed_on_time": N_("removed on time"),
+}
+LEFT_LEGEND = N_("removed: by the organiser; removed on time: from every game they had left")
+#: A season's status (the API's word) as the views say it.
+SEASON_STATUSES = {
+    "registration": N_("registration"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+}
 
 
 def points_text(value: float) -> str:
@@ -46,19 +58,32 @@ def day(moment: str | None) -> str:
     return moment[:10] if moment else "-"
 
 
-def plural(count: int, word: str) -> str:
-    """`1 game`, `3 games` (`cafe.render.quantities.count`)."""
-    from cafe.render import quantities
+def season_status(status: str) -> str:
+    """A season's status in the language in use (another as the API says it)."""
+    return _(SEASON_STATUSES[status]) if status in SEASON_STATUSES else status
 
-    return quantities.count(count, word)
+
+def players_text(count: int) -> str:
+    """`1 player`, `8 players`."""
+    return ngettext("%(num)s player", "%(num)s players", count)
+
+
+def games_text(count: int) -> str:
+    """`1 game`, `3 games`."""
+    return ngettext("%(num)s game", "%(num)s games", count)
+
+
+def timeouts_text(count: int) -> str:
+    """`1 time-out`, `2 time-outs`."""
+    return ngettext("%(num)s time-out", "%(num)s time-outs", count)
 
 
 def count_text(players: int, left: int = 0) -> str:
     """`8 players`, `8 players; 1 has left`: a season's members still in it, and apart
     those who left it (withdrew or were removed), as the API counts them."""
-    text = plural(players, "player")
+    text = players_text(players)
     if left:
-        text += f"; {left} {'has' if left == 1 else 'have'} left"
+        text += "; " + ngettext("%(num)s has left", "%(num)s have left", left)
     return text
 
 
@@ -78,30 +103,46 @@ def settings_text(league: dict[str, Any]) -> str:
     """A league's settings in a few lines: who may join, the games, the divisions."""
     clock = league["clock"]
     timeouts = (
-        f"removed after {plural(clock['max_timeouts'], 'time-out')} in a row"
+        ngettext(
+            "removed after %(num)s time-out in a row",
+            "removed after %(num)s time-outs in a row",
+            clock["max_timeouts"],
+        )
         if clock["timeout"] == "autoplay"
-        else "out at the first time-out"
+        else _("out at the first time-out")
     )
-    vacation = "vacation pauses the clock" if clock.get("vacation", True) else "no vacation"
-    entry = "open to anyone" if league["open"] else "by invitation"
+    vacation = _("vacation pauses the clock") if clock.get("vacation", True) else _("no vacation")
+    entry = _("open to anyone") if league["open"] else _("by invitation")
     parts = [
         title(league),
-        f"organised by {league['organiser']}",
+        _("organised by %(player)s", player=league["organiser"]),
         entry,
-        f"games of {league['game_size']} players",
+        ngettext("games of %(num)s player", "games of %(num)s players", league["game_size"]),
         clock_text(clock),
         timeouts,
         vacation,
         options_text(league.get("options")),
-        f"divisions of about {league['division_size']} (as equal as possible: sizes differ "
-        "by at most one)",
-        f"{league['promote']} up and {league['relegate']} down each season",
+        _(
+            "divisions of about %(size)s (as equal as possible: sizes differ by at most one)",
+            size=league["division_size"],
+        ),
+        _(
+            "%(up)s up and %(down)s down each season",
+            up=league["promote"],
+            down=league["relegate"],
+        ),
     ]
     text = joined(parts, width=NARROW)
     if not league["open"]:
-        names = league["invited"] or ["nobody yet"]
-        text += "\n" + joined([f"Invited: {names[0]}", *names[1:]], ", ", NARROW)
+        text += "\n" + names_line(N_("Invited: %(players)s"), league["invited"])
     return text
+
+
+def names_line(message: str, names: Sequence[str], **values: Any) -> str:
+    """`message` (a msgid marked `N_`, with `%(players)s`) in the language in use, naming
+    `names` (or nobody yet), in lines of at most 80 columns broken after a comma."""
+    first, *rest = names or [_("nobody yet")]
+    return joined([_(message, players=first, **values), *rest], ", ", NARROW)
 
 
 def league_rows(leagues: Sequence[dict[str, Any]], me: str | None, *, color: bool) -> str:
@@ -114,14 +155,16 @@ def league_rows(leagues: Sequence[dict[str, Any]], me: str | None, *, color: boo
                 league["name"],
                 league["organiser"],
                 str(league["game_size"]),
-                "open" if league["open"] else "invited",
+                _("open") if league["open"] else _("invited"),
                 season_text(league),
                 str(league["players"]),
             ),
         )
         for league in leagues
     ]
-    headers = ("slug", "name", "organiser", "size", "entry", "season", "players")
+    headers = (
+        _("slug"), _("name"), _("organiser"), _("size"), _("entry"), _("season"), _("players")
+    )  # fmt: skip
     return marked_table(headers, rows, right={3, 6}, color=color, cut={1, 2}, drop=(3, 4))
 
 
@@ -129,17 +172,17 @@ def season_text(league: dict[str, Any]) -> str:
     """A league's newest season in a list: `2 registration`, or `-` before the first."""
     if league["season"] is None:
         return "-"
-    return f"{league['season']} {league['season_status']}"
+    return f"{league['season']} {season_status(league['season_status'])}"
 
 
 def seasons_table(seasons: Sequence[dict[str, Any]]) -> str:
     """A league's seasons, oldest first."""
     rows = [
-        (False, (str(s["number"]), s["status"], str(s["players"]), str(s["left"]),
+        (False, (str(s["number"]), season_status(s["status"]), str(s["players"]), str(s["left"]),
                  day(s["started_at"]), day(s["finished_at"])))
         for s in seasons
     ]  # fmt: skip
-    headers = ("season", "status", "players", "left", "started", "finished")
+    headers = (_("season"), _("status"), _("players"), _("left"), _("started"), _("finished"))
     return marked_table(headers, rows, right={0, 2, 3})
 
 
@@ -147,7 +190,12 @@ def season_heading(league: dict[str, Any], season: dict[str, Any]) -> str:
     """`Tuesday Club (tuesday) · season 1 · running · 8 players; 1 has left` (on two
     lines if need be)."""
     counted = count_text(len(season["registered"]), len(season["withdrawn"]))
-    parts = [title(league), f"season {season['number']}", season["status"], counted]
+    parts = [
+        title(league),
+        _("season %(number)s", number=season["number"]),
+        season_status(season["status"]),
+        counted,
+    ]
     return joined(parts, width=NARROW)
 
 
@@ -155,7 +203,12 @@ def division_heading(division: dict[str, Any]) -> str:
     """`Division 1 · 4 players; 1 has left · 2 games each`."""
     gone = sum(1 for row in division["standings"] if row["withdrawn"])
     counted = count_text(len(division["standings"]) - gone, gone)
-    return f"Division {division['number']} · {counted} · {plural(division['rounds'], 'game')} each"
+    return _(
+        "Division %(number)s · %(players)s · %(games)s each",
+        number=division["number"],
+        players=counted,
+        games=games_text(division["rounds"]),
+    )
 
 
 def standings_table(
@@ -175,10 +228,10 @@ def standings_table(
     for row in division["standings"]:
         notes = []
         if row["left"]:
-            notes.append(LEFT_NOTES[row["left"]])
+            notes.append(_(LEFT_NOTES[row["left"]]))
             lefts.add(row["left"])
         if row["timeouts"] and row["left"] != "removed_on_time":
-            notes.append(plural(row["timeouts"], "time-out"))
+            notes.append(timeouts_text(row["timeouts"]))
         if row["player"] in moving:
             notes.append(moving[row["player"]])
         place = "-" if row["place"] is None else str(row["place"])
@@ -186,15 +239,15 @@ def standings_table(
         cells = [place, row["player"], points_text(row["points"]), str(row["score_sum"]),
                  str(row["wins"]), played, " ".join(notes)]  # fmt: skip
         rows.append((row["player"] == me, cells))
-    headers = ["place", "player", "points", "score", "wins", "played", "note"]
+    headers = [_("place"), _("player"), _("points"), _("score"), _("wins"), _("played"), _("note")]
     if not any(cells[-1] for _, cells in rows):  # no note to make: no column for them
         headers, rows = headers[:-1], [(mine, cells[:-1]) for mine, cells in rows]
     text = marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color, cut={1, 6})
     legend = placed_lines(division)
     if lefts & {"removed", "removed_on_time"}:
-        legend.append(LEFT_LEGEND)
+        legend.append(_(LEFT_LEGEND))
     if moves:
-        legend.append("↑ ↓ the moves as things stand; refilling can change them")
+        legend.append(_("↑ ↓ the moves as things stand; refilling can change them"))
     return "\n".join([text, *(shorten(line, NARROW) for line in legend)])
 
 
@@ -205,8 +258,8 @@ def placed_lines(division: dict[str, Any]) -> list[str]:
     said = [(row["player"], row.get("placed_text", "")) for row in division["standings"]]
     if all(row.get("placed") in (None, "rating") for row in division["standings"]):
         return []
-    width = max(len(name) for name, _ in said)
-    return ["Placed:", *(f"  {name:<{width}}  {why}" for name, why in said if why)]
+    width = max(display_width(name) for name, _why in said)
+    return [_("Placed:"), *(f"  {padded(name, width)}  {why}" for name, why in said if why)]
 
 
 def game_cells(game_id: int, game: dict[str, Any] | None, now: datetime) -> tuple[str, str, str]:
@@ -214,23 +267,23 @@ def game_cells(game_id: int, game: dict[str, Any] | None, now: datetime) -> tupl
     is to move and their time left (at the server's time `now`) while it runs; the final
     scores in place order and the winner once over."""
     if game is None:
-        return "?", "(not readable)", ""
+        return "?", _("(not readable)"), ""
     status = game["status"]
     standings = game.get("standings")
     if status == "finished" and standings:
         players = " · ".join(f"{s['player']} {s['final']}" for s in standings)
         winners = [s["player"] for s in standings if s["place"] == 1]
-        result = f"won by {', '.join(winners)}"
+        result = _("won by %(players)s", players=", ".join(winners))
     elif game.get("scores"):
         players = " · ".join(
             f"{name} {score}" for name, score in zip(game["players"], game["scores"], strict=True)
         )
-        mover = f"{game['to_move']} to move" if game.get("to_move") else ""
+        mover = _("%(player)s to move", player=game["to_move"]) if game.get("to_move") else ""
         left = mover and time_left_text(game.get("deadline"), now)
         result = ", ".join(filter(None, [mover, left]))
     else:
         players, result = " · ".join(game["players"]), ""
-    return status, players, result
+    return status_word(status), players, result
 
 
 def schedule_table(
@@ -251,8 +304,8 @@ def schedule_table(
         status, players, result = game_cells(game_id, game, now)
         mine = game is not None and me in game["players"]
         rows.append((mine, (str(game_id), status, players, result)))
-    return marked_table(("game", "status", "players and scores", "result"), rows, right={0},
-                        color=color, cut={2, 3})  # fmt: skip
+    headers = (_("game"), _("status"), _("players and scores"), _("result"))
+    return marked_table(headers, rows, right={0}, color=color, cut={2, 3})
 
 
 def rating_table(
@@ -265,7 +318,7 @@ def rating_table(
                              rating_text(r["mu"]), rating_text(r["sigma"]), str(r["games"])))
         for i, r in enumerate(ratings, 1)
     ]  # fmt: skip
-    headers = ("rank", "player", "rating", "mu", "sigma", "games")
+    headers = (_("rank"), _("player"), _("rating"), "mu", "sigma", _("games"))
     return marked_table(headers, rows, right={0, 2, 3, 4, 5}, color=color, cut={1})
 
 
@@ -285,7 +338,7 @@ def history_table(history: Sequence[dict[str, Any]], previous: dict[str, Any] | 
                              rating_text(point["ordinal"]), change, rating_text(point["mu"]),
                              rating_text(point["sigma"]))))  # fmt: skip
         previous = point
-    headers = ("game", "finished", "rating", "change", "mu", "sigma")
+    headers = (_("game"), _("finished"), _("rating"), _("change"), "mu", "sigma")
     return marked_table(headers, rows, right={0, 2, 3, 4, 5})
 
 
@@ -297,8 +350,22 @@ def recent_table(games: Sequence[dict[str, Any]]) -> str:
                  "-" if g["final"] is None else str(g["final"]), day(g["finished_at"])))
         for g in games
     ]  # fmt: skip
-    return marked_table(("game", "players", "place", "final", "finished"), rows, right={0, 2, 3},
-                        cut={1})  # fmt: skip
+    headers = (_("game"), _("players"), _("place"), _("final"), _("finished"))
+    return marked_table(headers, rows, right={0, 2, 3}, cut={1})
+
+
+def action_text(entry: dict[str, Any]) -> str:
+    """What one entry of a season's log did: `removed bob`, `paused every clock`."""
+    match entry["action"]:
+        case "remove":
+            return _("removed %(player)s", player=entry["player"])
+        case "pause":
+            return _("paused every clock")
+        case "resume":
+            return _("resumed the clocks")
+        case "adjudicate":
+            return _("adjudicated game %(game)s", game=entry["game"])
+    return str(entry["action"])
 
 
 def log_text(log: dict[str, Any]) -> str:
@@ -306,24 +373,25 @@ def log_text(log: dict[str, Any]) -> str:
     on the lines after it, wrapped to 80 columns): `2026-03-05 10:00  ann  paused every
     clock`."""
     if not log["entries"]:
-        return (
-            "Nothing yet: the organiser has removed no one, paused nothing and adjudicated\n"
-            "no game."
+        return textwrap.fill(
+            _(
+                "Nothing yet: the organiser has removed no one, paused nothing and adjudicated "
+                "no game."
+            ),
+            NARROW,
         )
     lines = []
     for entry in log["entries"]:
-        what = {
-            "remove": f"removed {entry['player']}",
-            "pause": "paused every clock",
-            "resume": "resumed the clocks",
-            "adjudicate": f"adjudicated game {entry['game']}",
-        }.get(entry["action"], entry["action"])
+        what = action_text(entry)
         at = entry["at"][:16].replace("T", " ")
         lines.append(f"{at}  {entry['by']}  {what}")
         if entry["reason"]:
             lines.append(
                 textwrap.fill(
-                    entry["reason"], NARROW, initial_indent="  why: ", subsequent_indent="       "
+                    entry["reason"],
+                    NARROW,
+                    initial_indent="  " + _("why: "),
+                    subsequent_indent=" " * (2 + display_width(_("why: "))),
                 )
             )
     return "\n".join(lines)

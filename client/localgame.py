@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import Any
 
 from cafe import CafeError, Game, IllegalTurnError, InvalidPositionError, NotationError
+from cafe.i18n import gettext as _
 from client.errors import CliError, TurnRefused
 
 
@@ -42,7 +43,11 @@ def load(state: dict[str, Any], mover: str | None = None) -> Game:
         return Game.from_position(position(state, mover))
     except InvalidPositionError as error:
         raise CliError(
-            f"cannot rebuild game {state.get('id')} from the server's state: {error}"
+            _(
+                "cannot rebuild game %(game)s from the server's state: %(error)s",
+                game=state.get("id"),
+                error=error,
+            )
         ) from None
 
 
@@ -72,9 +77,13 @@ def preview(state: dict[str, Any], turn: str, mover: str | None = None) -> dict[
         result = game.play(turn)
     except NotationError as error:
         hand = " ".join(game.hands[game.to_move])
-        raise TurnRefused(f"cannot read the turn: {error} · your hand: {hand}") from None
+        raise TurnRefused(
+            _("cannot read the turn: %(error)s · your hand: %(hand)s", error=error, hand=hand)
+        ) from None
     except IllegalTurnError as error:
-        raise TurnRefused(f"illegal turn (rule {error.rule}): {error}") from None
+        raise TurnRefused(
+            _("illegal turn (rule %(rule)s): %(error)s", rule=error.rule, error=error)
+        ) from None
     except CafeError as error:
         raise TurnRefused(str(error)) from None
     return {

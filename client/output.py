@@ -4,8 +4,10 @@ Everything reads well without colour; colour is only added when stdout is a term
 user did not ask for `--plain`, and `NO_COLOR` is not set (https://no-color.org).
 
 Width: every line `say` prints fits the terminal (`COLUMNS`, else the terminal's own width,
-else 80 in a pipe). Tables use the width there is: their widest columns are cut with `…`
-only when they would not fit, and a column that can go (a deadline's moment) goes first.
+else 80 in a pipe), counted in the columns a terminal gives each character (`display_width`:
+a combining accent takes none, a wide character two), so that tables in any language align.
+Tables use the width there is: their widest columns are cut with `…` only when they would
+not fit, and a column that can go (a deadline's moment) goes first.
 Sentences are broken between words, and a `cafe …` command they end with moves whole to a
 line of its own (continued with `\\` where even that is too long), so it can be copied.
 What is for programs (JSON, game records) and the board's picture are printed as they are.
@@ -18,6 +20,7 @@ import re
 import shutil
 import sys
 import textwrap
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 import typer
@@ -35,6 +38,12 @@ SHORTEST = 6
 #: The columns a cut column keeps before a column that may go is left out: a whole name.
 ROOMY = 24
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def command(*words: object) -> str:
+    """A `cafe` command as a message shows it (`cafe show 12`): never translated, so that it
+    can be copied whatever language the sentence around it is in."""
+    return " ".join((PROG, *map(str, words)))
 
 
 def stdout_is_terminal() -> bool:
@@ -59,10 +68,28 @@ def say(text: str = "", *, color: bool = False, fit: bool = True) -> None:
 def confirm(question: str) -> None:
     """Ask a yes-or-no `question`, fitted to the terminal like what `say` prints (its last
     line carries the `[y/N]`); no ends the command (`typer.Abort`)."""
-    *before, last = fitted(question, terminal_width() - len(" [y/N]: "))
+    *before, last = fitted(question, terminal_width() - display_width(" [y/N]: "))
     if before:
         say("\n".join(before), fit=False)
     typer.confirm(last, abort=True)
+
+
+def display_width(text: str) -> int:
+    """The columns `text` takes on a terminal: none for a combining mark or a zero-width
+    character, two for a wide (East Asian) one, one for any other."""
+    return sum(_columns(char) for char in text)
+
+
+def _columns(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def padded(text: str, width: int, *, right: bool = False) -> str:
+    """`text` padded with spaces to `width` columns (`display_width`), on the left if `right`."""
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill
 
 
 def fitted(line: str, width: int) -> list[str]:
@@ -70,21 +97,21 @@ def fitted(line: str, width: int) -> list[str]:
     words, each part indented as the line was; a `cafe …` command at its end goes whole on
     a line of its own, two columns further in (`command_lines`). A coloured line (a table
     row, the board) is left as it is: what draws it fits it."""
-    if len(line) <= width or _ESCAPE.search(line):
+    if display_width(line) <= width or _ESCAPE.search(line):
         return [line]
     indent = line[: len(line) - len(line.lstrip())]
     found = _COMMAND.search(line)
-    command = found.group().strip() if found else ""
+    ending = found.group().strip() if found else ""
     words = line[: found.start()].strip() if found else line.strip()
     if not words:
-        return command_lines(command, width, indent)
+        return command_lines(ending, width, indent)
     lines = textwrap.wrap(words, width, initial_indent=indent, subsequent_indent=indent,
                           break_long_words=False, break_on_hyphens=False)  # fmt: skip
-    if not command:
+    if not ending:
         return lines
-    if len(lines[-1]) + 1 + len(command) <= width:
-        return [*lines[:-1], f"{lines[-1]} {command}"]
-    return [*lines, *command_lines(command, width, indent + "  ")]
+    if display_width(lines[-1]) + 1 + display_width(ending) <= width:
+        return [*lines[:-1], f"{lines[-1]} {ending}"]
+    return [*lines, *command_lines(ending, width, indent + "  ")]
 
 
 def command_lines(command: str, width: int, indent: str = "") -> list[str]:
@@ -115,8 +142,15 @@ def terminal_width() -> int:
 
 
 def shorten(text: str, width: int) -> str:
-    """`text` cut to `width` columns with `…`."""
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """`text` cut to `width` columns (`display_width`) with `…`."""
+    if display_width(text) <= width:
+        return text
+    kept = ""
+    for char in text:
+        if display_width(kept + char) > width - 1:
+            break
+        kept += char
+    return kept + "…"
 
 
 def table(
@@ -136,8 +170,10 @@ def table(
     (nothing more may go) is cut at the end."""
     width = terminal_width() if width is None else width
     grid = [list(headers), *(list(row) for row in rows)]
-    widths = {i: max(len(row[i]) for row in grid) for i in range(len(headers))}
-    narrowest = {i: min(widths[i], max(len(headers[i]), SHORTEST)) for i in cut if i in widths}
+    widths = {i: max(display_width(row[i]) for row in grid) for i in range(len(headers))}
+    narrowest = {
+        i: min(widths[i], max(display_width(headers[i]), SHORTEST)) for i in cut if i in widths
+    }
 
     def total(cap: int | None = None) -> int:
         shown = [w if cap is None or i not in narrowest else min(w, cap) for i, w in widths.items()]
@@ -156,10 +192,7 @@ def table(
     flush_right = set(right)
     lines = []
     for row in grid:
-        cells = [
-            shorten(row[i], w).rjust(w) if i in flush_right else shorten(row[i], w).ljust(w)
-            for i, w in widths.items()
-        ]
+        cells = [padded(shorten(row[i], w), w, right=i in flush_right) for i, w in widths.items()]
         lines.append(shorten("  ".join(cells).rstrip(), width))
     return "\n".join(lines)
 
@@ -199,7 +232,7 @@ def joined(parts: Sequence[str], sep: str = " · ", width: int | None = None) ->
     width = terminal_width() if width is None else width
     lines = [parts[0]]
     for part in parts[1:]:
-        if len(lines[-1] + sep + part) <= width:
+        if display_width(lines[-1] + sep + part) <= width:
             lines[-1] += sep + part
         else:
             lines.append(part)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cafe.i18n import gettext as _
+from cafe.i18n import ngettext
 from client.errors import CliError, UsageError
 
 if TYPE_CHECKING:
@@ -22,11 +24,27 @@ def waiting_game(api: ApiClient, me: str, example: str) -> int:
         return int(waiting[0]["id"])
     if waiting:
         ids = ", ".join(str(game["id"]) for game in waiting)
-        raise UsageError(f"{len(waiting)} games wait for you ({ids}); name one: {example}")
+        raise UsageError(
+            ngettext(
+                "%(num)s game waits for you (%(games)s); name one: %(example)s",
+                "%(num)s games wait for you (%(games)s); name one: %(example)s",
+                len(waiting),
+                games=ids,
+                example=example,
+            )
+        )
     if not active:
-        raise CliError("you have no running game; see `cafe games`")
-    others = ", ".join(f"{game['id']} ({game['to_move']} to move)" for game in active[:5])
-    raise CliError(f"no game is waiting for you: {others}")
+        raise no_running_game()
+    others = ", ".join(
+        _("%(game)s (%(player)s to move)", game=game["id"], player=game["to_move"])
+        for game in active[:5]
+    )
+    raise CliError(_("no game is waiting for you: %(games)s", games=others))
+
+
+def no_running_game() -> CliError:
+    """The error of a command that needs a running game when the player has none."""
+    return CliError(_("you have no running game; see `%(command)s`", command="cafe games"))
 
 
 def game_to_show(api: ApiClient, me: str) -> int:
@@ -37,6 +55,12 @@ def game_to_show(api: ApiClient, me: str) -> int:
     if len(chosen) == 1:
         return int(chosen[0]["id"])
     if not active:
-        raise CliError("you have no running game; see `cafe games`")
+        raise no_running_game()
     ids = ", ".join(str(game["id"]) for game in active)
-    raise UsageError(f"you play in several games ({ids}); name one: cafe show ID")
+    raise UsageError(
+        _(
+            "you play in several games (%(games)s); name one: %(command)s",
+            games=ids,
+            command="cafe show ID",
+        )
+    )

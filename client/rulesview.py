@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Iterable
 
 from cafe import rulebook
+from cafe.i18n import gettext as _
 from cafe.rulebook import Block, Example, Grid, Items, Paragraph, Rulebook, Section, spans
 from client.output import joined, table
 
@@ -21,7 +22,13 @@ def book_text(book: Rulebook, width: int) -> str:
     width = min(width, MEASURE)
     words = [f"{s.number} {s.word}" for s in book.sections]
     lines = [*_heading(book.title, "═"), *_blocks(book.intro, width), ""]
-    lines += ["The sections (one alone: `cafe rules WORD` or `cafe rules NUMBER`):"]
+    lines += [
+        _(
+            "The sections (one alone: `%(by_word)s` or `%(by_number)s`):",
+            by_word="cafe rules WORD",
+            by_number="cafe rules NUMBER",
+        )
+    ]
     lines += joined(words, width=width).split("\n")
     for section in book.sections:
         lines += ["", *section_lines(section, width)]

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from cafe.i18n import current
+from cafe.i18n import gettext as _
 from client.config import DEFAULT_PROFILE, DEFAULT_SERVER, Profile, Store, config_dir
 from client.errors import NotSignedIn
 
@@ -44,17 +46,22 @@ class Session:
         return self.environ.get("CAFE_TOKEN") or self.profile.token
 
     def client(self, server: str | None = None, token: str | None = None) -> ApiClient:
-        """A client for `server` (default: the session's), sending `token` if given."""
+        """A client for `server` (default: the session's), sending `token` if given, that asks
+        for the server's messages in the language in use (the run's, `client.language`)."""
         from client.api import ApiClient  # noqa: PLC0415 (requests loads only when used)
 
-        return ApiClient(server or self.server, token)
+        return ApiClient(server or self.server, token, language=current())
 
     def api(self) -> ApiClient:
         """A client that acts as the signed-in player; `NotSignedIn` when there is no token."""
         if not self.token:
             raise NotSignedIn(
-                f"you are not signed in{self.profile_note()}: "
-                f"run `{self.login_command()}` (or `cafe register NAME EMAIL` first)"
+                _(
+                    "you are not signed in%(profile)s: run `%(login)s` (or `%(register)s` first)",
+                    profile=self.profile_note(),
+                    login=self.login_command(),
+                    register="cafe register NAME EMAIL",
+                )
             )
         return self.client(token=self.token)
 
@@ -74,4 +81,6 @@ class Session:
 
     def profile_note(self) -> str:
         """` (profile NAME)` for any profile but the default one."""
-        return "" if self.profile.name == DEFAULT_PROFILE else f" (profile {self.profile.name})"
+        if self.profile.name == DEFAULT_PROFILE:
+            return ""
+        return _(" (profile %(name)s)", name=self.profile.name)

@@ -8,8 +8,11 @@ commands that show no moment do without them.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
+
+from cafe.i18n import DEFAULT, current
+from cafe.i18n import gettext as _
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -39,9 +42,18 @@ def zone(name: str | None) -> ZoneInfo:
 
 
 def local(moment: datetime, where: ZoneInfo) -> str:
-    """`Thu 5 Mar 14:00 CET`: the moment in the player's zone."""
+    """`Thu 5 Mar 14:00 CET`: the moment in the player's zone, the day and month named in
+    the language in use (`čt 5. 3. 14:00 CET`, `Do. 05.03. 14:00 CET`, `чт 5 мар. 14:00
+    CET`: CLDR's through Babel, loaded only for a language other than English)."""
     shown = moment.astimezone(where)
-    return f"{shown:%a} {shown.day} {shown:%b %H:%M} {shown.tzname()}"
+    language = current()
+    if language == DEFAULT:
+        return f"{shown:%a} {shown.day} {shown:%b %H:%M} {shown.tzname()}"
+    from babel.dates import format_datetime  # noqa: PLC0415 (see the docstring)
+
+    # Translators: a CLDR date pattern (Babel's): weekday, day, month, hours:minutes.
+    pattern = _("EEE d MMM HH:mm")
+    return f"{format_datetime(shown, pattern, locale=language)} {shown.tzname()}"
 
 
 def deadline_text(deadline: str | None, where: ZoneInfo, now: datetime) -> str:
@@ -49,11 +61,13 @@ def deadline_text(deadline: str | None, where: ZoneInfo, now: datetime) -> str:
     left; `none` for a game without one. `now` is the server's time (`ApiClient.now`), so
     that a machine whose clock is off, or the development clock, shows what the page and
     the emails show."""
+    from cafe.render import quantities  # noqa: PLC0415 (see the docstring)
+
     if deadline is None:
-        return "none"
-    left, moment = deadline_parts(deadline, where, now)
-    words = left if left.endswith("time is up") else f"{left} left"
-    return f"{words} ({moment})"
+        return _("none")
+    moment = parse(deadline)
+    mark = "! " if quantities.urgent(moment - now) else ""
+    return f"{mark}{time_left(moment, now)} ({local(moment, where)})"
 
 
 def deadline_parts(deadline: str | None, where: ZoneInfo, now: datetime) -> tuple[str, str]:
@@ -67,4 +81,6 @@ def deadline_parts(deadline: str | None, where: ZoneInfo, now: datetime) -> tupl
         return "-", "-"
     moment = parse(deadline)
     mark = "! " if quantities.urgent(moment - now) else ""
-    return f"{mark}{time_left(moment, now).removesuffix(' left')}", local(moment, where)
+    span = moment - now
+    left = quantities.duration(span) if span > timedelta(0) else quantities.time_left(span)
+    return f"{mark}{left}", local(moment, where)

@@ -14,6 +14,10 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
+from cafe.i18n import gettext as _
+from cafe.i18n import ngettext
+from client.output import padded
+
 
 def detail_lines(turn: dict[str, Any], *, mine: bool) -> list[str]:
     """Indented lines: each guest with the points of its tables, or the bar, or the swap."""
@@ -23,23 +27,34 @@ def detail_lines(turn: dict[str, Any], *, mine: bool) -> list[str]:
     if text.startswith("bar "):
         return ["  " + _bar_text(turn, mine)]
     if text.startswith("swap "):
-        return ["  the joker goes to the hand: no points, no draw"]
+        return ["  " + _("the joker goes to the hand: no points, no draw")]
     lines = []
     for (tile, chair), scores in groupby(turn.get("tables", []), _placement):
-        where = f"{tile} on #{chair}" if tile else "coffee klatsch"
+        where = _("%(tile)s on #%(chair)s", tile=tile, chair=chair) if tile else _("coffee klatsch")
         parts = [f"{s['table']} {signed(s['points'])} ({_why(s)})" for s in scores]
-        lines.append(f"  {where:<11} " + "   ".join(parts))
+        lines.append(f"  {padded(where, 11)} " + "   ".join(parts))
     completed = turn.get("completed", [])
     after = int(turn.get("hand_limit") or 0)
     if " noshrink" in f" {text}":
         lines.extend(
-            f"  completes {table}: hand limit stays {after} (noshrink)" for table in completed
+            "  "
+            + _(
+                "completes %(table)s: hand limit stays %(limit)s (noshrink)",
+                table=table,
+                limit=after,
+            )
+            for table in completed
         )
         return lines
     for left, table in enumerate(completed, 1):
         lines.append(
-            f"  completes {table}: hand limit {after + len(completed) - left} "
-            "(add noshrink to the turn to keep the old limit)"
+            "  "
+            + _(
+                "completes %(table)s: hand limit %(limit)s (add noshrink to the turn to keep "
+                "the old limit)",
+                table=table,
+                limit=after + len(completed) - left,
+            )
         )
     return lines
 
@@ -47,7 +62,7 @@ def detail_lines(turn: dict[str, Any], *, mine: bool) -> list[str]:
 def draw_line(turn: dict[str, Any]) -> str | None:
     """`  drew DEf ITm`, or None when nothing was drawn."""
     drawn = turn.get("drawn") or []
-    return f"  drew {' '.join(drawn)}" if drawn else None
+    return "  " + _("drew %(tiles)s", tiles=" ".join(drawn)) if drawn else None
 
 
 def _placement(score: dict[str, Any]) -> tuple[str, int]:
@@ -56,11 +71,11 @@ def _placement(score: dict[str, Any]) -> tuple[str, int]:
 
 def _why(score: dict[str, Any]) -> str:
     guests = score["guests"]
-    parts = ["alone" if guests == 1 else f"{guests} guests"]
+    parts = [_("alone") if guests == 1 else ngettext("%(num)s guest", "%(num)s guests", guests)]
     if guests > 1 and score.get("single_nation"):
-        parts.append("one nation ×2")
+        parts.append(_("one nation ×2"))
     if score.get("birthday"):
-        parts.append("birthday ×2")
+        parts.append(_("birthday ×2"))
     return ", ".join(parts)
 
 
@@ -68,7 +83,10 @@ def _bar_text(turn: dict[str, Any], mine: bool) -> str:
     from cafe.render.quantities import signed
 
     stool = turn.get("stool")
+    if turn.get("eliminated") and mine:
+        return _("bar stool %(stool)s: could not pay, so you are out of the game", stool=stool)
     if turn.get("eliminated"):
-        who = "you are" if mine else "the player is"
-        return f"bar stool {stool}: could not pay, so {who} out of the game"
-    return f"bar stool {stool}: {signed(int(turn['points']))}"
+        return _(
+            "bar stool %(stool)s: could not pay, so the player is out of the game", stool=stool
+        )
+    return _("bar stool %(stool)s: %(points)s", stool=stool, points=signed(int(turn["points"])))

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from cafe import i18n
+from cafe.i18n import Text, lazy_gettext
 from server import auth, signin, throttle
 from server.config import Settings
 from server.db import insert_for
@@ -46,11 +47,19 @@ def name_refusal(session: Session, name: str) -> Conflict | None:
     if holder is None:
         return None
     if holder.lower() == name.lower():
-        return Conflict("name_taken", f"the name {name!r} is taken; choose another")
+        return Conflict("name_taken", _taken(name))
     return Conflict(
         "name_taken",
-        f"the name {name!r} looks too much like {holder!r}, a player's name; choose another",
+        lazy_gettext(
+            "the name %(name)s looks too much like %(holder)s, a player's name; choose another",
+            name=repr(name),
+            holder=repr(holder),
+        ),
     )
+
+
+def _taken(name: str) -> Text:
+    return lazy_gettext("the name %(name)s is taken; choose another", name=repr(name))
 
 
 def _address(email: str, *, config: Settings) -> str:
@@ -59,7 +68,9 @@ def _address(email: str, *, config: Settings) -> str:
     try:
         return parse_new_address(email, smtputf8=config.smtp_utf8)
     except AddressError as error:
-        raise Refused("invalid_email", f"`email` {error}") from None
+        raise Refused(
+            "invalid_email", lazy_gettext("`email` %(problem)s", problem=error.args[0])
+        ) from None
 
 
 def create_player(session: Session, *, name: str, email: str, config: Settings) -> Player:
@@ -72,7 +83,11 @@ def create_player(session: Session, *, name: str, email: str, config: Settings) 
     if session.exec(select(Player.id).where(Player.email == email)).first() is not None:
         raise Conflict(
             "email_taken",
-            f"{email} is already registered; ask for a sign-in code with POST /api/signin-codes",
+            lazy_gettext(
+                "%(email)s is already registered; "
+                "ask for a sign-in code with POST /api/signin-codes",
+                email=email,
+            ),
         )
     player = Player(name=name, email=email)  # its skeleton: the column's default
     session.add(player)
@@ -81,7 +96,7 @@ def create_player(session: Session, *, name: str, email: str, config: Settings) 
     except IntegrityError:  # a concurrent registration won the race
         session.rollback()
         raise name_refusal(session, name) or Conflict(
-            "email_taken", f"{email} is already registered"
+            "email_taken", lazy_gettext("%(email)s is already registered", email=email)
         ) from None
     return player
 
@@ -113,9 +128,7 @@ def register(session: Session, *, name: str, email: str, config: Settings) -> No
     owner = session.exec(select(Player.id).where(Player.email == address)).first()
     if owner is None:  # not added, and nobody has the address: the name was taken meanwhile
         session.rollback()
-        raise name_refusal(session, name) or Conflict(
-            "name_taken", f"the name {name!r} is taken; choose another"
-        )
+        raise name_refusal(session, name) or Conflict("name_taken", _taken(name))
     kind = "signin_code" if added is not None else "signin_again"
     signin.queue(session, config, kind=kind, to=address)
     session.commit()
@@ -135,7 +148,7 @@ def request_code(session: Session, *, email: str, config: Settings) -> None:
 
 #: The one answer to every failed exchange, so that it does not tell whether the email is
 #: registered, has a code, or had another one.
-WRONG_CODE = (
+WRONG_CODE = lazy_gettext(
     "this sign-in code is wrong, used or expired for this email; "
     "check the newest email or ask for a new one with POST /api/signin-codes"
 )
@@ -192,7 +205,8 @@ def redeem_signin_link(
     player = None if request is None else session.get(Player, request.player_id)
     if request is None or player is None:
         raise Unauthenticated(
-            "invalid_link", "this sign-in link is used, expired or damaged; ask for a new email"
+            "invalid_link",
+            lazy_gettext("this sign-in link is used, expired or damaged; ask for a new email"),
         )
     _, secret = _sign_in(session, request, player, label)
     return player, secret
@@ -272,7 +286,10 @@ def revoke_token(session: Session, *, player: Player, token_id: int) -> None:
     """Revoke one of the player's tokens (revoking twice is harmless)."""
     token = session.get(ApiToken, token_id)
     if token is None or token.player_id != player.id:
-        raise NotFound("token_not_found", f"you have no token {token_id}; see GET /api/tokens")
+        raise NotFound(
+            "token_not_found",
+            lazy_gettext("you have no token %(token)s; see GET /api/tokens", token=token_id),
+        )
     if token.revoked_at is None:
         token.revoked_at = utcnow()
         session.commit()

@@ -28,13 +28,14 @@ from spectree.plugins.base import RawResponsePayload
 from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import BadRequest
 
+from cafe.i18n import Text, lazy_gettext
 from server.domain import Unreadable
-from server.schemas.fields import MAX_INT, UNSTORABLE, UNSTORABLE_RULE, ErrorBody
+from server.schemas.fields import MAX_INT, RULES, UNSTORABLE, UNSTORABLE_RULE, ErrorBody
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: What a client is told when its body cannot be read as JSON at all.
-UNREADABLE_JSON = (
+UNREADABLE_JSON = lazy_gettext(
     'the body is not valid JSON; send an object like {"name": "ann"} '
     "with Content-Type: application/json"
 )
@@ -72,7 +73,7 @@ class JsonRequest(Request):
         except RecursionError:
             if silent:
                 return None
-            raise BadRequest(UNREADABLE_JSON) from None
+            raise BadRequest(UNREADABLE_JSON) from None  # type: ignore[arg-type]  # said later
 
 
 def _has_unstorable_text(data: Any) -> bool:
@@ -102,11 +103,15 @@ def _check_body() -> None:
         raise Unreadable("invalid_json", UNREADABLE_JSON)
     if not isinstance(data, dict):
         raise Unreadable(
-            "invalid_request", f"the body must be a JSON object, not {type(data).__name__}"
+            "invalid_request",
+            lazy_gettext("the body must be a JSON object, not %(type)s", type=type(data).__name__),
         )
     for name, value in data.items():
         if _has_unstorable_text([name, value]):
-            raise Unreadable("invalid_request", f"`{name}` {UNSTORABLE_RULE}")
+            raise Unreadable(
+                "invalid_request",
+                lazy_gettext("`%(field)s` %(rule)s", field=name, rule=UNSTORABLE_RULE),
+            )
 
 
 #: Models validated by `validate`, by name, to find a refused field's rule.
@@ -135,19 +140,29 @@ def _rule(model: type[BaseModel] | None, location: tuple[str | int, ...]) -> str
 
 
 def refusal(error: ValidationError) -> Unreadable:
-    """The refusal of a request that did not validate, naming its first wrong field."""
+    """The refusal of a request that did not validate, naming its first wrong field and
+    quoting its rule in the reader's language (a model's descriptions are marked `N_`)."""
     problem = error.errors(include_url=False)[0]
     location = tuple(problem["loc"])
     field = ".".join(str(part) for part in location if isinstance(part, str))
-    rule = _rule(_MODELS.get(error.title), location)
+    described = _rule(_MODELS.get(error.title), location)
+    rule = None if described is None else RULES.get(described, Text(described))
+    message: Text
     if problem["type"] == "missing":
-        message = f"`{field}` is required" + (f": {rule}" if rule else "")
+        message = (
+            lazy_gettext("`%(field)s` is required: %(rule)s", field=field, rule=rule)
+            if rule
+            else lazy_gettext("`%(field)s` is required", field=field)
+        )
     elif problem["type"] == "extra_forbidden":
-        message = f"`{field}` is not a field of this request; see /api/openapi.json"
+        message = lazy_gettext(
+            "`%(field)s` is not a field of this request; see /api/openapi.json", field=field
+        )
     elif rule:
-        message = f"`{field}` must be {rule}"
-    else:
-        message = f"`{field or 'body'}`: {problem['msg'][:1].lower()}{problem['msg'][1:]}"
+        message = lazy_gettext("`%(field)s` must be %(rule)s", field=field, rule=rule)
+    else:  # pydantic's own words, in English
+        said = f"{problem['msg'][:1].lower()}{problem['msg'][1:]}"
+        message = lazy_gettext("`%(field)s`: %(problem)s", field=field or "body", problem=said)
     return Unreadable("invalid_request", message)
 
 

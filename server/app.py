@@ -15,6 +15,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from cafe.render.palette import PALETTE
 from server import api, apispec, bodies, config, db, errors, i18n, logs, web
 from server.clock import devclock
+
+# Imported for what importing it does: it hands the domain the encoder of notices' facts
+# (`server.postbox.notices`), which gunicorn's workers, loading this module only, lacked.
+from server.mail import notices  # noqa: F401
 from server.schemas.fields import StoredInt
 from server.web import sessions
 

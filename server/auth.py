@@ -16,6 +16,7 @@ from flask import g, request
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
+from cafe.i18n import lazy_gettext
 from server import i18n
 from server.db import get_session
 from server.domain import Unauthenticated
@@ -63,13 +64,16 @@ def authenticate() -> Player:
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthenticated(
             "missing_token",
-            "send your API token as `Authorization: Bearer <token>` "
-            "(get one with POST /api/tokens)",
+            lazy_gettext(
+                "send your API token as `Authorization: Bearer <token>` "
+                "(get one with POST /api/tokens)"
+            ),
         )
     found = owner_of(get_session(), token.strip())
     if found is None or found[1].revoked_at is not None:
         raise Unauthenticated(
-            "invalid_token", "this token is unknown or revoked; sign in again for a new one"
+            "invalid_token",
+            lazy_gettext("this token is unknown or revoked; sign in again for a new one"),
         )
     g.player, g.token = found
     i18n.use_for_request(found[0])  # its messages in the caller's language, unless asked for one

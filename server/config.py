@@ -51,7 +51,7 @@ OTHER_VARIABLES = {
     "CAFE_TOKEN": "the `cafe` client: the player's API token",
     "CAFE_PROFILE": "the `cafe` client: the stored account to use",
     "CAFE_CONFIG_DIR": "the `cafe` client: where profiles are stored",
-    "CAFE_LANG": "the `cafe` client: the language it speaks (as `--lang`)",
+    "CAFE_LANG": "the `cafe` client: the language it speaks (after `--lang`)",
     "CAFE_GAME": "set by `cafe watch --exec` for its command",
 }
 

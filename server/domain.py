@@ -9,17 +9,28 @@ from __future__ import annotations
 from typing import Any
 
 from cafe import CafeError, GameOverError, IllegalTurnError, NotationError
+from cafe.i18n import Message
 
 
 class DomainError(Exception):
     """A refusal: a stable `code`, a `message` that says what was wrong and how to go on,
-    and any `facts` a client may act on (the current version, whose turn it is)."""
+    and any `facts` a client may act on (the current version, whose turn it is). The code
+    is the same in every language; the message is said in the language in use when it is
+    read (a `cafe.i18n.Text`), which is the reader's, not the one in use where it was raised."""
 
-    def __init__(self, code: str, message: str, **facts: Any) -> None:
+    def __init__(self, code: str, message: Message, **facts: Any) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.lazy_message = message
         self.facts = facts
+
+    @property
+    def message(self) -> str:
+        """The message, in the language in use now."""
+        return str(self.lazy_message)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class Unreadable(DomainError):
@@ -53,10 +64,11 @@ class RateLimited(DomainError):
 def from_engine(exc: CafeError) -> DomainError:
     """The service's refusal for an engine refusal: the one engine-error → code mapping,
     used by the API and the email-reply path alike."""
+    message = exc.lazy_message
     if isinstance(exc, NotationError):
-        return Unreadable("unreadable_turn", str(exc))
+        return Unreadable("unreadable_turn", message)
     if isinstance(exc, IllegalTurnError):
-        return Refused("illegal_turn", str(exc))
+        return Refused("illegal_turn", message)
     if isinstance(exc, GameOverError):
-        return Conflict("game_finished", str(exc))
-    return Refused("rejected", str(exc))
+        return Conflict("game_finished", message)
+    return Refused("rejected", message)

@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from cafe import CafeError
+from cafe.i18n import N_, gettext
 from server.config import settings_of
 from server.domain import (
     Conflict,
@@ -56,7 +57,14 @@ DOMAIN_STATUSES: dict[type[DomainError], int] = {
 
 #: Paths answered with JSON even outside `/api`.
 _JSON_PATHS = ("/api/", "/healthz")
-_HEADINGS = {403: "Not allowed", 404: "Not found", 413: "Too large"}
+_HEADINGS = {403: N_("Not allowed"), 404: N_("Not found"), 413: N_("Too large")}
+#: What we say for the HTTP errors Werkzeug raises with its own (English) description.
+_HTTP_MESSAGES = {
+    400: N_("the request could not be read"),
+    404: N_("there is nothing at this address"),
+    405: N_("this address does not take this method"),
+    415: N_("this request's body has a type the service does not read; send JSON"),
+}
 
 
 def _wants_page() -> bool:
@@ -67,7 +75,7 @@ def _wants_page() -> bool:
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
     """The response for an error: JSON for the API, a page for the web side."""
     if _wants_page():
-        heading = _HEADINGS.get(status, "That did not work")
+        heading = gettext(_HEADINGS.get(status, N_("That did not work")))
         html = render_template("web/error.html", status=status, heading=heading, message=message)
         return Response(html, status=status, mimetype="text/html")
     response = jsonify({"error": code, "message": message, **extra})
@@ -100,10 +108,13 @@ def init_app(app: Flask) -> None:
     def _http_error(exc: HTTPException) -> Response:
         status = exc.code or 500
         code = HTTP_CODES.get(status, "http_error")
-        message = exc.description or exc.name
+        ours = exc.description is not None and exc.description != type(exc).description
+        message = str(exc.description) if ours else gettext(_HTTP_MESSAGES.get(status, exc.name))
         if status == 413:
             limit = settings_of(app).max_content_length
-            message = f"the request body is larger than {limit} bytes; send less"
+            message = gettext(
+                "the request body is larger than %(limit)s bytes; send less", limit=limit
+            )
         response = error_response(status, code, message)
         allowed = getattr(exc, "valid_methods", None)
         if allowed:
@@ -114,7 +125,7 @@ def init_app(app: Flask) -> None:
     def _database_busy(exc: OperationalError) -> Response:
         log.warning("database unavailable: %s", exc.orig)
         response = error_response(
-            503, "unavailable", "the database is busy or unreachable; retry in a moment"
+            503, "unavailable", gettext("the database is busy or unreachable; retry in a moment")
         )
         response.headers["Retry-After"] = "1"
         return response
@@ -122,4 +133,6 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _bug(exc: Exception) -> Response:
         log.exception("unhandled error")
-        return error_response(500, "internal_error", "the server failed; the error is logged")
+        return error_response(
+            500, "internal_error", gettext("the server failed; the error is logged")
+        )

@@ -16,6 +16,7 @@ from typing import Any
 from flask import request
 from sqlmodel import Session, select
 
+from cafe.i18n import lazy_gettext
 from server.domain import Refused, Unreadable
 from server.models import IdempotencyKey, table_of, utcnow
 
@@ -42,7 +43,10 @@ def from_request(player_id: int, body: dict[str, Any]) -> Idempotency | None:
     if not _KEY.fullmatch(key):
         raise Unreadable(
             "invalid_idempotency_key",
-            f"{HEADER} must be 1 to 100 printable ASCII characters, e.g. a UUID",
+            lazy_gettext(
+                "%(header)s must be 1 to 100 printable ASCII characters, e.g. a UUID",
+                header=HEADER,
+            ),
         )
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     fingerprint = hashlib.sha256(f"{request.method} {request.path}\n{canonical}".encode())
@@ -61,8 +65,12 @@ def recall(session: Session, idem: Idempotency) -> tuple[dict[str, Any], int] | 
     if row.request_hash != idem.request_hash:
         raise Refused(
             "idempotency_key_reused",
-            f"{HEADER} {idem.key!r} was already used for a different request; "
-            "use a new key for a new request",
+            lazy_gettext(
+                "%(header)s %(key)s was already used for a different request; "
+                "use a new key for a new request",
+                header=HEADER,
+                key=repr(idem.key),
+            ),
         )
     return row.response, row.status_code
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from cafe.i18n import lazy_gettext
+
 #: Characters of an unquoted local part (RFC 5322 `atext`); beyond ASCII, RFC 6531 allows
 #: any character that is not a control or a space.
 _ATEXT = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+")
@@ -41,12 +43,28 @@ def _domain(text: str, address: str) -> str:
     try:
         ascii_domain = text.encode("idna").decode("ascii").lower()
     except UnicodeError:
-        raise AddressError(f"{address!r}: {text!r} is not a domain name") from None
+        raise AddressError(
+            lazy_gettext(
+                "%(address)s: %(domain)s is not a domain name",
+                address=repr(address),
+                domain=repr(text),
+            )
+        ) from None
     labels = ascii_domain.split(".")
     if len(labels) < 2 or not all(_LABEL.fullmatch(label) for label in labels):
-        raise AddressError(f"{address!r}: {text!r} is not a domain name like example.com")
+        raise AddressError(
+            lazy_gettext(
+                "%(address)s: %(domain)s is not a domain name like example.com",
+                address=repr(address),
+                domain=repr(text),
+            )
+        )
     if labels[-1].isdigit():
-        raise AddressError(f"{address!r}: the domain must be a name, not a number")
+        raise AddressError(
+            lazy_gettext(
+                "%(address)s: the domain must be a name, not a number", address=repr(address)
+            )
+        )
     return ascii_domain
 
 
@@ -55,23 +73,44 @@ def normalise_address(text: str) -> str:
     `AddressError` for anything else (a display name, `<…>`, quotes, several addresses)."""
     address = unicodedata.normalize("NFC", text.strip())
     if not address:
-        raise AddressError("an email address is needed, like ann@example.com")
+        raise AddressError(lazy_gettext("an email address is needed, like ann@example.com"))
     local, at, domain = address.rpartition("@")
     if not at or not local or not domain:
-        raise AddressError(f"{text!r} is not an email address like ann@example.com")
+        raise AddressError(
+            lazy_gettext(
+                "%(address)s is not an email address like ann@example.com", address=repr(text)
+            )
+        )
     if any(c in address for c in ' \t<>()[]\\",;:') or not address.isprintable():
         raise AddressError(
-            f"{text!r}: give the bare address, like ann@example.com, without a name, "
-            "brackets, quotes, spaces or a second address"
+            lazy_gettext(
+                "%(address)s: give the bare address, like ann@example.com, without a name, "
+                "brackets, quotes, spaces or a second address",
+                address=repr(text),
+            )
         )
     if "@" in local or not all(_atom_ok(atom) for atom in local.split(".")):
-        raise AddressError(f"{text!r}: the part before @ is not a valid mailbox name")
+        raise AddressError(
+            lazy_gettext(
+                "%(address)s: the part before @ is not a valid mailbox name", address=repr(text)
+            )
+        )
     local = local.lower()
     if len(local.encode()) > MAX_LOCAL:
-        raise AddressError(f"{text!r}: the part before @ is longer than {MAX_LOCAL} bytes")
+        raise AddressError(
+            lazy_gettext(
+                "%(address)s: the part before @ is longer than %(most)s bytes",
+                address=repr(text),
+                most=MAX_LOCAL,
+            )
+        )
     normal = f"{local}@{_domain(domain, text)}"
     if len(normal.encode()) > MAX_ADDRESS:
-        raise AddressError(f"{text!r} is longer than {MAX_ADDRESS} bytes")
+        raise AddressError(
+            lazy_gettext(
+                "%(address)s is longer than %(most)s bytes", address=repr(text), most=MAX_ADDRESS
+            )
+        )
     return normal
 
 
@@ -81,7 +120,10 @@ def parse_new_address(text: str, *, smtputf8: bool) -> str:
     address = normalise_address(text)
     if not smtputf8 and not address.isascii():
         raise AddressError(
-            f"{text!r}: this service's mail server cannot deliver to addresses with letters "
-            "outside ASCII before the @; please use another address"
+            lazy_gettext(
+                "%(address)s: this service's mail server cannot deliver to addresses with "
+                "letters outside ASCII before the @; please use another address",
+                address=repr(text),
+            )
         )
     return address

@@ -21,6 +21,7 @@ from flask import request
 from sqlalchemy import delete, func
 from sqlmodel import Session, col, select
 
+from cafe.i18n import N_, Text, lazy_gettext, lazy_ngettext
 from server.domain import RateLimited
 from server.models import ThrottleEvent, aware, utcnow
 
@@ -118,14 +119,21 @@ def _refusal(
     """Why the attempt after `mine` (the asker's earlier ones, newest first) is refused."""
     if len(mine) >= limit.per_client:
         wait = limit.window - (now - aware(mine[-1]))
-        return _limited(limit, f"{_WHO[limit.kind]}; try again in {_span(wait)}", wait)
+        reason = lazy_gettext(
+            "%(who)s; try again in %(wait)s", who=Text(_WHO[limit.kind]), wait=_span(wait)
+        )
+        return _limited(limit, reason, wait)
     if limit.overall is not None and _everyone(session, limit, now) > limit.overall:
-        return _limited(limit, "too many from everyone just now; try again in a few minutes")
+        return _limited(
+            limit, lazy_gettext("too many from everyone just now; try again in a few minutes")
+        )
     if limit.backoff and len(mine) >= FREE_GUESSES:
         wait = min(timedelta(seconds=2 ** (len(mine) - FREE_GUESSES)), MAX_BACKOFF)
         left = wait - (now - aware(mine[0]))
         if left > timedelta(0):
-            return _limited(limit, f"wait {_span(left)} before the next try", left)
+            return _limited(
+                limit, lazy_gettext("wait %(wait)s before the next try", wait=_span(left)), left
+            )
     return None
 
 
@@ -138,27 +146,33 @@ def _everyone(session: Session, limit: Limit, now: datetime) -> int:
     ).one()
 
 
-def _limited(limit: Limit, reason: str, wait: timedelta | None = None) -> RateLimited:
+def _limited(limit: Limit, reason: Text, wait: timedelta | None = None) -> RateLimited:
     facts = {} if wait is None else {"retry_after": max(1, int(wait.total_seconds()) + 1)}
-    return RateLimited(f"too_many_{limit.kind}", f"{_WHAT[limit.kind]}: {reason}", **facts)
+    said = lazy_gettext("%(what)s: %(reason)s", what=Text(_WHAT[limit.kind]), reason=reason)
+    return RateLimited(f"too_many_{limit.kind}", said, **facts)
 
 
+#: What was attempted too often, by kind.
 _WHAT = {
-    "guesses": "too many wrong sign-in codes",
-    "account_guesses": "too many wrong sign-in codes",
-    "signups": "too many registrations",
-    "codes": "too many sign-in code requests",
+    "guesses": N_("too many wrong sign-in codes"),
+    "account_guesses": N_("too many wrong sign-in codes"),
+    "signups": N_("too many registrations"),
+    "codes": N_("too many sign-in code requests"),
 }
 #: Who reached a limit of their own, by kind.
 _WHO = {
-    "guesses": "too many from your address",
-    "account_guesses": "too many for this email address today; use the sign-in link "
-    "in the email (no wrong guess blocks it)",
-    "signups": "too many from your address",
-    "codes": "too many from your address",
+    "guesses": N_("too many from your address"),
+    "account_guesses": N_(
+        "too many for this email address today; use the sign-in link "
+        "in the email (no wrong guess blocks it)"
+    ),
+    "signups": N_("too many from your address"),
+    "codes": N_("too many from your address"),
 }
 
 
-def _span(wait: timedelta) -> str:
+def _span(wait: timedelta) -> Text:
     seconds = max(1, int(wait.total_seconds()) + 1)
-    return f"{seconds} seconds" if seconds < 120 else f"{seconds // 60} minutes"
+    if seconds < 120:
+        return lazy_ngettext("%(num)s second", "%(num)s seconds", seconds)
+    return lazy_ngettext("%(num)s minute", "%(num)s minutes", seconds // 60)

@@ -5,10 +5,10 @@ code no longer says; each catalog's plural rule is CLDR's for its language."""
 from __future__ import annotations
 
 import importlib.util
-import re
 from pathlib import Path
 
 import pytest
+from mojibake_support import MOJIBAKE
 
 from cafe import i18n
 
@@ -17,9 +17,6 @@ _spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "cat
 assert _spec and _spec.loader
 catalogs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(catalogs)
-
-#: Mojibake: UTF-8 read as cp1252 or Latin-1 ("PÅ™ed" for "Před", "Ð¥" for "Х").
-MOJIBAKE = re.compile("[ÃÅÐÑ][\u0080-\u00bf\u2018-\u203a\u0152-\u0178]")
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +61,11 @@ def test_the_checker_sees_a_missing_an_untranslated_and_a_stale_message(
     assert f"cs: untranslated {catalogs._key(first)!r}" in found
     assert f"cs: missing {catalogs._key(second)!r}" in found
     assert "cs: not in the code 'A sentence the code never says'" in found
+
+
+@pytest.mark.parametrize("word", ["Před", "něco", "sáček", "Kärtchen", "Größe", "Ваш ход", "очков"])
+def test_the_mojibake_pattern_sees_the_seeds_damage(word):
+    """`seeds/001`'s damage (UTF-8 read as cp1252: "PÅ™ed") and Latin-1's, never the word."""
+    assert MOJIBAKE.search(word.encode().decode("cp1252", errors="ignore"))
+    assert MOJIBAKE.search(word.encode().decode("latin-1"))
+    assert not MOJIBAKE.search(word)

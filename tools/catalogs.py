@@ -21,7 +21,7 @@ from pathlib import Path
 
 from babel import Locale
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
@@ -29,6 +29,8 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "cafe" / "locales"
 DOMAIN = "cafe"
+#: The functions whose messages are extracted: gettext's, and `cafe.i18n`'s lazy ones.
+KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "lazy_ngettext": (1, 2)}
 
 #: The placeholders of a message: `%(name)s` (and `%%`, a percent sign).
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
@@ -55,7 +57,12 @@ def extract() -> Catalog:
         method_map, options_map = parse_mapping_cfg(config)
     template = Catalog(domain=DOMAIN)
     for filename, _line, message, comments, context in extract_from_dir(
-        ROOT, method_map, options_map, comment_tags=("Translators:",), strip_comment_tags=True
+        ROOT,
+        method_map,
+        options_map,
+        keywords=KEYWORDS,
+        comment_tags=("Translators:",),
+        strip_comment_tags=True,
     ):
         template.add(message, None, [(filename, 0)], auto_comments=comments, context=context)
     return template

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from cafe import fairbag
 from cafe.errors import CafeError
 from cafe.game import HAND_SIZE, Game
+from cafe.i18n import Message, gettext, lazy_gettext, lazy_ngettext
 from cafe.record.syntax import (
     HEX64,
     KLATSCH,
@@ -23,7 +24,6 @@ from cafe.record.syntax import (
     read_tiles,
 )
 from cafe.record.writing import departures, result_text
-from cafe.render.quantities import count
 from cafe.standings import Standing
 from cafe.state import Options
 from cafe.tiles import ALL_TILES, TILE_COUNTS
@@ -43,15 +43,24 @@ class VerifyReport:
     event: str | None = None
 
     def __str__(self) -> str:
-        ended = (
-            ""
-            if self.adjudication is None
-            else f"; ended by adjudication ({self.adjudication}) with the standings as they were"
-        )
-        return (
-            f"verified: {count(self.turns, 'turn')} by {', '.join(self.players)}; the seed matches "
-            f"commitment {self.commitment} and every deal and draw{ended}; "
-            f"result {result_text(self.standings, self.left)}"
+        facts = {
+            "turns": lazy_ngettext("%(num)s turn", "%(num)s turns", self.turns),
+            "players": ", ".join(self.players),
+            "commitment": self.commitment,
+            "result": result_text(self.standings, self.left),
+        }
+        if self.adjudication is None:
+            return gettext(
+                "verified: %(turns)s by %(players)s; the seed matches commitment "
+                "%(commitment)s and every deal and draw; result %(result)s",
+                **facts,
+            )
+        return gettext(
+            "verified: %(turns)s by %(players)s; the seed matches commitment %(commitment)s "
+            "and every deal and draw; ended by adjudication (%(reason)s) with the standings "
+            "as they were; result %(result)s",
+            reason=self.adjudication,
+            **facts,
         )
 
 
@@ -67,12 +76,15 @@ def verify(text: str) -> VerifyReport:
     if "Seed" not in record.tags:
         raise RecordError(
             record.header_end,
-            "the header has no Seed tag: only a record with its seed revealed can be verified",
+            lazy_gettext(
+                "the header has no Seed tag: only a record with its seed revealed can be verified"
+            ),
         )
     game = _replay(record)
     if not game.is_over:
         raise RecordError(
-            record.last_line, "the game is not over: only a finished game can be verified"
+            record.last_line,
+            lazy_gettext("the game is not over: only a finished game can be verified"),
         )
     return VerifyReport(
         players=game.players,
@@ -92,12 +104,21 @@ def _replay(record: ParsedRecord) -> Game:
             try:
                 game.resign(entry.player, timeout=entry.timeout)
             except CafeError as error:
-                raise RecordError(entry.line, f"{entry.player} resigns: {error}") from None
+                raise RecordError(
+                    entry.line,
+                    lazy_gettext(
+                        "%(player)s resigns: %(problem)s",
+                        player=entry.player,
+                        problem=error.lazy_message,
+                    ),
+                ) from None
         elif isinstance(entry, Adjudication):
             try:
                 game.adjudicate(entry.reason)
             except CafeError as error:
-                raise RecordError(entry.line, f"adjudicated: {error}") from None
+                raise RecordError(
+                    entry.line, lazy_gettext("adjudicated: %(problem)s", problem=error.lazy_message)
+                ) from None
         else:
             _play(game, entry)
     _check_result(game, record)
@@ -116,16 +137,20 @@ def _start(record: ParsedRecord) -> Game:
         try:
             return Game._from_bag(players, bag, options, seed=None, commitment=commitment)
         except CafeError as error:
-            raise RecordError(tags["Players"].line, str(error)) from None
+            raise RecordError(tags["Players"].line, error.lazy_message) from None
     seed = _seed(tags["Seed"], tags["Commitment"], commitment)
     try:
         game = Game.new(players, seed=seed, options=options)
     except CafeError as error:
-        raise RecordError(tags["Players"].line, str(error)) from None
+        raise RecordError(tags["Players"].line, error.lazy_message) from None
     if list(game.players) != players:
         raise RecordError(
             tags["Players"].line,
-            f"seat order {' '.join(players)} is not the seed's: {' '.join(game.players)}",
+            lazy_gettext(
+                "seat order %(order)s is not the seed's: %(seed)s",
+                order=" ".join(players),
+                seed=" ".join(game.players),
+            ),
         )
     _check_deal(tags["Deal"], deal, game)
     return game
@@ -134,14 +159,18 @@ def _start(record: ParsedRecord) -> Game:
 def _players(tag: Tag) -> list[str]:
     players = tag.value.split()
     if not players:
-        raise RecordError(tag.line, "Players: the names in seat order, separated by spaces")
+        raise RecordError(
+            tag.line, lazy_gettext("Players: the names in seat order, separated by spaces")
+        )
     return players
 
 
 def _options(tag: Tag) -> Options:
     words = tag.value.split()
     if not words:
-        raise RecordError(tag.line, f"Options: write '{NO_OPTIONS}' for a game without variants")
+        raise RecordError(
+            tag.line, lazy_gettext("Options: write 'none' for a game without variants")
+        )
     if words == [NO_OPTIONS]:
         return Options()
     birthday: int | None = None
@@ -155,17 +184,24 @@ def _options(tag: Tag) -> Options:
         else:
             raise RecordError(
                 tag.line,
-                f"Options: cannot read {word!r}: write 'birthday=T', '{KLATSCH}' or '{NO_OPTIONS}'",
+                lazy_gettext(
+                    "Options: cannot read %(word)s: write 'birthday=T', 'coffee_klatsch' or 'none'",
+                    word=repr(word),
+                ),
             )
     try:
         return Options(birthday=birthday, coffee_klatsch=klatsch)
     except ValueError as error:
-        raise RecordError(tag.line, f"Options: {error}") from None
+        raise RecordError(
+            tag.line, lazy_gettext("Options: %(problem)s", problem=str(error))
+        ) from None
 
 
 def _commitment(tag: Tag) -> str:
     if not HEX64.fullmatch(tag.value):
-        raise RecordError(tag.line, "Commitment: the SHA-256 of the seed, 64 hex digits")
+        raise RecordError(
+            tag.line, lazy_gettext("Commitment: the SHA-256 of the seed, 64 hex digits")
+        )
     return tag.value.lower()
 
 
@@ -173,13 +209,18 @@ def _seed(tag: Tag, commitment_tag: Tag, commitment: str) -> bytes:
     try:
         seed = bytes.fromhex(tag.value)
     except ValueError:
-        raise RecordError(tag.line, "Seed: the seed's bytes in hex digits") from None
+        raise RecordError(tag.line, lazy_gettext("Seed: the seed's bytes in hex digits")) from None
     digest = fairbag.commitment(seed)
     if digest != commitment:
         raise RecordError(
             tag.line,
-            f"Seed does not match the Commitment on line {commitment_tag.line}: its SHA-256 is "
-            f"{digest}, the Commitment says {commitment}",
+            lazy_gettext(
+                "Seed does not match the Commitment on line %(line)s: its SHA-256 is "
+                "%(digest)s, the Commitment says %(commitment)s",
+                line=commitment_tag.line,
+                digest=digest,
+                commitment=commitment,
+            ),
         )
     return seed
 
@@ -189,7 +230,11 @@ def _deal(tag: Tag, seats: int) -> list[list[str]]:
     if len(hands) != seats or any(len(hand) != HAND_SIZE for hand in hands):
         raise RecordError(
             tag.line,
-            f"Deal: {HAND_SIZE} tiles for each of the {seats} seats, hands separated by '/'",
+            lazy_gettext(
+                "Deal: %(size)s tiles for each of the %(seats)s seats, hands separated by '/'",
+                size=HAND_SIZE,
+                seats=seats,
+            ),
         )
     return [list(hand) for hand in hands]
 
@@ -199,8 +244,12 @@ def _check_deal(tag: Tag, deal: list[list[str]], game: Game) -> None:
         if recorded != dealt:
             raise RecordError(
                 tag.line,
-                f"Deal: {player} was dealt {' '.join(dealt)} from the seed's bag, "
-                f"not {' '.join(recorded)}",
+                lazy_gettext(
+                    "Deal: %(player)s was dealt %(dealt)s from the seed's bag, not %(recorded)s",
+                    player=player,
+                    dealt=" ".join(dealt),
+                    recorded=" ".join(recorded),
+                ),
             )
 
 
@@ -218,7 +267,12 @@ def _bag_from_draws(record: ParsedRecord, deal: list[list[str]]) -> list[str]:
     for line, tile in taken:
         if left[tile] == 0:
             raise RecordError(
-                line, f"one {tile} too many: the game has {TILE_COUNTS[tile]}, all dealt or drawn"
+                line,
+                lazy_gettext(
+                    "one %(tile)s too many: the game has %(count)s, all dealt or drawn",
+                    tile=tile,
+                    count=TILE_COUNTS[tile],
+                ),
             )
         left[tile] -= 1
         bag.append(tile)
@@ -234,48 +288,94 @@ def _play(game: Game, turn_line: TurnLine) -> None:
     line, number = turn_line.line, turn_line.number
     expected = len(game.history) + 1
     if number != expected:
-        raise RecordError(line, f"turn {number} where turn {expected} comes next")
-    who = f"turn {number} by {turn_line.player}"
+        raise RecordError(
+            line,
+            lazy_gettext(
+                "turn %(number)s where turn %(expected)s comes next",
+                number=number,
+                expected=expected,
+            ),
+        )
+    who = {"number": number, "player": turn_line.player}
     if game.is_over:
-        raise RecordError(line, f"{who}: the game is already over")
+        raise RecordError(
+            line, lazy_gettext("turn %(number)s by %(player)s: the game is already over", **who)
+        )
     if turn_line.player != game.player_to_move:
         raise RecordError(
-            line, f"turn {number} is {game.player_to_move}'s, not {turn_line.player}'s"
+            line,
+            lazy_gettext(
+                "turn %(number)s is %(mover)s's, not %(player)s's",
+                mover=game.player_to_move,
+                **who,
+            ),
         )
     try:
         result = game.play(turn_line.text, timeout=turn_line.timeout)
     except CafeError as error:
-        raise RecordError(line, f"{who}: {error}") from None
+        raise RecordError(
+            line,
+            lazy_gettext(
+                "turn %(number)s by %(player)s: %(problem)s", problem=error.lazy_message, **who
+            ),
+        ) from None
     if result.points != turn_line.points:
         raise RecordError(
-            line, f"{who} scores {result.points:+d}, the record says {turn_line.points:+d}"
+            line,
+            lazy_gettext(
+                "turn %(number)s by %(player)s scores %(points)s, the record says %(recorded)s",
+                points=format(result.points, "+d"),
+                recorded=format(turn_line.points, "+d"),
+                **who,
+            ),
         )
     if result.drawn != turn_line.drawn:
         raise RecordError(
             line,
-            f"{who} draws {_tiles_text(result.drawn)} from the bag, the record says "
-            f"{_tiles_text(turn_line.drawn)}",
+            lazy_gettext(
+                "turn %(number)s by %(player)s draws %(drawn)s from the bag, "
+                "the record says %(recorded)s",
+                drawn=_tiles_text(result.drawn),
+                recorded=_tiles_text(turn_line.drawn),
+                **who,
+            ),
         )
     if result.eliminated != turn_line.eliminated:
-        fact = "eliminates" if result.eliminated else "does not eliminate"
-        raise RecordError(line, f"{who} {fact} {turn_line.player}, unlike the record")
+        raise RecordError(
+            line,
+            lazy_gettext(
+                "turn %(number)s by %(player)s eliminates %(player)s, unlike the record", **who
+            )
+            if result.eliminated
+            else lazy_gettext(
+                "turn %(number)s by %(player)s does not eliminate %(player)s, unlike the record",
+                **who,
+            ),
+        )
 
 
-def _tiles_text(tiles: tuple[str, ...]) -> str:
-    return " ".join(tiles) or "nothing"
+def _tiles_text(tiles: tuple[str, ...]) -> Message:
+    return " ".join(tiles) or lazy_gettext("nothing")
 
 
 def _check_result(game: Game, record: ParsedRecord) -> None:
     tag = record.tags.get("Result")
     if not game.is_over:
         if tag is not None:
-            raise RecordError(tag.line, "Result: the game is not over after the last turn")
+            raise RecordError(
+                tag.line, lazy_gettext("Result: the game is not over after the last turn")
+            )
         return
     expected = result_text(game.standings(), departures(game))
     if tag is None:
         raise RecordError(
             record.last_line,
-            f"the game is over after this turn but no Result tag says so: {expected}",
+            lazy_gettext(
+                "the game is over after this turn but no Result tag says so: %(expected)s",
+                expected=expected,
+            ),
         )
     if tag.value not in (expected, result_text(game.standings())):  # older: all "eliminated"
-        raise RecordError(tag.line, f"Result: the replayed game ends {expected}")
+        raise RecordError(
+            tag.line, lazy_gettext("Result: the replayed game ends %(expected)s", expected=expected)
+        )

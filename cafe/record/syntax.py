@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from cafe.errors import InvalidPositionError, NotationError
+from cafe.i18n import Message, lazy_gettext
 from cafe.tiles import parse_tile
 
 TAGS = (
@@ -47,12 +48,18 @@ HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 
 
 class RecordError(InvalidPositionError):
-    """A damaged game record: ``line`` is its 1-based line number, ``reason`` what is wrong."""
+    """A damaged game record: ``line`` is its 1-based line number, ``reason`` what is wrong
+    (said in the language in use when it is read)."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+    def __init__(self, line: int, reason: Message) -> None:
+        super().__init__(lazy_gettext("line %(line)s: %(reason)s", line=line, reason=reason))
         self.line = line
-        self.reason = reason
+        self._reason = reason
+
+    @property
+    def reason(self) -> str:
+        """What is wrong, in the language in use now."""
+        return str(self._reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +116,19 @@ def parse(text: str) -> ParsedRecord:
             continue
         if line.startswith("["):
             if turns:
-                raise RecordError(number, "a tag after the turns: the header comes first")
+                raise RecordError(
+                    number, lazy_gettext("a tag after the turns: the header comes first")
+                )
             name, value = _parse_tag(number, line)
             if name in tags:
-                raise RecordError(number, f"second {name} tag (first on line {tags[name].line})")
+                raise RecordError(
+                    number,
+                    lazy_gettext(
+                        "second %(tag)s tag (first on line %(line)s)",
+                        tag=name,
+                        line=tags[name].line,
+                    ),
+                )
             _check_tag(number, name, value)
             tags[name] = Tag(number, value)
             header_end = number
@@ -124,25 +140,37 @@ def parse(text: str) -> ParsedRecord:
             turns.append(_parse_turn_line(number, line))
     for name in REQUIRED_TAGS:
         if name not in tags:
-            raise RecordError(header_end, f"the header has no {name} tag")
+            raise RecordError(header_end, lazy_gettext("the header has no %(tag)s tag", tag=name))
     return ParsedRecord(tags, turns, header_end)
 
 
 def _check_tag(number: int, name: str, value: str) -> None:
     """The form of the descriptive tags (the others are read when the game is replayed)."""
     if name == "Date" and not DATE.fullmatch(value):
-        raise RecordError(number, f"Date {value!r}: write YYYY.MM.DD, e.g. 2026.11.30")
+        raise RecordError(
+            number,
+            lazy_gettext("Date %(value)s: write YYYY.MM.DD, e.g. 2026.11.30", value=repr(value)),
+        )
     if name in ("Event", "Site", "Game") and not value.strip():
-        raise RecordError(number, f"{name} is empty: leave the tag out instead")
+        raise RecordError(
+            number, lazy_gettext("%(tag)s is empty: leave the tag out instead", tag=name)
+        )
 
 
 def _parse_tag(number: int, line: str) -> tuple[str, str]:
     match = _TAG.fullmatch(line)
     if match is None:
-        raise RecordError(number, f'cannot read tag {line!r}: write [Name "value"]')
+        raise RecordError(
+            number, lazy_gettext('cannot read tag %(line)s: write [Name "value"]', line=repr(line))
+        )
     name, value = match.groups()
     if name not in TAGS:
-        raise RecordError(number, f"unknown tag {name} (a record has {', '.join(TAGS)})")
+        raise RecordError(
+            number,
+            lazy_gettext(
+                "unknown tag %(tag)s (a record has %(tags)s)", tag=name, tags=", ".join(TAGS)
+            ),
+        )
     return name, value
 
 
@@ -151,7 +179,11 @@ def _parse_resignation(number: int, line: str) -> Resignation:
     what = " ".join(words[2:])
     if len(words) < 3 or words[0] != RESIGNS_PREFIX or what not in (RESIGNS, TIMES_OUT):
         raise RecordError(
-            number, f"cannot read {line!r}: write '-- PLAYER resigns' or '-- PLAYER times out'"
+            number,
+            lazy_gettext(
+                "cannot read %(line)s: write '-- PLAYER resigns' or '-- PLAYER times out'",
+                line=repr(line),
+            ),
         )
     return Resignation(number, words[1], timeout=what == TIMES_OUT)
 
@@ -159,7 +191,10 @@ def _parse_resignation(number: int, line: str) -> Resignation:
 def _parse_adjudication(number: int, line: str) -> Adjudication:
     reason = line.removeprefix(f"{RESIGNS_PREFIX} {ADJUDICATED}").strip()
     if not reason:
-        raise RecordError(number, f"cannot read {line!r}: write '-- {ADJUDICATED} REASON'")
+        raise RecordError(
+            number,
+            lazy_gettext("cannot read %(line)s: write '-- adjudicated: REASON'", line=repr(line)),
+        )
     return Adjudication(number, reason)
 
 
@@ -168,10 +203,19 @@ def _parse_turn_line(number: int, line: str) -> TurnLine:
     fields = [field.strip() for field in match.group(3).split("|")] if match else []
     if match is None or len(fields) < 2 or not fields[0]:
         raise RecordError(
-            number, f"cannot read {line!r}: a turn line is 'N. PLAYER: TURN | POINTS …'"
+            number,
+            lazy_gettext(
+                "cannot read %(line)s: a turn line is 'N. PLAYER: TURN | POINTS …'",
+                line=repr(line),
+            ),
         )
     if not _POINTS.fullmatch(fields[1]):
-        raise RecordError(number, f"cannot read points {fields[1]!r}: write +17, -4 or +0")
+        raise RecordError(
+            number,
+            lazy_gettext(
+                "cannot read points %(points)s: write +17, -4 or +0", points=repr(fields[1])
+            ),
+        )
     drawn: tuple[str, ...] | None = None
     eliminated = timeout = False
     for field in fields[2:]:
@@ -185,8 +229,11 @@ def _parse_turn_line(number: int, line: str) -> TurnLine:
         else:
             raise RecordError(
                 number,
-                f"cannot read {field!r}: after the points come 'drew TILE …', "
-                f"'{ELIMINATED}' and '{TIMEOUT}', each at most once",
+                lazy_gettext(
+                    "cannot read %(field)s: after the points come 'drew TILE …', "
+                    "'eliminated' and 'timeout', each at most once",
+                    field=repr(field),
+                ),
             )
     return TurnLine(
         line=number,
@@ -204,4 +251,4 @@ def read_tiles(number: int, text: str) -> tuple[str, ...]:
     try:
         return tuple(parse_tile(word) for word in text.split())
     except NotationError as error:
-        raise RecordError(number, str(error)) from None
+        raise RecordError(number, error.lazy_message) from None

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 
 from cafe.errors import CafeError
 from cafe.game import Game
+from cafe.i18n import lazy_gettext
 from cafe.record.syntax import (
     ADJUDICATED,
     DREW,
@@ -39,11 +40,19 @@ def write(
     Game tags, left out when not given)."""
     deal, commitment, seed = game.deal, game.commitment, game.seed
     if deal is None or commitment is None:
-        raise CafeError("a record starts from the deal: this game was loaded from a position")
+        raise CafeError(
+            lazy_gettext("a record starts from the deal: this game was loaded from a position")
+        )
     about = (("Event", event), ("Site", site), ("Date", date), ("Game", game_id))
     for name, value in about:
         if value and not value.isprintable():
-            raise CafeError(f"the {name} tag must be one line of printable text: {value!r}")
+            raise CafeError(
+                lazy_gettext(
+                    "the %(tag)s tag must be one line of printable text: %(value)s",
+                    tag=name,
+                    value=repr(value),
+                )
+            )
     tags = [
         *((name, value) for name, value in about if value),
         ("Players", " ".join(game.players)),
@@ -52,7 +61,9 @@ def write(
     ]
     if reveal_seed:
         if seed is None:
-            raise CafeError("the seed of this game is unknown, so the record cannot reveal it")
+            raise CafeError(
+                lazy_gettext("the seed of this game is unknown, so the record cannot reveal it")
+            )
         tags.append(("Seed", seed.hex()))
     tags.append(("Deal", " / ".join(" ".join(hand) for hand in deal)))
     if game.is_over:

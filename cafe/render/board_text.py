@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES
 from cafe.game import Game
+from cafe.i18n import gettext
 from cafe.render.common import (
     Seat,
     details,
@@ -169,16 +170,20 @@ def _wrap(parts: list[str], width: int, sep: str = " · ", indent: str = "") -> 
 
 def _legend(game: Game, color: bool, last: bool) -> list[str]:
     """What the marks mean, for a reader who has not seen the picture before."""
+    tiles = "DE♀/DE♂ (DEf/DEm)" if color else "DEf/DEm"
     parts = [
-        "[DE1] table",
-        "·12 free chair 12",
-        "DE♀/DE♂ (DEf/DEm) German lady/gentleman" if color else "DEf/DEm German lady/gentleman",
-        f"{_label('Jf=TR', color)} joker counting as Turkey",
+        gettext("%(sample)s table", sample="[DE1]"),
+        gettext("%(sample)s free chair %(chair)s", sample="·12", chair=12),
+        gettext("%(tiles)s German lady/gentleman", tiles=tiles),
+        gettext("%(tile)s joker counting as Turkey", tile=_label("Jf=TR", color)),
     ]
-    if last:
-        parts.append("reversed: the last turn" if color else f"{LAST}DEf the last turn")
+    if last and color:
+        parts.append(gettext("reversed: the last turn"))
+    elif last:
+        parts.append(gettext("%(sample)s the last turn", sample=LAST + "DEf"))
     if game.birthday_nation:
-        parts.append(f"*{game.birthday_nation}1* birthday table")
+        table = "*" + game.birthday_nation + "1*"
+        parts.append(gettext("%(sample)s birthday table", sample=table))
     return parts
 
 
@@ -303,7 +308,8 @@ def _draw_bar(
     its guest when taken or its value when free; the next stool's value is in brackets."""
     x, y, step = layout.bar_left, BAR_TOP, layout.stool_step
     first = (layout.bar_width - step * (STOOLS_PER_ROW - 1)) // 2 + 2
-    _draw_box(canvas, " BAR ", layout)
+    title = gettext("BAR")
+    _draw_box(canvas, f" {title} ", layout)
     for stool, value in enumerate(BAR_VALUES):
         row, col = divmod(stool, STOOLS_PER_ROW)
         right, sy = x + first + col * step, y + 2 + row  # labels end at ``right``
@@ -334,8 +340,12 @@ def _draw_box(canvas: Canvas, title: str, layout: Layout) -> None:
 def _bar_note(game: Game) -> str:
     taken = len(game.bar)
     if game.next_stool_value is None:
-        return "all 20 stools taken"
-    return f"next: stool {taken + 1} of 20, {signed(game.next_stool_value)}"
+        return gettext("all 20 stools taken")
+    return gettext(
+        "next: stool %(stool)s of 20, %(value)s",
+        stool=taken + 1,
+        value=signed(game.next_stool_value),
+    )
 
 
 # --- the players -----------------------------------------------------------------------------
@@ -345,37 +355,89 @@ def _player_lines(game: Game, color: bool) -> list[str]:
     """The players as a small table: in seat order with the turn marker while the game runs,
     by place with the hand penalties once it is over."""
     table = seats(game)
-    width = max(display_width("player"), *(display_width(_name(seat)) for seat in table))
+    heads = Headings()
+    width = max(display_width(heads.player), *(display_width(_name(seat)) for seat in table))
     if game.is_over:
         table.sort(key=lambda seat: seat.place or 0)
-        left = _pad("left in hand", HAND)
-        header = f"   place  {_pad('player', width)}  score  {left}  penalty  final"
-        return [header, *(_final_line(seat, width, color).rstrip() for seat in table)]
-    header = f"   {_pad('player', width)}  score  limit  hand"
-    return [header, *(_running_line(seat, width, color).rstrip() for seat in table)]
+        header = (
+            f"   {_pad(heads.place, heads.place_width)}  {_pad(heads.player, width)}  "
+            f"{_pad(heads.score, heads.score_width, right=True)}  {_pad(heads.left, HAND)}  "
+            f"{_pad(heads.penalty, heads.penalty_width, right=True)}  "
+            f"{_pad(heads.final, heads.final_width, right=True)}"
+        )
+        return [header, *(_final_line(seat, width, heads, color).rstrip() for seat in table)]
+    header = (
+        f"   {_pad(heads.player, width)}  {_pad(heads.score, heads.score_width, right=True)}  "
+        f"{_pad(heads.limit, heads.limit_width, right=True)}  {heads.hand}"
+    )
+    return [header, *(_running_line(seat, width, heads, color).rstrip() for seat in table)]
 
 
-def _running_line(seat: Seat, width: int, color: bool) -> str:
+@dataclass(frozen=True)
+class Headings:
+    """The players' table's headings in the language in use, and the columns each takes:
+    at least the English ones' (`score` is 5 wide), more where a word is longer."""
+
+    player: str = field(default_factory=lambda: gettext("player"))
+    score: str = field(default_factory=lambda: gettext("score"))
+    limit: str = field(default_factory=lambda: gettext("limit"))
+    hand: str = field(default_factory=lambda: gettext("hand"))
+    place: str = field(default_factory=lambda: gettext("place"))
+    left: str = field(default_factory=lambda: gettext("left in hand"))
+    penalty: str = field(default_factory=lambda: gettext("penalty"))
+    final: str = field(default_factory=lambda: gettext("final"))
+
+    @property
+    def score_width(self) -> int:
+        return max(5, display_width(self.score))
+
+    @property
+    def limit_width(self) -> int:
+        return max(5, display_width(self.limit))
+
+    @property
+    def place_width(self) -> int:
+        return max(5, display_width(self.place))
+
+    @property
+    def penalty_width(self) -> int:
+        return max(7, display_width(self.penalty))
+
+    @property
+    def final_width(self) -> int:
+        return max(5, display_width(self.final))
+
+
+def _running_line(seat: Seat, width: int, heads: Headings, color: bool) -> str:
     marker = "▶" if seat.to_move else " "
     limit = "-" if seat.eliminated else str(seat.hand_limit)
-    line = f" {marker} {_pad(_name(seat), width)}  {seat.score:5}  {limit:>5}  "
+    line = (
+        f" {marker} {_pad(_name(seat), width)}  {seat.score:{heads.score_width}}  "
+        f"{limit:>{heads.limit_width}}  "
+    )
     if seat.eliminated:
-        return f"{line}(set aside: {_hand(seat.hand, color, 0)})"
-    return line + _hand(seat.hand, color, HAND) + ("  ◀ to move" if seat.to_move else "")
+        return line + gettext("(set aside: %(tiles)s)", tiles=_hand(seat.hand, color, 0))
+    to_move = "  ◀ " + gettext("to move") if seat.to_move else ""
+    return line + _hand(seat.hand, color, HAND) + to_move
 
 
-def _final_line(seat: Seat, width: int, color: bool) -> str:
+def _final_line(seat: Seat, width: int, heads: Headings, color: bool) -> str:
     left = _hand(() if seat.eliminated else seat.hand, color, HAND)
     name = _pad(_name(seat), width)
-    return f"   {seat.place:<5}  {name}  {seat.score:5}  {left}  {seat.penalty:7}  {seat.final:5}"
+    return (
+        f"   {seat.place:<{heads.place_width}}  {name}  {seat.score:{heads.score_width}}  "
+        f"{left}  {seat.penalty:{heads.penalty_width}}  {seat.final:{heads.final_width}}"
+    )
 
 
 def _name(seat: Seat) -> str:
-    return display_name(seat.name) + (" (out)" if seat.eliminated else "")
+    name = display_name(seat.name)
+    return gettext("%(player)s (out)", player=name) if seat.eliminated else name
 
 
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - display_width(text))
+def _pad(text: str, width: int, *, right: bool = False) -> str:
+    fill = " " * (width - display_width(text))
+    return fill + text if right else text + fill
 
 
 def _hand(tiles: tuple[str, ...], color: bool, width: int) -> str:

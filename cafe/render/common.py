@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from cafe.board import NATIONS
 from cafe.game import Game
+from cafe.i18n import gettext, ngettext
 from cafe.render.quantities import signed
 
 #: One colour per nation for the SVG (and for web pages that want to match it), loosely after
@@ -74,27 +75,51 @@ def seats(game: Game) -> list[Seat]:
 def headline(game: Game) -> str:
     """Whose turn it is, or who won: the one line a player looks for first."""
     if not game.is_over:
-        return f"{display_name(game.player_to_move)} to move"
+        return gettext("%(player)s to move", player=display_name(game.player_to_move))
     first = [s for s in game.standings() if s.place == 1]
-    names = " and ".join(display_name(s.player) for s in first)
-    verb = "wins" if len(first) == 1 else "share first place"
-    return f"Game over: {names} {verb} with {first[0].final}"
+    if len(first) == 1:
+        return gettext(
+            "Game over: %(player)s wins with %(final)s",
+            player=display_name(first[0].player),
+            final=first[0].final,
+        )
+    return gettext(
+        "Game over: %(players)s share first place with %(final)s",
+        players=gettext(" and ").join(display_name(s.player) for s in first),
+        final=first[0].final,
+    )
 
 
 def details(game: Game, minus: str = "-") -> list[str]:
     """The smaller facts, as short phrases: bag, next stool, variants, birthday nation."""
     stool = game.next_stool_value
     parts = [
-        f"{game.bag_size} tiles in the bag",
-        "bar full" if stool is None else f"next bar stool {signed(stool, minus)}",
+        ngettext("%(num)s tile in the bag", "%(num)s tiles in the bag", game.bag_size),
+        gettext("bar full")
+        if stool is None
+        else gettext("next bar stool %(value)s", value=signed(stool, minus)),
     ]
     if game.options.coffee_klatsch:
-        parts.append("coffee klatsch")
+        parts.append(gettext("coffee klatsch"))
     if game.birthday_nation:
         nation = game.birthday_nation
-        parts.append(f"birthday: {NATIONS[nation]} ({nation}1, {nation}2 score double)")
+        first, second = f"{nation}1", f"{nation}2"
+        parts.append(
+            gettext(
+                "birthday: %(nation)s (%(first)s, %(second)s score double)",
+                nation=NATIONS[nation],
+                first=first,
+                second=second,
+            )
+        )
     elif game.options.birthday is not None:
-        parts.append(f"birthday table at {game.options.birthday} points")
+        parts.append(
+            ngettext(
+                "birthday table at %(num)s point",
+                "birthday table at %(num)s points",
+                game.options.birthday,
+            )
+        )
     return parts
 
 

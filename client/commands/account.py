@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cafe.i18n import LANGUAGES
+from cafe.i18n import gettext as _
 from client.errors import (
     ApiError,
     CliError,
@@ -18,38 +20,53 @@ from client.errors import (
 from client.output import fail_line, joined, say, table
 
 if TYPE_CHECKING:
+    from client.api import ApiClient
     from client.session import Session
 
 ServerOption = Annotated[
     str | None,
     typer.Option(
-        "--server", help="The service's URL, remembered in the profile.", show_default=False
+        "--server", help=_("The service's URL, remembered in the profile."), show_default=False
     ),
 ]
 
 
 def register(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Your player name, shown in games.")],
-    email: Annotated[str, typer.Argument(help="Where sign-in codes and your turns are mailed.")],
+    name: Annotated[str, typer.Argument(help=_("Your player name, shown in games."))],
+    email: Annotated[str, typer.Argument(help=_("Where sign-in codes and your turns are mailed."))],
     server: ServerOption = None,
 ) -> None:
     """Register a new player; a sign-in code is mailed to you.
 
-    Then sign in with `cafe login EMAIL`.
+    Then sign in with `cafe login EMAIL`. The server keeps the language `cafe` speaks now as
+    yours, for your emails too (`cafe prefs language=…` changes it).
     """
     session: Session = ctx.obj
     api = session.client(server)
-    player = api.register(name, email)
+    player = api.register(name, email)  # in this run's language (`Accept-Language`)
     profile = session.profile
     profile.server, profile.email, profile.player = api.base_url, player["email"], player["name"]
+    profile.language = learnt_language(player, profile.language)
     profile.token = profile.token_id = None
     profile.awaiting_code = True
     session.save()
     say(
-        f"Registered {player['name']} at {api.base_url}.\nA sign-in code is on its way to "
-        f"{player['email']}.\nSign in with: {session.login_command()}"
+        "\n".join(
+            (
+                _("Registered %(name)s at %(url)s.", name=player["name"], url=api.base_url),
+                _("A sign-in code is on its way to %(email)s.", email=player["email"]),
+                _("Sign in with: %(command)s", command=session.login_command()),
+            )
+        )
     )
+
+
+def learnt_language(answer: dict[str, Any], stored: str | None) -> str | None:
+    """The player's language as the server's `answer` says it (one of ours), else what the
+    profile stored."""
+    told = answer.get("language")
+    return told if told in LANGUAGES else stored
 
 
 #: Where a sign-in link points, before the code it carries (the service's `/signin/link/`).
@@ -65,11 +82,13 @@ def code_of_link(typed: str) -> str:
 
 def login(
     ctx: typer.Context,
-    email: Annotated[str, typer.Argument(help="The email you registered with.")],
+    email: Annotated[str, typer.Argument(help=_("The email you registered with."))],
     code: Annotated[
         str | None,
         typer.Option(
-            help="The 10-digit code from the email, or its sign-in link; asked for when not given."
+            help=_(
+                "The 10-digit code from the email, or its sign-in link; asked for when not given."
+            )
         ),
     ] = None,
     server: ServerOption = None,
@@ -88,13 +107,13 @@ def login(
         profile.awaiting_code and (profile.email or "").lower() == email.lower()
     ):
         sent = api.request_code(email)
-        say(f"A sign-in code was mailed to {sent.get('sent_to', email)}.")
+        say(_("A sign-in code was mailed to %(email)s.", email=sent.get("sent_to", email)))
         profile.awaiting_code = True
     # remembered now, so that after a mistyped code `cafe login EMAIL` is all it takes
     profile.server, profile.email = api.base_url, email
     session.save()
     if code is None:
-        code = typer.prompt("Code (or sign-in link) from the email")
+        code = typer.prompt(_("Code (or sign-in link) from the email"))
     code = code_of_link(code)
     label = f"cafe on {socket.gethostname()}"[:64]
     try:
@@ -103,15 +122,32 @@ def login(
         if error.status not in (401, 429):
             raise
         again = session.login_command(email)
-        raise NotSignedIn(f"{cli_wording(error.message)} (try again: {again})") from None
-    player = session.client(api.base_url, token["token"]).me()
+        raise NotSignedIn(
+            _(
+                "%(error)s (try again: %(command)s)",
+                error=cli_wording(error.message),
+                command=again,
+            )
+        ) from None
+    signed_in = session.client(api.base_url, token["token"])
+    player = signed_in.me()
     profile.server, profile.email, profile.player = api.base_url, player["email"], player["name"]
     profile.token, profile.token_id = token["token"], token["id"]
     profile.awaiting_code = False
+    profile.language = learnt_language(_preferences_of(signed_in), profile.language)
     session.save()
-    say(f"Signed in as {player['name']} on {api.base_url}.")
+    say(_("Signed in as %(name)s on %(url)s.", name=player["name"], url=api.base_url))
     if session.token_from_environment:
-        fail_line("note: CAFE_TOKEN is set and wins over the token just stored")
+        fail_line(_("note: CAFE_TOKEN is set and wins over the token just stored"))
+
+
+def _preferences_of(api: "ApiClient") -> dict[str, Any]:
+    """The signed-in player's preferences (their `language` among them); none from a server
+    without preferences."""
+    try:
+        return api.preferences()
+    except ApiError:
+        return {}
 
 
 def logout(ctx: typer.Context) -> None:
@@ -120,34 +156,45 @@ def logout(ctx: typer.Context) -> None:
     profile = session.profile
     if profile.token is None:
         raise NotSignedIn(
-            f"not signed in: there is no stored token to forget{session.profile_note()}"
+            _(
+                "not signed in: there is no stored token to forget%(profile)s",
+                profile=session.profile_note(),
+            )
         )
     api = session.client(token=profile.token)
     try:
         if profile.token_id is not None:
             api.revoke_token(profile.token_id)
     except (ApiError, Unreachable) as error:
-        fail_line(f"the server did not revoke the token ({error.message}); forgetting it anyway")
+        fail_line(
+            _(
+                "the server did not revoke the token (%(error)s); forgetting it anyway",
+                error=error.message,
+            )
+        )
     profile.token = profile.token_id = None
     session.save()
-    say(f"Signed out{session.profile_note()}.")
+    say(_("Signed out%(profile)s.", profile=session.profile_note()))
     if session.token_from_environment:
-        fail_line("note: CAFE_TOKEN is still set, so commands still act as its player")
+        fail_line(_("note: CAFE_TOKEN is still set, so commands still act as its player"))
 
 
 def whoami(ctx: typer.Context) -> None:
     """Who you are signed in as, on which server."""
     session: Session = ctx.obj
     player = session.api().me()
-    source = " (token from CAFE_TOKEN)" if session.token_from_environment else ""
-    say(
-        joined(
-            [
-                f"{player['name']} <{player['email']}> on {session.server}",
-                f"profile {session.profile.name}{source}",
-            ]
-        )
+    who = _(
+        "%(name)s <%(email)s> on %(url)s",
+        name=player["name"],
+        email=player["email"],
+        url=session.server,
     )
+    profile = (
+        _("profile %(name)s (token from CAFE_TOKEN)", name=session.profile.name)
+        if session.token_from_environment
+        else _("profile %(name)s", name=session.profile.name)
+    )
+    say(joined([who, profile]))
 
 
 def prefs(
@@ -155,28 +202,39 @@ def prefs(
     changes: Annotated[
         list[str] | None,
         typer.Argument(
-            help="KEY=VALUE settings to change (true/false, numbers and words are understood); "
-            "none to show them all.",
+            help=_(
+                "KEY=VALUE settings to change (true/false, numbers and words are understood); "
+                "none to show them all."
+            ),
             show_default=False,
         ),
     ] = None,
 ) -> None:
-    """Show or change your email preferences.
+    """Show or change your preferences: emails, time zone, language.
 
-    For example `cafe prefs turn_emails=digest` for one email a day instead of one a turn;
+    For example `cafe prefs turn_emails=digest` for one email a day instead of one a turn,
+    `cafe prefs language=cs` for Czech (cs, de, ru or en) in emails, pages and here;
     `cafe prefs` shows the names and values the server uses.
     """
-    api = ctx.obj.api()
+    session: Session = ctx.obj
+    api = session.api()
     try:
         settings = api.update_preferences(_parse_changes(changes)) if changes else api.preferences()
     except ApiError as error:
         if error.status == 404:  # a signed-in player exists: it is the route that does not
             raise CliError(
-                f"this server ({api.base_url}) does not support email preferences yet"
+                _(
+                    "this server (%(url)s) does not support email preferences yet",
+                    url=api.base_url,
+                )
             ) from None
         raise
+    language = learnt_language(settings, session.profile.language)
+    if language != session.profile.language and not session.token_from_environment:
+        session.profile.language = language  # what `cafe` speaks from the next run on
+        session.save()
     rows = [(key, _value_text(value)) for key, value in sorted(settings.items())]
-    say(table(("preference", "value"), rows))
+    say(table((_("preference"), _("value")), rows))
 
 
 def _parse_changes(changes: list[str]) -> dict[str, Any]:
@@ -186,14 +244,22 @@ def _parse_changes(changes: list[str]) -> dict[str, Any]:
     for change in changes:
         key, equals, raw = change.partition("=")
         if not equals or not key:
-            raise UsageError(f"{change!r}: write each change as KEY=VALUE, e.g. turn_emails=digest")
+            raise UsageError(
+                _(
+                    "%(change)s: write each change as KEY=VALUE, e.g. %(example)s",
+                    change=repr(change),
+                    example="turn_emails=digest",
+                )
+            )
         parsed[key] = _value(raw)
     return parsed
 
 
 def _value(raw: str) -> Any:
-    """A preference's value as JSON wants it: a boolean, null, a whole number, or the text."""
+    """A preference's value as JSON wants it: a boolean (`on`, `off` in the language in use
+    too, as `cafe prefs` shows them), null, a whole number, or the text."""
     words = {"true": True, "on": True, "yes": True, "false": False, "off": False, "no": False}
+    words |= {_("on").lower(): True, _("off").lower(): False}
     if raw.lower() in words:
         return words[raw.lower()]
     if raw.lower() in ("null", "none"):
@@ -204,5 +270,5 @@ def _value(raw: str) -> Any:
 def _value_text(value: Any) -> str:
     """A preference's value as people read it."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     return "-" if value is None else str(value)

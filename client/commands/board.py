@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cafe.i18n import gettext as _
 from client.errors import CliError, Unreachable
 from client.gameview import (
     final_text,
@@ -30,20 +31,21 @@ if TYPE_CHECKING:
 OptionalGameId = Annotated[
     int | None,
     typer.Argument(
-        help="The game's number [default: the game waiting for you].",
+        help=_("The game's number [default: the game waiting for you]."),
         min=1,
         metavar="ID",
         show_default=False,
     ),
 ]
 Plain = Annotated[
-    bool, typer.Option("--plain", help="No colour (also when not a terminal, or with NO_COLOR).")
+    bool,
+    typer.Option("--plain", help=_("No colour (also when not a terminal, or with NO_COLOR).")),
 ]
 Layout = Annotated[
     bool | None,
     typer.Option(
         "--wide/--compact",
-        help="The 93-column board, or the 80-column one [default: what the terminal fits].",
+        help=_("The 93-column board, or the 80-column one [default: what the terminal fits]."),
         show_default=False,
     ),
 ]
@@ -92,7 +94,7 @@ def show(
     plain: Plain = False,
     wide: Layout = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="The server's JSON state, as is.")
+        bool, typer.Option("--json", help=_("The server's JSON state, as is."))
     ] = False,
 ) -> None:
     """The board, hands, scores and whose turn it is.
@@ -110,7 +112,7 @@ def show(
     api = session.api()
     if game_id is None:
         game_id = picking.game_to_show(api, session.player_name(api))
-    state, _ = api.game(game_id)
+    state, _etag = api.game(game_id)
     assert state is not None  # no ETag was sent, so the server answers with the state
     if as_json:
         say(json.dumps(state, indent=2, ensure_ascii=False), fit=False)
@@ -123,7 +125,7 @@ def watch(
     game_id: Annotated[
         int | None,
         typer.Argument(
-            help="The game to watch [default: all your running games].",
+            help=_("The game to watch [default: all your running games]."),
             min=1,
             metavar="ID",
             show_default=False,
@@ -133,8 +135,10 @@ def watch(
         str | None,
         typer.Option(
             "--exec",
-            help="Run CMD (with CAFE_GAME set to the game's number) instead of showing the "
-            "board, and exit with its exit code.",
+            help=_(
+                "Run CMD (with CAFE_GAME set to the game's number) instead of showing the "
+                "board, and exit with its exit code."
+            ),
             metavar="CMD",
             show_default=False,
         ),
@@ -144,16 +148,19 @@ def watch(
         typer.Option(
             min=0.01,
             metavar="SECONDS",
-            help="Pause between the first looks; it grows while nothing changes.",
+            help=_("Pause between the first looks; it grows while nothing changes."),
         ),
     ] = 2.0,
     max_interval: Annotated[
-        float, typer.Option(min=0.01, metavar="SECONDS", help="The longest pause.")
+        float, typer.Option(min=0.01, metavar="SECONDS", help=_("The longest pause."))
     ] = 60.0,
     timeout: Annotated[
         float | None,
         typer.Option(
-            min=0, metavar="SECONDS", help="Give up after this long (exit 1).", show_default=False
+            min=0,
+            metavar="SECONDS",
+            help=_("Give up after this long (exit 1)."),
+            show_default=False,
         ),
     ] = None,
     plain: Plain = False,
@@ -172,10 +179,17 @@ def watch(
     state = _wait(look, interval=interval, max_interval=max_interval, timeout=timeout)
     if state["status"] == "finished":
         if command is not None:
-            raise CliError(f"game {state['id']} ended before your turn; {command!r} was not run")
-        note(f"Game {state['id']} is over.")
+            raise CliError(
+                _(
+                    "game %(game)s ended before your turn; %(command)s was not run",
+                    game=state["id"],
+                    command=repr(command),
+                )
+            )
+        note(_("Game %(game)s is over.", game=state["id"]))
     elif command is not None:
-        note(f"Your turn in game {state['id']}: running {command}")
+        note(_("Your turn in game %(game)s: running %(command)s", game=state["id"],
+               command=command))  # fmt: skip
         env = {**os.environ, "CAFE_GAME": str(state["id"])}
         raise typer.Exit(subprocess.run(command, shell=True, env=env, check=False).returncode)
     print_game(state, color=color_wanted(plain), api=api)
@@ -191,7 +205,7 @@ def _wait(
         try:
             state, waiting_for = look()
         except Unreachable as error:  # a server restart should not end a long watch
-            state, waiting_for = None, f"{error.message}; trying again"
+            state, waiting_for = None, _("%(error)s; trying again", error=error.message)
         if state is not None:
             return state
         if waiting_for != last:
@@ -200,7 +214,10 @@ def _wait(
         else:
             pause = min(pause * 1.5, max_interval)
         if give_up is not None and time.monotonic() + pause > give_up:
-            raise CliError(f"gave up after {timeout:g} s: it is still not your turn")
+            seconds = f"{timeout:g}"
+            raise CliError(
+                _("gave up after %(seconds)s s: it is still not your turn", seconds=seconds)
+            )
         time.sleep(pause)
 
 
@@ -217,8 +234,13 @@ def _game_look(api: "ApiClient", game_id: int) -> Callable[[], Look]:
         if state["status"] == "finished" or (state["to_move"] == me and me is not None):
             return state, ""
         if state["status"] == "open":
-            return None, f"game {game_id}: waiting for it to start"
-        return None, f"game {game_id}: waiting for {state['to_move']} (version {state['version']})"
+            return None, _("game %(game)s: waiting for it to start", game=game_id)
+        return None, _(
+            "game %(game)s: waiting for %(player)s (version %(version)s)",
+            game=game_id,
+            player=state["to_move"],
+            version=state["version"],
+        )
 
     return look
 
@@ -229,12 +251,17 @@ def _list_look(api: "ApiClient", me: str) -> Callable[[], Look]:
     def look() -> Look:
         active = api.games(status="active")
         if not active:
-            raise CliError("you have no running game to watch; see `cafe games`")
+            raise CliError(
+                _("you have no running game to watch; see `%(command)s`", command="cafe games")
+            )
         waiting = [game for game in active if game["to_move"] == me]
         if waiting:
-            state, _ = api.game(waiting[0]["id"])
+            state, _etag = api.game(waiting[0]["id"])
             return state, ""
-        others = ", ".join(f"{game['to_move']} in game {game['id']}" for game in active)
-        return None, f"waiting for {others}"
+        others = ", ".join(
+            _("%(player)s in game %(game)s", player=game["to_move"], game=game["id"])
+            for game in active
+        )
+        return None, _("waiting for %(players)s", players=others)
 
     return look

@@ -10,10 +10,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cafe.i18n import N_, ngettext
+from cafe.i18n import gettext as _
 from client import leagueview as view
 from client.commands.lobby import Timeout
 from client.errors import CliError
-from client.output import NARROW, color_wanted, confirm, joined, say
+from client.output import (
+    NARROW,
+    color_wanted,
+    command,
+    confirm,
+    display_width,
+    joined,
+    padded,
+    say,
+)
 
 if TYPE_CHECKING:
     from client.api import ApiClient
@@ -21,25 +32,29 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="league",
-    help="Leagues: seasons in divisions, tables, schedules, promotion and relegation.",
-    short_help="Leagues: seasons, divisions, tables and schedules.",
+    help=_("Leagues: seasons in divisions, standings, schedules, promotion and relegation."),
+    short_help=_("Leagues: seasons, divisions, standings and schedules."),
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
 Slug = Annotated[
-    str, typer.Argument(help="The league's short name (see `cafe league list`).", metavar="SLUG")
+    str,
+    typer.Argument(help=_("The league's short name (see `cafe league list`)."), metavar="SLUG"),
 ]
 SeasonOption = Annotated[
     int | None,
     typer.Option(
-        "--season", min=1, metavar="N", help="Which season [default: the newest that has begun]"
+        "--season",
+        min=1,
+        metavar="N",
+        help=_("Which season [default: the newest that has begun]"),
     ),
 ]
 DivisionOption = Annotated[
     int | None,
-    typer.Option("--division", min=1, metavar="D", help="Only this division (1 is the top)."),
+    typer.Option("--division", min=1, metavar="D", help=_("Only this division (1 is the top).")),
 ]
 
 
@@ -52,12 +67,39 @@ def reader(session: "Session") -> tuple["ApiClient", str | None]:
     return api, session.player_name(api)
 
 
+#: What a command that needs a season says of a league without one, by what it would do.
+NO_SEASON = {
+    "show": N_("%(league)s has no season to show yet; its organiser opens one with `%(command)s`"),
+    "join": N_("%(league)s has no season to join yet; its organiser opens one with `%(command)s`"),
+    "leave": N_(
+        "%(league)s has no season to leave yet; its organiser opens one with `%(command)s`"
+    ),
+    "start": N_(
+        "%(league)s has no season to start yet; its organiser opens one with `%(command)s`"
+    ),
+    "remove": N_(
+        "%(league)s has no season to remove anyone from yet; its organiser opens one with "
+        "`%(command)s`"
+    ),
+    "pause": N_(
+        "%(league)s has no season to pause yet; its organiser opens one with `%(command)s`"
+    ),
+    "resume": N_(
+        "%(league)s has no season to resume yet; its organiser opens one with `%(command)s`"
+    ),
+}
+
+
 def newest_season(league: dict[str, Any], doing: str) -> dict[str, Any]:
-    """The league's newest season; a `CliError` saying how to open one if there is none."""
+    """The league's newest season; a `CliError` saying how to open one if there is none
+    (`doing`: what the command would do with it, a key of `NO_SEASON`)."""
     if not league["seasons"]:
         raise CliError(
-            f"{league['slug']} has no season to {doing} yet; its organiser opens one with "
-            f"`cafe league open {league['slug']}`"
+            _(
+                NO_SEASON[doing],
+                league=league["slug"],
+                command=command("league", "open", league["slug"]),
+            )
         )
     newest: dict[str, Any] = league["seasons"][-1]
     return newest
@@ -71,9 +113,16 @@ def begun_season(league: dict[str, Any], number: int | None) -> int:
     begun = [s for s in league["seasons"] if s["status"] != "registration"]
     if not begun:
         raise CliError(
-            f"season {newest['number']} of {league['slug']} has not begun: "
-            f"{view.plural(newest['players'], 'player')} registered so far; its organiser "
-            f"starts it with `cafe league start {league['slug']}`"
+            ngettext(
+                "season %(season)s of %(league)s has not begun: %(num)s player registered so "
+                "far; its organiser starts it with `%(command)s`",
+                "season %(season)s of %(league)s has not begun: %(num)s players registered so "
+                "far; its organiser starts it with `%(command)s`",
+                newest["players"],
+                season=newest["number"],
+                league=league["slug"],
+                command=command("league", "start", league["slug"]),
+            )
         )
     return int(begun[-1]["number"])
 
@@ -81,23 +130,45 @@ def begun_season(league: dict[str, Any], number: int | None) -> int:
 def next_season(league: dict[str, Any], finished: dict[str, Any], me: str | None) -> str:
     """After a season ends: how its organiser opens the next one (and what others await)."""
     slug, number = league["slug"], finished["number"] + 1
-    over = f"Season {finished['number']} is over: its tables are final."
+    over = _("Season %(season)s is over: its standings are final.", season=finished["number"])
     if me == league["organiser"]:
-        return (
-            f"{over}\nOpen season {number} for registration: cafe league open {slug}\n"
-            "Its members are registered again and told by email; start it with:\n"
-            f"  cafe league start {slug}"
+        return "\n".join(
+            (
+                over,
+                _(
+                    "Open season %(season)s for registration: %(command)s",
+                    season=number,
+                    command=command("league", "open", slug),
+                ),
+                _("Its members are registered again and told by email; start it with:"),
+                f"  cafe league start {slug}",
+            )
         )
-    return (
-        f"{over}\nIts organiser, {league['organiser']}, opens season {number} with:\n"
-        f"  cafe league open {slug}\nThe members of season {finished['number']} are then "
-        "registered again and told by email."
+    return "\n".join(
+        (
+            over,
+            _(
+                "Its organiser, %(player)s, opens season %(season)s with:",
+                player=league["organiser"],
+                season=number,
+            ),
+            f"  cafe league open {slug}",
+            _(
+                "The members of season %(season)s are then registered again and told by email.",
+                season=finished["number"],
+            ),
+        )
     )
 
 
 def next_reads(slug: str) -> str:
-    """Where to read a running season: its tables and its games."""
-    return f"The tables: cafe league standings {slug}\nThe games:  cafe league schedule {slug}"
+    """Where to read a running season: its standings and its games."""
+    standings, games = _("The standings:"), _("The games:")
+    width = max(display_width(standings), display_width(games))
+    return (
+        f"{padded(standings, width)} cafe league standings {slug}\n"
+        f"{padded(games, width)} cafe league schedule {slug}"
+    )
 
 
 @app.command("list")
@@ -106,11 +177,16 @@ def list_leagues(ctx: typer.Context) -> None:
     api, me = reader(ctx.obj)
     leagues = api.leagues()
     if not leagues:
-        say("No leagues yet; create one with `cafe league create SLUG --name NAME`.")
+        say(
+            _(
+                "No leagues yet; create one with `%(command)s`.",
+                command="cafe league create SLUG --name NAME",
+            )
+        )
         return
     color = color_wanted()
     say(view.league_rows(leagues, me, color=color), color=color)
-    say("More about one: cafe league show SLUG")
+    say(_("More about one: %(command)s", command="cafe league show SLUG"))
 
 
 @app.command()
@@ -120,19 +196,30 @@ def show(ctx: typer.Context, slug: Slug) -> None:
     league = api.league(slug)
     say(view.settings_text(league))
     if not league["seasons"]:
-        say(f"No season yet; to open one: cafe league open {slug}")
+        say(_("No season yet; to open one: %(command)s", command=command("league", "open", slug)))
         return
     say()
     say(view.seasons_table(league["seasons"]))
     newest = league["seasons"][-1]
     if newest["status"] == "registration":
-        say(f"Join season {newest['number']}: cafe league join {slug}")
+        say(
+            _(
+                "Join season %(season)s: %(command)s",
+                season=newest["number"],
+                command=command("league", "join", slug),
+            )
+        )
     elif newest["status"] == "finished":
         say(next_season(league, newest, me))
     else:
         if newest.get("paused_since"):
-            say(f"Season {newest['number']} is paused by the organiser: every clock is "
-                f"stopped.\nWhy: cafe league log {slug}")  # fmt: skip
+            say(
+                _(
+                    "Season %(season)s is paused by the organiser: every clock is stopped.",
+                    season=newest["number"],
+                )
+            )
+            say(_("Why: %(command)s", command=command("league", "log", slug)))
         say(next_reads(slug))
 
 
@@ -142,58 +229,70 @@ def create(
     slug: Annotated[
         str,
         typer.Argument(
-            help="A short unique name: 2 to 32 lowercase letters, digits or '-'.", metavar="SLUG"
+            help=_("A short unique name: 2 to 32 lowercase letters, digits or '-'."),
+            metavar="SLUG",
         ),
     ],
     name: Annotated[
         str | None,
         typer.Option(
-            help="The league's full name [default: SLUG]", show_default=False, metavar="NAME"
+            help=_("The league's full name [default: SLUG]"), show_default=False, metavar="NAME"
         ),
     ] = None,
     invitation: Annotated[
         bool,
         typer.Option(
-            "--invitation-only", help="Only players you invite (cafe league invite) may join."
+            "--invitation-only",
+            help=_("Only players you invite (cafe league invite) may join."),
         ),
     ] = False,
     game_size: Annotated[
-        int, typer.Option(min=2, max=4, metavar="N", help="Players in each game, 2 to 4.")
+        int, typer.Option(min=2, max=4, metavar="N", help=_("Players in each game, 2 to 4."))
     ] = 4,
     division_size: Annotated[
-        int, typer.Option(min=4, max=12, metavar="N", help="Players in a division, 4 to 12.")
+        int, typer.Option(min=4, max=12, metavar="N", help=_("Players in a division, 4 to 12."))
     ] = 8,
     promote: Annotated[
-        int, typer.Option(min=0, max=4, metavar="N", help="Players moving up each season.")
+        int, typer.Option(min=0, max=4, metavar="N", help=_("Players moving up each season."))
     ] = 2,
     relegate: Annotated[
-        int, typer.Option(min=0, max=4, metavar="N", help="Players moving down each season.")
+        int, typer.Option(min=0, max=4, metavar="N", help=_("Players moving down each season."))
     ] = 2,
     days_per_turn: Annotated[
-        int, typer.Option(min=1, max=30, metavar="N", help="Days each player has for a turn.")
+        int,
+        typer.Option(min=1, max=30, metavar="N", help=_("Days each player has for a turn.")),
     ] = 3,
     timeout: Annotated[
         Timeout,
         typer.Option(
-            help="When a player runs out of time: the server plays for them (autoplay) or "
-            "they leave the game (resign)."
+            help=_(
+                "When a player runs out of time: the server plays for them (autoplay) or "
+                "they leave the game (resign)."
+            )
         ),
     ] = Timeout.AUTOPLAY,
     max_timeouts: Annotated[
         int,
         typer.Option(
-            min=1, max=5, metavar="N", help="Time-outs in a row that remove a player (autoplay)."
+            min=1,
+            max=5,
+            metavar="N",
+            help=_("Time-outs in a row that remove a player (autoplay)."),
         ),
     ] = 2,
     no_vacation: Annotated[
-        bool, typer.Option("--no-vacation", help="Vacations do not pause the league's clocks.")
+        bool,
+        typer.Option("--no-vacation", help=_("Vacations do not pause the league's clocks.")),
     ] = False,
     birthday: Annotated[
         int | None,
-        typer.Option(min=1, help="Play with the birthday table, reached at T points.", metavar="T"),
+        typer.Option(
+            min=1, help=_("Play with the birthday table, reached at T points."), metavar="T"
+        ),
     ] = None,
     coffee_klatsch: Annotated[
-        bool, typer.Option("--coffee-klatsch", help="Play with coffee klatsch and regulars' table.")
+        bool,
+        typer.Option("--coffee-klatsch", help=_("Play with coffee klatsch and regulars' table.")),
     ] = False,
 ) -> None:
     """Create a league that you organise.
@@ -218,10 +317,16 @@ def create(
         "options": {"birthday": birthday, "coffee_klatsch": coffee_klatsch},
     }
     league = ctx.obj.api().create_league(settings)
-    say(f"League {league['slug']} is created.\n{view.settings_text(league)}")
+    say(_("League %(league)s is created.", league=league["slug"]))
+    say(view.settings_text(league))
     if not league["open"]:
-        say(f"Invite players: cafe league invite {league['slug']} NAME…")
-    say(f"Open its first season: cafe league open {league['slug']}")
+        say(
+            _(
+                "Invite players: %(command)s",
+                command=command("league", "invite", league["slug"], "NAME…"),
+            )
+        )
+    say(_("Open its first season: %(command)s", command=command("league", "open", league["slug"])))
 
 
 @app.command("open")
@@ -233,11 +338,17 @@ def open_season(ctx: typer.Context, slug: Slug) -> None:
     """
     season = ctx.obj.api().open_season(slug)
     registered = season["registered"]
-    say(f"Season {season['number']} of {slug} is open for registration.")
+    say(
+        _(
+            "Season %(season)s of %(league)s is open for registration.",
+            season=season["number"],
+            league=slug,
+        )
+    )
     if registered:
-        say(joined([f"Registered already: {registered[0]}", *registered[1:]], ", ", NARROW) + ".")
-    say(f"Players join with: cafe league join {slug}\nStart it when they are in: "
-        f"cafe league start {slug}")  # fmt: skip
+        say(view.names_line(N_("Registered already: %(players)s"), registered) + ".")
+    say(_("Players join with: %(command)s", command=command("league", "join", slug)))
+    say(_("Start it when they are in: %(command)s", command=command("league", "start", slug)))
 
 
 @app.command()
@@ -247,9 +358,18 @@ def join(ctx: typer.Context, slug: Slug) -> None:
     number = newest_season(api.league(slug), "join")["number"]
     season = api.season_action(slug, number, "register")
     say(
-        f"You are registered for season {number} of {slug}.\n"
-        f"{view.plural(len(season['registered']), 'player')} so far; your division and games "
-        "come by email at the start."
+        _(
+            "You are registered for season %(season)s of %(league)s.",
+            season=number,
+            league=slug,
+        )
+    )
+    say(
+        ngettext(
+            "%(num)s player so far; your division and games come by email at the start.",
+            "%(num)s players so far; your division and games come by email at the start.",
+            len(season["registered"]),
+        )
     )
 
 
@@ -257,7 +377,9 @@ def join(ctx: typer.Context, slug: Slug) -> None:
 def leave(
     ctx: typer.Context,
     slug: Slug,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help=_("Do not ask for confirmation."))
+    ] = False,
 ) -> None:
     """Withdraw from the league's newest season.
 
@@ -269,15 +391,20 @@ def leave(
     newest = newest_season(api.league(slug), "leave")
     number = newest["number"]
     if newest["status"] == "running" and not yes:
-        confirm(f"Withdraw from season {number} of {slug}? Your running games of it are resigned")
-    api.season_action(slug, number, "withdraw")
-    if newest["status"] == "running":
-        say(
-            f"You withdrew from season {number} of {slug}.\nYour running games of it are "
-            "resigned; your finished results stand."
+        confirm(
+            _(
+                "Withdraw from season %(season)s of %(league)s? Your running games of it are "
+                "resigned",
+                season=number,
+                league=slug,
+            )
         )
+    api.season_action(slug, number, "withdraw")
+    say(_("You withdrew from season %(season)s of %(league)s.", season=number, league=slug))
+    if newest["status"] == "running":
+        say(_("Your running games of it are resigned; your finished results stand."))
     else:
-        say(f"You withdrew from season {number} of {slug}.\nTo join again: cafe league join {slug}")
+        say(_("To join again: %(command)s", command=command("league", "join", slug)))
 
 
 @app.command()
@@ -292,16 +419,23 @@ def start(ctx: typer.Context, slug: Slug) -> None:
     number = newest_season(api.league(slug), "start")["number"]
     season = api.season_action(slug, number, "start")
     divisions = season["divisions"]
-    sizes = " or ".join(str(n) for n in sorted({len(d["players"]) for d in divisions})[::-1])
+    sizes = _(" or ").join(str(n) for n in sorted({len(d["players"]) for d in divisions})[::-1])
     games = sum(len(d["games"]) for d in divisions)
+    say(_("Season %(season)s of %(league)s has started.", season=number, league=slug))
     say(
-        f"Season {number} of {slug} has started.\n"
-        f"{view.plural(len(season['registered']), 'player')} in "
-        f"{view.plural(len(divisions), 'division')} of {sizes}; "
-        f"{view.plural(games, 'game')} begun with the league's clock.\n"
-        f"Schedule commitment (SHA-256 of the season's seed, revealed when it ends):\n"
-        f"  {season['seed_commitment']}\n{next_reads(slug)}"
+        ngettext(
+            "%(players)s in %(num)s division of %(sizes)s; %(games)s begun with the league's "
+            "clock.",
+            "%(players)s in %(num)s divisions of %(sizes)s; %(games)s begun with the league's "
+            "clock.",
+            len(divisions),
+            players=view.players_text(len(season["registered"])),
+            sizes=sizes,
+            games=view.games_text(games),
+        )
     )
+    say(_("Schedule commitment (SHA-256 of the season's seed, revealed when it ends):"))
+    say(f"  {season['seed_commitment']}\n{next_reads(slug)}")
 
 
 @app.command()
@@ -310,21 +444,23 @@ def invite(
     slug: Slug,
     names: Annotated[
         list[str],
-        typer.Argument(help="Players to invite (or names separated by commas).", metavar="NAME…"),
+        typer.Argument(
+            help=_("Players to invite (or names separated by commas)."), metavar="NAME…"
+        ),
     ],
 ) -> None:
     """Invite players to a league by invitation (the organiser)."""
     wanted = [name.strip() for value in names for name in value.split(",") if name.strip()]
     invited = ctx.obj.api().invite_to_league(slug, wanted)
-    say(joined([f"Invited to {slug} now: {invited[0]}", *invited[1:]], ", ", NARROW) + ".")
-    say(f"They join with: cafe league join {slug}")
+    say(view.names_line(N_("Invited to %(league)s now: %(players)s"), invited, league=slug) + ".")
+    say(_("They join with: %(command)s", command=command("league", "join", slug)))
 
 
 @app.command()
 def standings(
     ctx: typer.Context, slug: Slug, season: SeasonOption = None, division: DivisionOption = None
 ) -> None:
-    """The tables of a season's divisions (→ marks you).
+    """The standings of a season's divisions (→ marks you).
 
     Ordered by league points (the opponents each outplaced, scaled so that a short game
     counts as a full one), then the sum of final scores, then games won. Once the season
@@ -335,8 +471,7 @@ def standings(
     found = api.season(slug, begun_season(league, season), division)
     say(view.season_heading(league, found))
     if not found["divisions"]:
-        names = found["registered"] or ["nobody yet"]
-        say(joined([f"Registered: {names[0]}", *names[1:]], ", ", NARROW))
+        say(view.names_line(N_("Registered: %(players)s"), found["registered"]))
         return
     color = color_wanted()
     for shown in found["divisions"]:
@@ -360,7 +495,7 @@ def schedule(
     found = api.season(slug, begun_season(league, season), division)
     say(view.season_heading(league, found))
     if not found["divisions"]:
-        say("The schedule is drawn when the organiser starts the season.")
+        say(_("The schedule is drawn when the organiser starts the season."))
         return
     games = read_games(api, [g for d in found["divisions"] for g in d["games"]], found["status"])
     color = color_wanted()
@@ -369,8 +504,15 @@ def schedule(
         say(view.schedule_table(shown, games, me, api.now(), color=color), color=color)
     waiting = [str(i) for i, g in games.items() if g["status"] == "active" and g["to_move"] == me]
     if waiting:
-        label = f"Your turn (cafe show ID) in game{'s' if len(waiting) > 1 else ''}"
-        say("\n" + joined([f"{label} {waiting[0]}", *waiting[1:]], ", ", NARROW))
+        say()
+        say(
+            ngettext(
+                "Your turn (cafe show ID) in game %(games)s",
+                "Your turn (cafe show ID) in games %(games)s",
+                len(waiting),
+                games=", ".join(waiting),
+            )
+        )
 
 
 def read_games(api: "ApiClient", ids: list[int], status: str) -> dict[int, dict[str, Any]]:
@@ -388,7 +530,7 @@ def read_games(api: "ApiClient", ids: list[int], status: str) -> dict[int, dict[
         if summary is not None and summary["status"] != "finished":
             games[game_id] = summary
         else:
-            state, _ = api.game(game_id)
+            state, _etag = api.game(game_id)
             assert state is not None  # no ETag was sent, so the answer has the state
             games[game_id] = state
     return games
@@ -401,7 +543,7 @@ Reason = Annotated[
     typer.Option(
         "--reason",
         metavar="TEXT",
-        help="Why (required): the players concerned are told, and the season's log keeps it.",
+        help=_("Why (required): the players concerned are told, and the season's log keeps it."),
     ),
 ]
 
@@ -413,7 +555,7 @@ def organised_season(api: "ApiClient", slug: str, doing: str) -> dict[str, Any]:
 
 @app.command()
 def remove(ctx: typer.Context, slug: Slug, name: Annotated[
-    str, typer.Argument(help="The member to remove.", metavar="NAME")
+    str, typer.Argument(help=_("The member to remove."), metavar="NAME")
 ], reason: Reason) -> None:  # fmt: skip
     """Remove a member from the league's newest season (the organiser).
 
@@ -422,14 +564,14 @@ def remove(ctx: typer.Context, slug: Slug, name: Annotated[
     when it starts. They are told why, and the season's log records it.
     """
     api = ctx.obj.api()
-    number = organised_season(api, slug, "remove anyone from")["number"]
+    number = organised_season(api, slug, "remove")["number"]
     season = api.organise(slug, number, "remove", {"player": name, "reason": reason})
-    say(f"{name} is removed from season {number}.")
+    say(_("%(player)s is removed from season %(season)s.", player=name, season=number))
     if season["status"] == "running":
-        say("Their running games of it are resigned; their finished results stand.")
+        say(_("Their running games of it are resigned; their finished results stand."))
     else:
-        say("They will not be placed in it when it starts.")
-    say(f"The season's log: cafe league log {slug}")
+        say(_("They will not be placed in it when it starts."))
+    say(_("The season's log: %(command)s", command=command("league", "log", slug)))
 
 
 @app.command()
@@ -442,8 +584,8 @@ def pause(ctx: typer.Context, slug: Slug, reason: Reason) -> None:
     api = ctx.obj.api()
     number = organised_season(api, slug, "pause")["number"]
     api.organise(slug, number, "pause", {"reason": reason})
-    say(f"Season {number} is paused: every clock of its games is stopped.\n"
-        f"Resume it with: cafe league resume {slug}")  # fmt: skip
+    say(_("Season %(season)s is paused: every clock of its games is stopped.", season=number))
+    say(_("Resume it with: %(command)s", command=command("league", "resume", slug)))
 
 
 @app.command()
@@ -451,7 +593,7 @@ def resume(
     ctx: typer.Context,
     slug: Slug,
     reason: Annotated[
-        str, typer.Option("--reason", metavar="TEXT", help="A note for the season's log.")
+        str, typer.Option("--reason", metavar="TEXT", help=_("A note for the season's log."))
     ] = "",
 ) -> None:
     """Resume the paused season's clocks (the organiser).
@@ -462,39 +604,49 @@ def resume(
     api = ctx.obj.api()
     number = organised_season(api, slug, "resume")["number"]
     api.organise(slug, number, "resume", {"reason": reason})
-    say(f"Season {number} is resumed: its clocks run again, each deadline moved back by the\n"
-        "pause.")  # fmt: skip
+    say(
+        _(
+            "Season %(season)s is resumed: its clocks run again, each deadline moved back by "
+            "the pause.",
+            season=number,
+        )
+    )
 
 
 @app.command()
 def adjudicate(
     ctx: typer.Context,
-    game: Annotated[int, typer.Argument(min=1, help="The league game's id.", metavar="GAME")],
+    game: Annotated[int, typer.Argument(min=1, help=_("The league game's id."), metavar="GAME")],
     reason: Reason,
 ) -> None:
     """End a running league game now with its standings as they are (its league's
     organiser), for a reason outside the rules: a player unreachable, a dispute.
 
-    The tiles in hand cost what they cost at any end; the game counts for the table and
+    The tiles in hand cost what they cost at any end; the game counts for the standings and
     the ratings like any finished game, and its page, record and emails say why it ended.
     """
     state = ctx.obj.api().adjudicate(game, reason)
-    say(f"Game {game} is adjudicated: it ended with the standings as they were.")
+    say(_("Game %(game)s is adjudicated: it ended with the standings as they were.", game=game))
     for line in state.get("standings", []):
         say(f"  {line['place']}. {line['player']} {line['final']}")
-    say(f"Its record, which `cafe verify` checks: cafe record {game}")
+    say(_("Its record, which `cafe verify` checks: %(command)s", command=command("record", game)))
 
 
 @app.command()
 def log(ctx: typer.Context, slug: Slug, season: SeasonOption = None) -> None:
     """What the organiser did in a season: removals, pauses, adjudications, with who,
     when (UTC) and why."""
-    api, _ = reader(ctx.obj)
+    api, _reader = reader(ctx.obj)
     league = api.league(slug)
     number = season if season is not None else newest_season(league, "show")["number"]
     shown = api.season_log(slug, number)
-    say(joined([view.title(league), f"season {number}", "the organiser's log"], width=NARROW))
+    parts = [view.title(league), _("season %(number)s", number=number), _("the organiser's log")]
+    say(joined(parts, width=NARROW))
     if shown["paused_since"]:
-        say(f"Paused since {shown['paused_since'][:16].replace('T', ' ')} UTC: every clock "
-            "is stopped.")  # fmt: skip
+        say(
+            _(
+                "Paused since %(moment)s UTC: every clock is stopped.",
+                moment=shown["paused_since"][:16].replace("T", " "),
+            )
+        )
     say(view.log_text(shown))

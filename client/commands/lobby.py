@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cafe.i18n import gettext as _
+from cafe.i18n import ngettext
 from client import timeview
 from client.errors import UsageError
-from client.gameview import clock_text, me_in, options_text, player_zone
-from client.output import say, table, terminal_width
+from client.gameview import clock_text, me_in, options_text, player_zone, status_word
+from client.output import command, say, table, terminal_width
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from client.session import Session
 
 GameId = Annotated[
-    int, typer.Argument(help="The game's number (see `cafe games`).", min=1, metavar="ID")
+    int, typer.Argument(help=_("The game's number (see `cafe games`)."), min=1, metavar="ID")
 ]
 
 
@@ -30,16 +32,17 @@ class Timeout(StrEnum):
     RESIGN = "resign"
 
 
-LOBBY = "`cafe games --lobby`"
 #: How `cafe games` orders games after those waiting for you.
 ORDER = {"active": 0, "open": 1, "finished": 2}
 
 
 def games(
     ctx: typer.Context,
-    finished: Annotated[bool, typer.Option("--finished", help="Include finished games.")] = False,
+    finished: Annotated[
+        bool, typer.Option("--finished", help=_("Include finished games."))
+    ] = False,
     lobby: Annotated[
-        bool, typer.Option("--lobby", help="List the open games of others that you can join.")
+        bool, typer.Option("--lobby", help=_("List the open games of others that you can join."))
     ] = False,
 ) -> None:
     """Your games, the ones waiting for you first (▶).
@@ -52,15 +55,16 @@ def games(
     if lobby:
         found = api.games(status="open", mine=False)  # the server lists the joinable ones
         if not found:
-            say("No open games to join; open one with `cafe new`.")
+            say(_("No open games to join; open one with `%(command)s`.", command="cafe new"))
             return
         rows: list[tuple[str, ...]] = [
             (str(g["id"]), f"{len(g['players'])}/{g['seats']}", " ".join(g["players"]),
              options_text(g.get("options")))
             for g in found
         ]  # fmt: skip
-        say(table(("id", "seats", "players", "variants"), rows, right={0}, cut={2, 3}))
-        say("Join one: cafe join ID")
+        headers = (_("id"), _("seats"), _("players"), _("variants"))
+        say(table(headers, rows, right={0}, cut={2, 3}))
+        say(_("Join one: %(command)s", command="cafe join ID"))
         return
     every = api.games()
     mine = [g for g in every if finished or g["status"] != "finished"]
@@ -71,36 +75,70 @@ def games(
     ]
     if not mine:
         if any(g["status"] == "finished" for g in every):
-            say("You have no running games; your finished ones: cafe games --finished")
+            say(
+                _(
+                    "You have no running games; your finished ones: %(command)s",
+                    command="cafe games --finished",
+                )
+            )
         else:
-            say(f"You are in no games: open one with `cafe new`, or find one with {LOBBY}.")
+            say(
+                _(
+                    "You are in no games: open one with `%(new)s`, or find one with `%(lobby)s`.",
+                    new="cafe new",
+                    lobby="cafe games --lobby",
+                )
+            )
         _say_invitations(invitations)
         return
     mine.sort(key=lambda g: (g["to_move"] != me, ORDER[g["status"]], -g["id"]))
     where = player_zone(api) if any(g.get("deadline") for g in mine) else timeview.zone(None)
     now = api.now()
     rows = [_row(_with_final(api, g), me, where, now, place=finished) for g in mine]
-    place = ("place",) if finished else ()
-    headers = ("", "id", "status", "players", "to move", "score", *place, "time left", "deadline")
+    place = (_("place"),) if finished else ()
+    headers = ("", _("id"), _("status"), _("players"), _("to move"), _("score"), *place,
+               _("time left"), _("deadline"))  # fmt: skip
     say(table(headers, rows, right={1, 5, 6}, cut={3, 4}, drop=(len(headers) - 1,)))
     _say_leagues(mine, terminal_width())
     waiting = [str(g["id"]) for g in mine if g["to_move"] == me]
     if len(waiting) == 1:
-        say(f"▶ your turn in game {waiting[0]}: cafe show {waiting[0]}")
+        say(
+            _(
+                "▶ your turn in game %(game)s: %(command)s",
+                game=waiting[0],
+                command=command("show", waiting[0]),
+            )
+        )
     elif waiting:
-        say(f"▶ your turn in games {', '.join(waiting)}: cafe show ID")
+        say(
+            _(
+                "▶ your turn in games %(games)s: %(command)s",
+                games=", ".join(waiting),
+                command="cafe show ID",
+            )
+        )
     _say_invitations(invitations)
     ended = any(g["status"] == "finished" for g in every)
     if not finished and ended and not any(g["status"] == "active" for g in mine):
-        say("Your finished games: cafe games --finished")
+        say(_("Your finished games: %(command)s", command="cafe games --finished"))
 
 
 def _say_invitations(invitations: list[dict[str, Any]]) -> None:
     """The invitations the player has not answered, each with the command that accepts it."""
     for game in invitations:
-        who = " and ".join(game["players"]) or "nobody yet"
-        seats = f"{len(game['players'])} of {game['seats']} seats taken"
-        say(f"✉ invited to game {game['id']} with {who} ({seats}): cafe join {game['id']}")
+        say(
+            ngettext(
+                "✉ invited to game %(game)s with %(players)s (%(taken)s of %(num)s seat "
+                "taken): %(command)s",
+                "✉ invited to game %(game)s with %(players)s (%(taken)s of %(num)s seats "
+                "taken): %(command)s",
+                game["seats"],
+                game=game["id"],
+                players=", ".join(game["players"]) or _("nobody yet"),
+                taken=len(game["players"]),
+                command=command("join", game["id"]),
+            )
+        )
 
 
 def _with_final(api: Any, game: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +146,7 @@ def _with_final(api: Any, game: dict[str, Any]) -> dict[str, Any]:
     penalties for tiles left in hand), from its state's standings."""
     if game["status"] != "finished":
         return game
-    state, _ = api.game(game["id"])
+    state, _etag = api.game(game["id"])
     seat = (state or {}).get("your_seat")
     standings = (state or {}).get("standings") or []
     mine = [s for s in standings if seat is not None and s["player"] == state["players"][seat]]
@@ -129,9 +167,13 @@ def _say_leagues(games: list[dict[str, Any]], width: int) -> None:
             key = (league["name"], league["slug"], league["season"], league["division"])
             by_place.setdefault(key, []).append(str(game["id"]))
     for (name, slug, number, division), ids in by_place.items():
-        line = (
-            f"League {'game' if len(ids) == 1 else 'games'} {', '.join(ids)}: "
-            f"{season_place(name, number, division)} (cafe league standings {slug})"
+        line = ngettext(
+            "League game %(games)s: %(place)s (%(command)s)",
+            "League games %(games)s: %(place)s (%(command)s)",
+            len(ids),
+            games=", ".join(ids),
+            place=season_place(name, number, division),
+            command=command("league", "standings", slug),
         )
         say(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False))
 
@@ -150,11 +192,17 @@ def _row(
     left, moment = timeview.deadline_parts(game.get("deadline"), where, now)
     players = " ".join(game["players"])
     if game["status"] == "open":
-        players += f" ({len(game['players'])} of {game['seats']})"
-    mover = "you" if game["to_move"] == me else game["to_move"] or "-"
+        players = _(
+            "%(players)s (%(taken)s of %(seats)s)",
+            players=players,
+            taken=len(game["players"]),
+            seats=game["seats"],
+        )
+    mover = _("you") if game["to_move"] == me else game["to_move"] or "-"
     marker = "▶" if game["to_move"] == me else ""
     places = (str(final["place"]) if final else "",) if place else ()
-    return (marker, str(game["id"]), game["status"], players, mover, score, *places, left, moment)
+    status = status_word(game["status"])
+    return (marker, str(game["id"]), status, players, mover, score, *places, left, moment)
 
 
 def new(
@@ -165,20 +213,23 @@ def new(
             min=2,
             max=4,
             metavar="N",
-            help="Players in the game, 2 to 4 [default: 2, or enough for the invited]",
+            help=_("Players in the game, 2 to 4 [default: 2, or enough for the invited]"),
         ),
     ] = None,
     birthday: Annotated[
         int | None,
-        typer.Option(min=1, help="Play with the birthday table, reached at T points.", metavar="T"),
+        typer.Option(
+            min=1, help=_("Play with the birthday table, reached at T points."), metavar="T"
+        ),
     ] = None,
     coffee_klatsch: Annotated[
-        bool, typer.Option("--coffee-klatsch", help="Play with coffee klatsch and regulars' table.")
+        bool,
+        typer.Option("--coffee-klatsch", help=_("Play with coffee klatsch and regulars' table.")),
     ] = False,
     invite: Annotated[
         list[str] | None,
         typer.Option(
-            help="Only these players may join (repeat it, or separate names by commas).",
+            help=_("Only these players may join (repeat it, or separate names by commas)."),
             metavar="NAME",
             show_default=False,
         ),
@@ -189,34 +240,37 @@ def new(
             min=1,
             max=30,
             metavar="N",
-            help="Days each player has for a turn, 1 to 30 [default: 3]",
+            help=_("Days each player has for a turn, 1 to 30 [default: 3]"),
             show_default=False,
         ),
     ] = None,
     timeout: Annotated[
         Timeout | None,
         typer.Option(
-            help="When a player runs out of time: the server plays for them (autoplay) or "
-            "they leave the game (resign) [default: autoplay]",
+            help=_(
+                "When a player runs out of time: the server plays for them (autoplay) or "
+                "they leave the game (resign) [default: autoplay]"
+            ),
             show_default=False,
         ),
     ] = None,
     no_clock: Annotated[
-        bool, typer.Option("--no-clock", help="A casual game without deadlines.")
+        bool, typer.Option("--no-clock", help=_("A casual game without deadlines."))
     ] = False,
     rated: Annotated[
         bool,
-        typer.Option("--rated", help="The result updates the players' ratings (cafe rating)."),
+        typer.Option("--rated", help=_("The result updates the players' ratings (cafe rating).")),
     ] = False,
     private: Annotated[
         bool,
         typer.Option(
-            "--private", help="Only its players and the invited see the game (needs --invite)."
+            "--private",
+            help=_("Only its players and the invited see the game (needs --invite)."),
         ),
     ] = False,
     auto_start: Annotated[
         bool,
-        typer.Option("--auto-start", help="Start the game as soon as its last seat is taken."),
+        typer.Option("--auto-start", help=_("Start the game as soon as its last seat is taken.")),
     ] = False,
 ) -> None:
     """Open a new game with you seated.
@@ -229,11 +283,18 @@ def new(
     invited = [name.strip() for value in invite or [] for name in value.split(",") if name.strip()]
     wanted = seats if seats is not None else max(2, len(invited) + 1)
     if len(invited) > wanted - 1:
-        raise UsageError(f"{len(invited)} invited players do not fit into {wanted - 1} free seats")
+        raise UsageError(
+            ngettext(
+                "%(invited)s invited players do not fit into %(num)s free seat",
+                "%(invited)s invited players do not fit into %(num)s free seats",
+                wanted - 1,
+                invited=len(invited),
+            )
+        )
     if private and not invited:
-        raise UsageError("a private game needs --invite: only the invited may join it")
+        raise UsageError(_("a private game needs --invite: only the invited may join it"))
     if no_clock and (days_per_turn is not None or timeout is not None):
-        raise UsageError("--no-clock leaves no deadline: drop --days-per-turn and --timeout")
+        raise UsageError(_("--no-clock leaves no deadline: drop --days-per-turn and --timeout"))
     clock: dict[str, Any] = {}
     if days_per_turn is not None:
         clock["days_per_turn"] = days_per_turn
@@ -251,19 +312,26 @@ def new(
         auto_start=auto_start,
     )
     game_id = state["id"]
-    say(
-        f"Game {game_id} is open{' (private)' if private else ''}: {wanted} seats, "
-        f"{options_text(state.get('options'))}, {clock_text(state.get('clock'))}"
-        f"{', rated' if state.get('rated') else ''}."
+    what = [
+        ngettext("%(num)s seat", "%(num)s seats", wanted),
+        options_text(state.get("options")),
+        clock_text(state.get("clock")),
+        *([_("rated")] if state.get("rated") else []),
+    ]
+    opened = (
+        _("Game %(game)s is open (private): %(what)s.", game=game_id, what=", ".join(what))
+        if private
+        else _("Game %(game)s is open: %(what)s.", game=game_id, what=", ".join(what))
     )
+    say(opened)
     if invited:
-        say(f"Invited (by email): {', '.join(invited)}.")
+        say(_("Invited (by email): %(names)s.", names=", ".join(invited)))
     start = (
-        "It starts by itself when the last seat is taken."
+        _("It starts by itself when the last seat is taken.")
         if auto_start
-        else f"Start it when they are in: cafe start {game_id}"
+        else _("Start it when they are in: %(command)s", command=command("start", game_id))
     )
-    say(f"Others join with: cafe join {game_id}\n{start}")
+    say(_("Others join with: %(command)s", command=command("join", game_id)) + "\n" + start)
 
 
 def join(ctx: typer.Context, game_id: GameId) -> None:
@@ -273,14 +341,29 @@ def join(ctx: typer.Context, game_id: GameId) -> None:
     full = len(players) == state["seats"]
     if state["status"] != "open":  # an auto-start game: the last seat started it
         say(
-            f"You joined game {game_id}: {', '.join(players)}. The table is full and the game "
-            f"has started: cafe show {game_id}"
+            _(
+                "You joined game %(game)s: %(players)s. The table is full and the game has "
+                "started: %(command)s",
+                game=game_id,
+                players=", ".join(players),
+                command=command("show", game_id),
+            )
         )
         return
-    say(
-        f"You joined game {game_id}: {', '.join(players)} ({len(players)} of {state['seats']} "
-        f"seats). {'The table is full; ' if full else ''}{state['creator']} starts it."
+    joined_text = ngettext(
+        "You joined game %(game)s: %(players)s (%(taken)s of %(num)s seat).",
+        "You joined game %(game)s: %(players)s (%(taken)s of %(num)s seats).",
+        state["seats"],
+        game=game_id,
+        players=", ".join(players),
+        taken=len(players),
     )
+    starts = (
+        _("The table is full; %(creator)s starts it.", creator=state["creator"])
+        if full
+        else _("%(creator)s starts it.", creator=state["creator"])
+    )
+    say(f"{joined_text} {starts}")
 
 
 def start(ctx: typer.Context, game_id: GameId) -> None:
@@ -291,9 +374,14 @@ def start(ctx: typer.Context, game_id: GameId) -> None:
     """
     state = ctx.obj.api().start(game_id)
     say(
-        f"Game {game_id} has started. Seat order: {', '.join(state['players'])}; "
-        f"{state['to_move']} moves first.\nBag commitment (SHA-256 of the secret seed, "
-        f"revealed when the game ends):\n  {state['commitment']}"
+        _(
+            "Game %(game)s has started. Seat order: %(players)s; %(first)s moves first.",
+            game=game_id,
+            players=", ".join(state["players"]),
+            first=state["to_move"],
+        )
     )
+    say(_("Bag commitment (SHA-256 of the secret seed, revealed when the game ends):"))
+    say(f"  {state['commitment']}")
     if state["to_move"] == me_in(state):
-        say(f"Your turn: cafe show {game_id}")
+        say(_("Your turn: %(command)s", command=command("show", game_id)))

@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cafe.i18n import gettext as _
 from client.commands.board import OptionalGameId, print_game
 from client.errors import ApiError, CliError, TurnRefused, UsageError
-from client.gameview import AS_IF, birthday_text, me_in
-from client.output import color_wanted, confirm, say, scores_text
+from client.gameview import as_if, birthday_text, me_in, status_word
+from client.output import color_wanted, command, confirm, say, scores_text
 from client.turnview import detail_lines, draw_line
 
 if TYPE_CHECKING:
@@ -26,9 +27,11 @@ def move(
         list[str],
         typer.Argument(
             metavar="[ID] TURN",
-            help="The game's number (optional when one game waits for you), then the turn in "
-            "the notation (`cafe rules notation`); quotes are optional: "
-            "12 USm@US1-US2 USf@DE2-US1",
+            help=_(
+                "The game's number (optional when one game waits for you), then the turn in "
+                "the notation (`cafe rules notation`); quotes are optional: %(example)s",
+                example="12 USm@US1-US2 USf@DE2-US1",
+            ),
             show_default=False,
         ),
     ],
@@ -36,12 +39,12 @@ def move(
         bool,
         typer.Option(
             "--dry-run",
-            help="Check and preview the turn; send nothing (also while waiting for your turn).",
+            help=_("Check and preview the turn; send nothing (also while waiting for your turn)."),
         ),
     ] = False,
     yes: Annotated[
         bool,
-        typer.Option("--yes", "-y", help="Do not ask before a bar turn that puts you out."),
+        typer.Option("--yes", "-y", help=_("Do not ask before a bar turn that puts you out.")),
     ] = False,
 ) -> None:
     """Play your turn (checked locally first).
@@ -61,22 +64,38 @@ def move(
     if game_id is None:
         me = session.player_name(api)
         game_id = picking.waiting_game(api, me, f"cafe move ID {text}")
-    state, _ = api.game(game_id)
+    state, _etag = api.game(game_id)
     assert state is not None
     waiting = _check_can_move(state, planning=dry_run)
     if waiting:
-        say(AS_IF.format(mover=state["to_move"]))
+        say(as_if(state["to_move"]))
     preview = localgame.preview(state, text, me_in(state))
-    points = signed(preview["points"])
-    say(f"Game {game_id}, version {state['version']}: {preview['turn']} scores {points}")
+    say(
+        _(
+            "Game %(game)s, version %(version)s: %(turn)s scores %(points)s",
+            game=game_id,
+            version=state["version"],
+            turn=preview["turn"],
+            points=signed(preview["points"]),
+        )
+    )
     say("\n".join(detail_lines(preview, mine=True)))
     if dry_run:
-        say(f"Dry run: nothing was sent. To play it: cafe move {game_id} {preview['turn']}")
+        say(
+            _(
+                "Dry run: nothing was sent. To play it: %(command)s",
+                command=command("move", game_id, preview["turn"]),
+            )
+        )
         return
     if preview["eliminated"] and not yes:
         confirm(
-            f"You cannot pay bar stool {preview['stool']}: this turn puts you out of game "
-            f"{game_id} for good. Play it?"
+            _(
+                "You cannot pay bar stool %(stool)s: this turn puts you out of game %(game)s "
+                "for good. Play it?",
+                stool=preview["stool"],
+                game=game_id,
+            )
         )
     try:
         played = api.play(game_id, text, state["version"], uuid.uuid4().hex)
@@ -91,10 +110,21 @@ def _split(words: list[str]) -> tuple[int | None, str]:
     first = words[0]
     game_id = int(first) if first.isdigit() else None
     if game_id is None and len(words) > 1 and not _starts_turn(first):
-        raise UsageError(f"{first} is not a game number; e.g. cafe move 12 USm@US1-US2")
+        raise UsageError(
+            _(
+                "%(word)s is not a game number; e.g. %(example)s",
+                word=first,
+                example="cafe move 12 USm@US1-US2",
+            )
+        )
     text = " ".join(words[1:] if game_id is not None else words).strip()
     if not text:
-        raise UsageError("say which turn to play, e.g. cafe move 12 USm@US1-US2 USf@DE2-US1")
+        raise UsageError(
+            _(
+                "say which turn to play, e.g. %(example)s",
+                example="cafe move 12 USm@US1-US2 USf@DE2-US1",
+            )
+        )
     return game_id, text
 
 
@@ -108,16 +138,21 @@ def _check_can_move(state: dict[str, Any], *, planning: bool = False) -> bool:
     `planning` (a dry run) allows waiting for it. True when it is not the caller's turn."""
     game_id = state["id"]
     if state["status"] == "open":
-        raise TurnRefused(f"game {game_id} has not started yet")
+        raise TurnRefused(_("game %(game)s has not started yet", game=game_id))
     if state["status"] == "finished":
-        raise TurnRefused(f"game {game_id} is over")
+        raise TurnRefused(game_over(game_id))
     me = me_in(state)
     if me is None:
-        raise CliError(f"you do not play in game {game_id}")
+        raise CliError(_("you do not play in game %(game)s", game=game_id))
     if state["to_move"] != me and not planning:
         raise TurnRefused(
-            f"it is {state['to_move']}'s turn in game {game_id}, not yours; "
-            f"`cafe watch {game_id}` waits for yours (--dry-run plans one now)"
+            _(
+                "it is %(player)s's turn in game %(game)s, not yours; `%(command)s` waits for "
+                "yours (--dry-run plans one now)",
+                player=state["to_move"],
+                game=game_id,
+                command=command("watch", game_id),
+            )
         )
     return bool(state["to_move"] != me)
 
@@ -128,16 +163,25 @@ def _refusal(api: "ApiClient", game_id: int, error: ApiError) -> CliError:
         return error
     if error.error not in ("stale_version", "not_your_turn"):
         return TurnRefused(error.message)
-    fresh, _ = api.game(game_id)
+    fresh, _etag = api.game(game_id)
     assert fresh is not None
     print_game(fresh, color=color_wanted(), api=api)
-    now = (
-        f"it is now {fresh['to_move']}'s turn"
-        if fresh["status"] == "active"
-        else f"the game is {fresh['status']}"
-    )
+    if fresh["status"] == "active":
+        return TurnRefused(
+            _(
+                "the game moved on: it is now %(player)s's turn (version %(version)s); your "
+                "turn was not played",
+                player=fresh["to_move"],
+                version=fresh["version"],
+            )
+        )
     return TurnRefused(
-        f"the game moved on: {now} (version {fresh['version']}); your turn was not played"
+        _(
+            "the game moved on: the game is %(status)s (version %(version)s); your turn was "
+            "not played",
+            status=status_word(fresh["status"]),
+            version=fresh["version"],
+        )
     )
 
 
@@ -146,29 +190,42 @@ def _print_played(api: "ApiClient", state: dict[str, Any], played: dict[str, Any
     from cafe.render.quantities import points
 
     game_id = state["id"]
-    say(f"Played {played['turn']} in game {game_id} for {points(played['points'])}.")
+    say(
+        _(
+            "Played %(turn)s in game %(game)s for %(points)s.",
+            turn=played["turn"],
+            game=game_id,
+            points=points(played["points"]),
+        )
+    )
     if played.get("eliminated"):
-        say(f"You could not pay bar stool {played['stool']}: you are out of the game.")
+        say(
+            _(
+                "You could not pay bar stool %(stool)s: you are out of the game.",
+                stool=played["stool"],
+            )
+        )
     drew = draw_line(played)
     if drew:
         say(drew)
-    say(f"Scores: {scores_text(state['players'], played['scores'])}")
+    say(_("Scores: %(scores)s", scores=scores_text(state["players"], played["scores"])))
     if played["game_over"]:
-        final, _ = api.game(game_id)
+        final, _etag = api.game(game_id)
         assert final is not None
-        say("The game is over.")
+        say(_("The game is over."))
         print_game(final, color=color_wanted(), api=api)
     elif played["to_move"] == me_in(state):
-        say(f"Your turn again: cafe show {game_id}")
+        say(_("Your turn again: %(command)s", command=command("show", game_id)))
     else:
-        say(f"{played['to_move']} moves next.")
+        say(_("%(player)s moves next.", player=played["to_move"]))
 
 
 def hint(
     ctx: typer.Context,
     game_id: OptionalGameId = None,
     n: Annotated[
-        int, typer.Option("-n", min=1, max=50, metavar="N", help="How many turns to suggest.")
+        int,
+        typer.Option("-n", min=1, max=50, metavar="N", help=_("How many turns to suggest.")),
     ] = 5,
 ) -> None:
     """Your best turns now, each as a ready command.
@@ -183,14 +240,14 @@ def hint(
     api = session.api()
     if game_id is None:
         game_id = picking.waiting_game(api, session.player_name(api), "cafe hint ID")
-    state, _ = api.game(game_id)
+    state, _etag = api.game(game_id)
     assert state is not None
     if state["status"] == "finished":
-        raise CliError(f"game {game_id} is over")
+        raise CliError(game_over(game_id))
     found = api.hints(game_id, n)
     if found.get("as_if_your_turn"):
-        say(AS_IF.format(mover=state["to_move"]))
-    say(f"Best turns in game {game_id}, best first:")
+        say(as_if(state["to_move"]))
+    say(_("Best turns in game %(game)s, best first:", game=game_id))
     for offered in found["hints"]:
         say("\n".join(hint_lines(game_id, offered, limit=_my_limit(state))))
     birthday = birthday_text(state)
@@ -203,16 +260,27 @@ def hint_lines(game_id: int, offered: dict[str, Any], *, limit: int) -> list[str
     limit (and the `noshrink` command that keeps it), the right to name the birthday nation."""
     from cafe.render.quantities import signed
 
-    command = f"cafe move {game_id} {offered['turn']}"
-    lines = [f"  {signed(offered['points']):>4}  {command}"]
+    move = command("move", game_id, offered["turn"])
+    lines = [f"  {signed(offered['points']):>4}  {move}"]
     lowers = offered.get("lowers_limit") or 0
     if lowers:
         lines.append(
-            f"        lowers your hand limit {limit} → {limit - lowers}; to keep {limit}: "
-            f"{command} noshrink"
+            "        "
+            + _(
+                "lowers your hand limit %(limit)s → %(lower)s; to keep %(limit)s: %(command)s",
+                limit=limit,
+                lower=limit - lowers,
+                command=command("move", game_id, offered["turn"], "noshrink"),
+            )
         )
     if offered.get("may_name_birthday"):
-        lines.append(f"        may name the birthday nation: {command} birthday=XX")
+        lines.append(
+            "        "
+            + _(
+                "may name the birthday nation: %(command)s",
+                command=command("move", game_id, offered["turn"], "birthday=XX"),
+            )
+        )
     return lines
 
 
@@ -225,23 +293,32 @@ def _my_limit(state: dict[str, Any]) -> int:
 def resign(
     ctx: typer.Context,
     game_id: Annotated[
-        int, typer.Argument(help="The game to leave for good.", min=1, metavar="ID")
+        int, typer.Argument(help=_("The game to leave for good."), min=1, metavar="ID")
     ],
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help=_("Do not ask for confirmation."))
+    ] = False,
 ) -> None:
     """Leave a running game for good.
 
     You rank below everyone still playing.
     """
     api = ctx.obj.api()
-    state, _ = api.game(game_id)
+    state, _etag = api.game(game_id)
     assert state is not None
     if state["status"] == "finished":
-        raise CliError(f"game {game_id} is over")
+        raise CliError(game_over(game_id))
     if not yes:
-        confirm(f"Resign from game {game_id}? This cannot be undone")
+        confirm(_("Resign from game %(game)s? This cannot be undone", game=game_id))
     state = api.resign(game_id)
     after = (
-        "The game is over." if state["status"] == "finished" else f"{state['to_move']} moves next."
+        _("The game is over.")
+        if state["status"] == "finished"
+        else _("%(player)s moves next.", player=state["to_move"])
     )
-    say(f"You resigned from game {game_id}. {after}")
+    say(_("You resigned from game %(game)s.", game=game_id) + " " + after)
+
+
+def game_over(game_id: int) -> str:
+    """Why a finished game takes no turn, hint or resignation."""
+    return _("game %(game)s is over", game=game_id)

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from cafe.i18n import gettext as _
+from cafe.i18n import ngettext
 from client.commands.lobby import GameId
 from client.errors import CliError
 from client.output import NARROW, say
@@ -19,7 +21,8 @@ def history(
     ctx: typer.Context,
     game_id: GameId,
     detail: Annotated[
-        bool, typer.Option("--detail", "-d", help="Also the points per table and the draws.")
+        bool,
+        typer.Option("--detail", "-d", help=_("Also the points per table and the draws.")),
     ] = False,
 ) -> None:
     """Every turn played so far, with its points.
@@ -32,14 +35,17 @@ def history(
 
     turns = ctx.obj.api().turns(game_id)
     if not turns:
-        say(f"No turns played in game {game_id} yet.")
+        say(_("No turns played in game %(game)s yet.", game=game_id))
     for entry in turns:
         left = Departure(entry["left"]) if entry.get("left") else None
         if left is not None and left is not Departure.ELIMINATED:
             say(f"{entry['number']:>3}. {entry['player']} {left.predicate}")
             continue
         if entry["kind"] == "end":
-            say(f"{entry['number']:>3}. adjudicated by {entry['by']}: {entry['reason']}")
+            said = _(
+                "adjudicated by %(player)s: %(reason)s", player=entry["by"], reason=entry["reason"]
+            )
+            say(f"{entry['number']:>3}. {said}")
             continue
         marks = [TIMEOUT_MARK] if entry["kind"] == "timeout" else []
         marks += [left.words] if left is not None else []
@@ -63,7 +69,7 @@ def verify(
     file: Annotated[
         Path,
         typer.Argument(
-            help="A game record, as `cafe record ID` prints it; - reads stdin.",
+            help=_("A game record, as `cafe record ID` prints it; - reads stdin."),
             dir_okay=False,
             metavar="FILE",
         ),
@@ -78,29 +84,51 @@ def verify(
     from cafe import CafeError
     from cafe.record import RecordError
     from cafe.record import verify as verify_record
-    from cafe.render.quantities import count
 
-    name = "stdin" if str(file) == "-" else str(file)
+    name = _("stdin") if str(file) == "-" else str(file)
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise CliError(f"cannot read {name}: {getattr(error, 'strerror', None) or error}") from None
+        raise CliError(
+            _(
+                "cannot read %(file)s: %(error)s",
+                file=name,
+                error=getattr(error, "strerror", None) or error,
+            )
+        ) from None
     try:
         report = verify_record(text)
     except RecordError as error:
-        raise CliError(f"{name}: NOT verified: line {error.line}: {error.reason}") from None
+        raise CliError(
+            _(
+                "%(file)s: NOT verified: line %(line)s: %(reason)s",
+                file=name,
+                line=error.line,
+                reason=error.reason,
+            )
+        ) from None
     except CafeError as error:
-        raise CliError(f"{name}: NOT verified: {error}") from None
-    say(f"Verified: {count(report.turns, 'turn')} by {', '.join(report.players)}.")
+        raise CliError(_("%(file)s: NOT verified: %(error)s", file=name, error=error)) from None
+    say(
+        ngettext(
+            "Verified: %(num)s turn by %(players)s.",
+            "Verified: %(num)s turns by %(players)s.",
+            report.turns,
+            players=", ".join(report.players),
+        )
+    )
     if report.event:
-        say(f"  Played in {report.event}.")
-    say("  The revealed seed matches the commitment, and so do the deal and every draw:")
-    say(f"  commitment {report.commitment}")
+        say("  " + _("Played in %(event)s.", event=report.event))
+    say("  " + _("The revealed seed matches the commitment, and so do the deal and every draw:"))
+    say("  " + _("commitment %(commitment)s", commitment=report.commitment))
     if report.adjudication is not None:
         say(
             textwrap.fill(
-                f"Ended by adjudication ({report.adjudication}): the standings as they were, "
-                "with the penalties for the tiles in hand.",
+                _(
+                    "Ended by adjudication (%(reason)s): the standings as they were, with the "
+                    "penalties for the tiles in hand.",
+                    reason=report.adjudication,
+                ),
                 NARROW,
                 initial_indent="  ",
                 subsequent_indent="  ",
@@ -108,8 +136,13 @@ def verify(
         )
     for standing in report.standings:
         result = (
-            f"{standing.score} ({report.left.get(standing.player, 'eliminated')})"
+            f"{standing.score} ({report.left.get(standing.player, _('eliminated'))})"
             if standing.eliminated
-            else f"{standing.final} (score {standing.score}, penalty {standing.penalty})"
+            else _(
+                "%(final)s (score %(score)s, penalty %(penalty)s)",
+                final=standing.final,
+                score=standing.score,
+                penalty=standing.penalty,
+            )
         )
         say(f"  {standing.place}. {standing.player} {result}")

@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from cafe.i18n import gettext as _
 from client.errors import UsageError
 from client.output import say, stdout_is_terminal, terminal_width
 
@@ -13,7 +14,7 @@ def rules(
     topic: Annotated[
         str | None,
         typer.Argument(
-            help="Only one section: its number or its word (notation, scoring, bar, …).",
+            help=_("Only one section: its number or its word (`notation`, `scoring`, `bar`, …)."),
             metavar="TOPIC",
             show_default=False,
         ),
@@ -22,8 +23,10 @@ def rules(
         bool,
         typer.Option(
             "--pager/--no-pager",
-            help="Page the whole rules on a terminal ($PAGER, or less); piped, they are "
-            "printed as they are.",
+            help=_(
+                "Page the whole rules on a terminal ($PAGER, or less); piped, they are "
+                "printed as they are."
+            ),
         ),
     ] = True,
 ) -> None:
@@ -45,7 +48,13 @@ def rules(
         section = book.find(topic)
         if section is None:
             words = ", ".join(s.word for s in book.sections)
-            raise UsageError(f"the rules have no section {topic!r}; their sections: {words}")
+            raise UsageError(
+                _(
+                    "the rules have no section %(topic)s; their sections: %(words)s",
+                    topic=repr(topic),
+                    words=words,
+                )
+            )
         text = rulesview.section_text(section, width)
     if pager and topic is None and stdout_is_terminal():
         pydoc.pager(text)

@@ -8,10 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
+from cafe.i18n import gettext as _
+from cafe.i18n import ngettext
 from client import timeview
 from client.errors import UsageError
 from client.gameview import player_zone
-from client.output import say
+from client.output import command, say
 
 
 class Action(StrEnum):
@@ -25,19 +27,21 @@ class Action(StrEnum):
 def vacation(
     ctx: typer.Context,
     action: Annotated[
-        Action, typer.Argument(help="show (the default), start DAYS, or end.")
+        Action, typer.Argument(help=_("show (the default), start DAYS, or end."))
     ] = Action.SHOW,
     days: Annotated[
         int | None,
-        typer.Argument(help="Whole days away (with start).", min=1, show_default=False),
+        typer.Argument(help=_("Whole days away (with start)."), min=1, show_default=False),
     ] = None,
     start: Annotated[
         str | None,
         typer.Option(
             "--from",
             metavar="DATE",
-            help="Start later: a date (2027-07-01, midnight in your zone) or a time "
-            "(2027-07-01T18:00).",
+            help=_(
+                "Start later: a date (2027-07-01, midnight in your zone) or a time "
+                "(2027-07-01T18:00)."
+            ),
             show_default=False,
         ),
     ] = None,
@@ -48,22 +52,27 @@ def vacation(
     starts at 14 days and earns a day for every 8 days you are not away, up to 30; the days
     are taken when the vacation starts, and ending it early gives back the whole hours left.
     """
-    from cafe.render import quantities
-
     if action is not Action.START and (days is not None or start is not None):
-        raise UsageError(f"`cafe vacation {action}` takes no days or --from")
+        raise UsageError(
+            _("`%(command)s` takes no days or --from", command=command("vacation", action))
+        )
     api = ctx.obj.api()
     where = player_zone(api)
     if action is Action.SHOW:
         status = api.vacation()
     elif action is Action.END:
         status = api.end_vacation()
-        say("Your vacation is over: welcome back.")
+        say(_("Your vacation is over: welcome back."))
     else:
         if days is None:
-            raise UsageError("say how many days: cafe vacation start DAYS [--from DATE]")
+            raise UsageError(
+                _(
+                    "say how many days: %(command)s",
+                    command="cafe vacation start DAYS [--from DATE]",
+                )
+            )
         status = api.declare_vacation(days, None if start is None else _moment(start, where))
-        say(f"Vacation declared: {quantities.count(days, 'day')}.")
+        say(ngettext("Vacation declared: %(num)s day.", "Vacation declared: %(num)s days.", days))
     say(status_text(status, where, api.now()))
 
 
@@ -73,7 +82,10 @@ def _moment(text: str, where: Any) -> str:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise UsageError(
-            f"--from {text!r}: write a date like 2027-07-01 or 2027-07-01T18:00"
+            _(
+                "--from %(text)s: write a date like 2027-07-01 or 2027-07-01T18:00",
+                text=repr(text),
+            )
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=where)
@@ -85,16 +97,30 @@ def status_text(status: dict[str, Any], where: Any, now: datetime) -> str:
     next day earned."""
     from cafe.render import quantities
 
-    lines = [f"Vacation bank: {quantities.bank(quantities.bank_hours(status['bank_days']))}."]
+    bank = quantities.bank(quantities.bank_hours(status["bank_days"]))
+    lines = [_("Vacation bank: %(bank)s.", bank=bank)]
     current = status.get("current")
     if current:
         start, end = timeview.parse(current["start"]), timeview.parse(current["end"])
-        when = "Away" if start <= now else f"Away from {timeview.local(start, where)}"
-        lines.append(f"{when} until {timeview.local(end, where)}; end it early: cafe vacation end")
-    else:
-        lines.append("Not on vacation; take some days: cafe vacation start DAYS [--from DATE]")
-    if status.get("next_accrual"):
+        until, end_it = timeview.local(end, where), command("vacation", "end")
         lines.append(
-            f"Next hour earned: {timeview.local(timeview.parse(status['next_accrual']), where)}."
+            _("Away until %(end)s; end it early: %(command)s", end=until, command=end_it)
+            if start <= now
+            else _(
+                "Away from %(start)s until %(end)s; end it early: %(command)s",
+                start=timeview.local(start, where),
+                end=until,
+                command=end_it,
+            )
         )
+    else:
+        lines.append(
+            _(
+                "Not on vacation; take some days: %(command)s",
+                command="cafe vacation start DAYS [--from DATE]",
+            )
+        )
+    if status.get("next_accrual"):
+        moment = timeview.local(timeview.parse(status["next_accrual"]), where)
+        lines.append(_("Next hour earned: %(moment)s.", moment=moment))
     return "\n".join(lines)

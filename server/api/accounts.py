@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, g
 
+from cafe.i18n import gettext
 from server import accounts, throttle
 from server.apispec import validate
 from server.auth import login_required
@@ -37,9 +38,10 @@ def register(json: PlayerCreate) -> tuple[Registration, int]:
     throttle.attempt(session, accounts.signups_limit(current_settings()), throttle.client_address())
     email = json.email.lower()
     accounts.register(session, name=json.name, email=email, config=current_settings())
-    message = (
-        f"a sign-in code is on its way to {email} (if the address already has an account, "
-        "the email says so); sign in with POST /api/tokens"
+    message = gettext(
+        "a sign-in code is on its way to %(email)s (if the address already has an account, "
+        "the email says so); sign in with POST /api/tokens",
+        email=email,
     )
     return Registration(name=json.name, email=email, message=message), 202
 
@@ -53,9 +55,10 @@ def request_code(json: SignInCodeCreate) -> tuple[SignInCodeSent, int]:
     throttle.attempt(session, accounts.codes_limit(current_settings()), throttle.client_address())
     accounts.request_code(session, email=json.email, config=current_settings())
     email = json.email.lower()
-    message = (
-        f"if {email} is registered, a sign-in code is on its way (codes sent before stay "
-        "valid); if not, register with POST /api/players"
+    message = gettext(
+        "if %(email)s is registered, a sign-in code is on its way (codes sent before stay "
+        "valid); if not, register with POST /api/players",
+        email=email,
     )
     return SignInCodeSent(sent_to=email, message=message), 202
 

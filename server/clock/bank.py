@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from cafe.i18n import lazy_gettext
 from server.clock.deadlines import Interval
 
 HOUR = timedelta(hours=1)
@@ -100,12 +101,18 @@ def declare(
     now, else `BankRefusal`; with the bank settled to `now` (and paid, if it starts now)."""
     start = now if start is None else start
     if days < 1:
-        raise BankRefusal("a vacation lasts at least 1 day")
+        raise BankRefusal(lazy_gettext("a vacation lasts at least 1 day"))
     if start < now:
-        raise BankRefusal("a vacation cannot start in the past")
+        raise BankRefusal(lazy_gettext("a vacation cannot start in the past"))
     balance = settle(bank, now)
     if balance.hours < days * 24:
-        raise BankRefusal(f"your vacation bank holds {balance.days:g} days, not enough for {days}")
+        raise BankRefusal(
+            lazy_gettext(
+                "your vacation bank holds %(held)s days, not enough for %(wanted)s",
+                held=format(balance.days, "g"),
+                wanted=days,
+            )
+        )
     vacation = Vacation(start=start, end=start + days * 24 * HOUR, days=days)
     if start == now:
         balance = replace(balance, hours=balance.hours - vacation.cost_hours)
@@ -128,7 +135,12 @@ def take_day(bank: Bank, *, now: datetime, reserved: int = 0) -> Bank:
     less than a day beyond the `reserved` hours (a declared vacation not yet paid)."""
     balance = settle(bank, now)
     if balance.hours - reserved < 24:
-        raise BankRefusal(f"the vacation bank holds {balance.days:g} days: no day to take")
+        raise BankRefusal(
+            lazy_gettext(
+                "the vacation bank holds %(held)s days: no day to take",
+                held=format(balance.days, "g"),
+            )
+        )
     return replace(balance, hours=balance.hours - 24)
 
 

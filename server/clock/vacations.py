@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
+from cafe.i18n import lazy_gettext
 from server.clock import bank, store
 from server.clock.bank import Bank, BankRefusal
 from server.clock.notices import queue
@@ -92,8 +93,12 @@ def declare(
     if declared is not None and declared.end > now:
         raise Conflict(
             "vacation_declared",
-            f"you have declared a vacation from {iso(declared.start)} to {iso(declared.end)}; "
-            "end it first (DELETE /api/me/vacation)",
+            lazy_gettext(
+                "you have declared a vacation from %(start)s to %(end)s; "
+                "end it first (DELETE /api/me/vacation)",
+                start=iso(declared.start),
+                end=iso(declared.end),
+            ),
         )
     taken = None if declared is None else as_bank_vacation(declared)
     try:
@@ -101,7 +106,7 @@ def declare(
             bank.settle(stored_bank(player), now, taken), now=now, days=days, start=start
         )
     except BankRefusal as refusal:
-        raise Refused("vacation_refused", str(refusal)) from None
+        raise Refused("vacation_refused", refusal.args[0]) from None
     assert player.id is not None
     store_bank(player, balance)
     session.add(player)
@@ -129,7 +134,9 @@ def end(session: Session, player: Player, *, config: Settings) -> Status:
     now = utcnow()
     declared = unsettled(session, player)
     if declared is None or declared.end <= now:
-        raise Conflict("no_vacation", "you have declared no vacation; see GET /api/me/vacation")
+        raise Conflict(
+            "no_vacation", lazy_gettext("you have declared no vacation; see GET /api/me/vacation")
+        )
     balance, taken = bank.end_early(stored_bank(player), as_bank_vacation(declared), now=now)
     store_bank(player, balance)
     session.add(player)

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from cafe.i18n import lazy_gettext
 from server.games.store import active_seat, conflict, load_game
 from server.games.turns import as_if_movers, table_json
 from server.models import Player
@@ -23,7 +24,10 @@ def preview_turn(
     seat = active_seat(session, game, player)
     if version != game.version:
         raise conflict(
-            session, game_id, "stale_version", f"your turn was made against version {version}"
+            session,
+            game_id,
+            "stale_version",
+            lazy_gettext("your turn was made against version %(version)s", version=version),
         )
     assert game.state is not None
     result = as_if_movers(game.state, seat).play(notation)

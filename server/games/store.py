@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 
 from cafe import Game, Options
 from cafe.endings import Departure
+from cafe.i18n import N_, Message, Text, lazy_gettext, lazy_ngettext
 from server.clock.deadlines import Interval
 from server.clock.store import alarms, pauses_of
 from server.config import Settings
@@ -69,7 +70,10 @@ _GAME_AND_CREATOR = (
 
 
 def _no_such_game(game_id: int) -> NotFound:
-    return NotFound("game_not_found", f"there is no game {game_id}; see GET /api/games")
+    return NotFound(
+        "game_not_found",
+        lazy_gettext("there is no game %(game)s; see GET /api/games", game=game_id),
+    )
 
 
 def load_game(session: Session, game_id: int) -> GameRecord:
@@ -193,14 +197,36 @@ def compare_and_set(columns: tuple[str, ...]) -> Update:
     )
 
 
-def conflict(session: Session, game_id: int, code: str, message: str) -> Conflict:
+#: What a game is doing, in words, for a refusal that says so.
+_STATUS_WORDS = {
+    GameStatus.OPEN: N_("the game is open"),
+    GameStatus.ACTIVE: N_("the game is active"),
+    GameStatus.FINISHED: N_("the game is finished"),
+}
+
+
+def conflict(session: Session, game_id: int, code: str, message: Message) -> Conflict:
     """A 409 that reports the game's current version and whose turn it is."""
     game = load_game(session, game_id)
     mover = to_move_name(game)
-    turn = f"it is {mover}'s turn" if mover else f"the game is {game.status}"
+    said = (
+        lazy_gettext(
+            "%(problem)s; the game is at version %(version)s and it is %(player)s's turn",
+            problem=message,
+            version=game.version,
+            player=mover,
+        )
+        if mover
+        else lazy_gettext(
+            "%(problem)s; the game is at version %(version)s and %(status)s",
+            problem=message,
+            version=game.version,
+            status=Text(_STATUS_WORDS[GameStatus(game.status)]),
+        )
+    )
     return Conflict(
         code,
-        f"{message}; the game is at version {game.version} and {turn}",
+        said,
         version=game.version,
         to_move=mover,
         game_status=game.status,
@@ -226,12 +252,18 @@ def active_seat(session: Session, game: GameRecord, player: Player) -> int:
         joined = player.name in game.state["players"]
     if not joined:
         visible_game(session, game, player)
-        raise Forbidden("not_a_player", f"you are not playing in game {game.id}")
+        raise Forbidden(
+            "not_a_player", lazy_gettext("you are not playing in game %(game)s", game=game.id)
+        )
     if game.status == GameStatus.OPEN:
-        raise Conflict("game_not_started", f"game {game.id} has not started yet")
+        raise Conflict(
+            "game_not_started", lazy_gettext("game %(game)s has not started yet", game=game.id)
+        )
     if game.status == GameStatus.FINISHED:
         assert game.id is not None
-        raise conflict(session, game.id, "game_finished", f"game {game.id} is over")
+        raise conflict(
+            session, game.id, "game_finished", lazy_gettext("game %(game)s is over", game=game.id)
+        )
     assert game.state is not None
     return game.state["players"].index(player.name)
 
@@ -280,21 +312,42 @@ def create_game(
     nobody else may see or join it; it is never rated (ratings are public). An
     `auto_start` game starts when its last seat is taken."""
     if private and not invite:
-        raise Refused("invalid_invite", "a private game needs invited players: only they may join")
+        raise Refused(
+            "invalid_invite",
+            lazy_gettext("a private game needs invited players: only they may join"),
+        )
     if private and rated:
         raise Refused(
             "private_rated",
-            "a private game cannot be rated: ratings and their history are public, and a "
-            "rating's change would tell everyone the game's result",
+            lazy_gettext(
+                "a private game cannot be rated: ratings and their history are public, and a "
+                "rating's change would tell everyone the game's result"
+            ),
         )
     known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
     unknown = sorted(set(invite) - known)
     if unknown:
-        raise Refused("unknown_player", f"no player is named {', '.join(unknown)}")
+        raise Refused(
+            "unknown_player",
+            lazy_ngettext(
+                "no player is named %(names)s",
+                "no players are named %(names)s",
+                len(unknown),
+                names=", ".join(unknown),
+            ),
+        )
     if creator.name in invite:
-        raise Refused("invalid_invite", "you are seated in your own game already")
+        raise Refused("invalid_invite", lazy_gettext("you are seated in your own game already"))
     if len(set(invite)) > seats - 1:
-        raise Refused("invalid_invite", f"{len(set(invite))} invitees for {seats - 1} free seats")
+        raise Refused(
+            "invalid_invite",
+            lazy_ngettext(
+                "%(invitees)s invitees for %(num)s free seat",
+                "%(invitees)s invitees for %(num)s free seats",
+                seats - 1,
+                invitees=len(set(invite)),
+            ),
+        )
     assert creator.id is not None
     game = GameRecord(
         creator_id=creator.id,
@@ -322,14 +375,28 @@ def join_game(session: Session, *, game_id: int, player: Player, config: Setting
     for _ in range(JOIN_RETRIES):
         game = visible_game(session, load_game(session, game_id), player)
         if game.status != GameStatus.OPEN:
-            raise Conflict("game_not_open", f"game {game_id} has already started")
+            raise Conflict(
+                "game_not_open", lazy_gettext("game %(game)s has already started", game=game_id)
+            )
         if game.invited and player.name not in game.invited:
-            raise Forbidden("not_invited", f"game {game_id} is by invitation only")
+            raise Forbidden(
+                "not_invited", lazy_gettext("game %(game)s is by invitation only", game=game_id)
+            )
         names = joined_names(session, game)
         if player.name in names:
-            raise Conflict("already_joined", f"you are already in game {game_id}")
+            raise Conflict(
+                "already_joined", lazy_gettext("you are already in game %(game)s", game=game_id)
+            )
         if len(names) >= game.seats:
-            raise Conflict("game_full", f"all {game.seats} seats of game {game_id} are taken")
+            raise Conflict(
+                "game_full",
+                lazy_ngettext(
+                    "all %(num)s seats of game %(game)s are taken",
+                    "all %(num)s seats of game %(game)s are taken",
+                    game.seats,
+                    game=game_id,
+                ),
+            )
         if bump_version(session, game):
             assert player.id is not None
             session.add(GameSeat(game_id=game_id, player_id=player.id, join_order=len(names)))
@@ -346,19 +413,30 @@ def join_game(session: Session, *, game_id: int, player: Player, config: Setting
                 continue
             return load_game(session, game_id)
         session.rollback()
-    raise conflict(session, game_id, "busy", "too many players joined at once; try again")
+    raise conflict(
+        session,
+        game_id,
+        "busy",
+        lazy_gettext("too many players joined at once; try again"),
+    )
 
 
 def start_game(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
     """Deal: seat order and bag from a new secret seed; its commitment is published."""
     game = visible_game(session, load_game(session, game_id), player)
     if game.creator_id != player.id:
-        raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
+        raise Forbidden(
+            "not_creator",
+            lazy_gettext("only the creator of game %(game)s can start it", game=game_id),
+        )
     if game.status != GameStatus.OPEN:
-        raise Conflict("game_not_open", f"game {game_id} has already started")
+        raise Conflict(
+            "game_not_open", lazy_gettext("game %(game)s has already started", game=game_id)
+        )
     if len(joined_names(session, game)) < 2:
         raise Conflict(
-            "not_enough_players", "a game needs at least 2 players; wait for one to join"
+            "not_enough_players",
+            lazy_gettext("a game needs at least 2 players; wait for one to join"),
         )
     _deal(session, game, config=config)
     session.commit()
@@ -447,7 +525,10 @@ def _deal(session: Session, game: GameRecord, *, config: Settings) -> None:
     if not bump_version(session, game, **dealt.columns):
         session.rollback()
         raise conflict(
-            session, game_id, "stale_version", "a player joined while starting; try again"
+            session,
+            game_id,
+            "stale_version",
+            lazy_gettext("a player joined while starting; try again"),
         )
     for row, name in seated:
         row.seat = dealt.seats[name]

@@ -15,6 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
+from cafe.i18n import gettext, lazy_gettext
+from cafe.render import quantities
 from server import idempotency
 from server.clock.store import next_deadline
 from server.config import Settings
@@ -202,7 +204,10 @@ def _commit_change(
         applied = False
     if not applied:
         raise conflict(
-            session, game.id, "stale_version", f"game {game.id} changed before your turn landed"
+            session,
+            game.id,
+            "stale_version",
+            lazy_gettext("game %(game)s changed before your turn landed", game=game.id),
         )
     positions.keep(game.id, game.version + 1, values["state"], engine)
     return response
@@ -260,11 +265,14 @@ def movers_game(
     seat = active_seat(session, game, player)
     if version != game.version:
         raise conflict(
-            session, game_id, "stale_version", f"your turn was made against version {version}"
+            session,
+            game_id,
+            "stale_version",
+            lazy_gettext("your turn was made against version %(version)s", version=version),
         )
     assert game.state is not None
     if game.state["to_move"] != seat:
-        raise conflict(session, game_id, "not_your_turn", "it is not your turn")
+        raise conflict(session, game_id, "not_your_turn", lazy_gettext("it is not your turn"))
     return game, seat
 
 
@@ -297,7 +305,12 @@ def _apply_turn(
         created_at=utcnow(),  # given, as pydantic inspects a default factory's signature per call
     )
     response = {
-        "summary": f"{player.name} played {entry.notation} for {result.points} points",
+        "summary": gettext(
+            "%(player)s played %(turn)s for %(points)s",
+            player=player.name,
+            turn=entry.notation,
+            points=quantities.points(result.points),
+        ),
         "game_id": game_id,
         "number": entry.number,
         "player": player.name,
@@ -344,9 +357,11 @@ def resign(session: Session, *, game_id: int, player: Player, config: Settings) 
     seat = active_seat(session, game, player)
     assert game.state is not None
     if game.state["eliminated"][seat]:
-        raise Conflict("already_out", f"you are already out of game {game_id}")
+        raise Conflict(
+            "already_out", lazy_gettext("you are already out of game %(game)s", game=game_id)
+        )
     engine, entry = resignation(game, seat)
-    response = {"summary": f"{player.name} resigned"}
+    response = {"summary": gettext("%(player)s resigned", player=player.name)}
     _commit_change(
         session, game=game, engine=engine, entry=entry, response=response, idem=None, config=config
     )
@@ -371,7 +386,9 @@ def as_if_movers(state: Mapping[str, Any], seat: int) -> Game:
 def replay(session: Session, game: GameRecord) -> Game:
     """The game rebuilt from its seed and log: the truth the snapshot must equal."""
     if game.seed_hex is None:
-        raise Conflict("game_not_started", f"game {game.id} has not started yet")
+        raise Conflict(
+            "game_not_started", lazy_gettext("game %(game)s has not started yet", game=game.id)
+        )
     engine = Game.new(
         joined_names(session, game),
         seed=bytes.fromhex(game.seed_hex),

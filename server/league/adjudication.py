@@ -15,6 +15,7 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from cafe import Game
+from cafe.i18n import lazy_gettext
 from server.config import Settings
 from server.db import write_transaction
 from server.domain import Conflict, Refused
@@ -50,19 +51,32 @@ def adjudicate(
     if game.season_id is None:
         raise Refused(
             "not_a_league_game",
-            f"game {game_id} is not a league game: only a league's games are adjudicated, "
-            "by the league's organiser",
+            lazy_gettext(
+                "game %(game)s is not a league game: only a league's games are adjudicated, "
+                "by the league's organiser",
+                game=game_id,
+            ),
         )
     season, league = session.exec(
         select(Season, League)
         .join(League, col(League.id) == Season.league_id)
         .where(Season.id == game.season_id)
     ).one()
-    organiser_only(league, organiser, "adjudicate its games")
+    organiser_only(
+        league,
+        organiser,
+        lazy_gettext(
+            "only the organiser of %(league)s can adjudicate its games", league=league.slug
+        ),
+    )
     if game.status != GameStatus.ACTIVE or game.state is None:
         raise Conflict(
             "game_not_running",
-            f"game {game_id} is {game.status}: only a running game is adjudicated",
+            lazy_gettext(
+                "game %(game)s is %(status)s: only a running game is adjudicated",
+                game=game_id,
+                status=game.status,
+            ),
         )
     engine = Game.from_position(game.state)
     engine.adjudicate(reason)
@@ -91,6 +105,9 @@ def adjudicate(
             session.rollback()
     if not applied:
         raise conflict(
-            session, game_id, "stale_version", f"game {game_id} changed while it was adjudicated"
+            session,
+            game_id,
+            "stale_version",
+            lazy_gettext("game %(game)s changed while it was adjudicated", game=game_id),
         )
     return load_game(session, game_id)

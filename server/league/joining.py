@@ -4,9 +4,10 @@
 The email's reply address names the season and the player it was sent to, signed
 (`server.postbox.addresses.SeasonReplyAddress`); as for emailed turns, the `From` of the reply
 counts for nothing. The reply's first own line must read `join` (or `cafe league join
-SLUG`). The registration goes through the API's own rules (`server.league.store.add_member`,
-the season's row locked) and, in the same transaction, the answer is queued and the message
-recorded as handled, so a message delivered twice registers and answers once. Every reply
+SLUG`, or a join word of another language: `server.mail.words`). The registration goes
+through the API's own rules (`server.league.store.add_member`, the season's row locked)
+and, in the same transaction, the answer is queued and the message recorded as handled,
+so a message delivered twice registers and answers once. Every reply
 a person wrote is answered: `league_joined`, or `league_join_refused` with the reason
 (registration closed, registered already, not invited, no `join` in it). Answers go out
 whatever the player's email preferences: they answer the player's own email.
@@ -14,7 +15,6 @@ whatever the player's email preferences: they answer the player's own email.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,7 +28,7 @@ from server.games.notify import recipient
 from server.league.emails import season_facts, season_links
 from server.league.facts import SeasonFacts
 from server.league.store import add_member
-from server.mail import reading
+from server.mail import reading, words
 from server.models import InboundMail, League, Player, Season, SeasonStatus
 from server.phrases import Phrase, of, phrase
 from server.postbox import notices
@@ -36,9 +36,6 @@ from server.postbox.addresses import SeasonReplyAddress, read_season_reply_addre
 from server.postbox.addresses import links as email_links  # `addresses` names replies' here
 from server.postbox.facts import Links
 from server.postbox.kinds import EmailKind
-
-#: A reply's first own line that asks to join: `join`, `Join!`, `cafe league join tuesday`.
-JOIN = re.compile(r"(?:cafe\s+league\s+)?join(?:\s+[a-z0-9-]{1,32})?\s*[.!]?", re.IGNORECASE)
 
 
 def season_address(config: Settings, addresses: Sequence[str]) -> SeasonReplyAddress | None:
@@ -73,7 +70,7 @@ def answer(
         return None
     season, league = found
     first = reply.lines[0] if reply.lines else ""
-    if reply.too_large or not JOIN.fullmatch(first):
+    if reply.too_large or not words.is_join_line(first):
         session.rollback()
         return _refuse(session, config, reply, league, season, player, _not_join(reply, first))
     try:

@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from cafe.i18n import lazy_gettext
 from server.clock import store as clocks
 from server.config import Settings
 from server.db import write_transaction
@@ -136,20 +137,42 @@ def _change(
 
 def _check(league: League, season: Season, organiser: Player, doing: str) -> None:
     """The refusals of a pause or a resumption, in the order they are told."""
-    organiser_only(league, organiser, f"{doing} a season")
-    where = f"season {season.number} of {league.slug}"
+    organiser_only(
+        league,
+        organiser,
+        lazy_gettext("only the organiser of %(league)s can pause a season", league=league.slug)
+        if doing == "pause"
+        else lazy_gettext(
+            "only the organiser of %(league)s can resume a season", league=league.slug
+        ),
+    )
+    where = {"season": season.number, "league": league.slug}
     if season.status != SeasonStatus.RUNNING:
         raise Conflict(
             "season_not_running",
-            f"{where} is {season.status}: only a running season's clocks can be paused or resumed",
+            lazy_gettext(
+                "season %(season)s of %(league)s is %(status)s: only a running season's clocks "
+                "can be paused or resumed",
+                status=season.status,
+                **where,
+            ),
         )
     if doing == "pause" and season.paused_at is not None:
         raise Conflict(
             "season_paused",
-            f"{where} has been paused since {iso(season.paused_at)}; resume it first",
+            lazy_gettext(
+                "season %(season)s of %(league)s has been paused since %(since)s; resume it first",
+                since=iso(season.paused_at),
+                **where,
+            ),
         )
     if doing == "resume" and season.paused_at is None:
-        raise Conflict("season_not_paused", f"{where} is not paused: its clocks are running")
+        raise Conflict(
+            "season_not_paused",
+            lazy_gettext(
+                "season %(season)s of %(league)s is not paused: its clocks are running", **where
+            ),
+        )
 
 
 def _lock_running_games(session: Session, season: Season) -> list[GameRecord]:

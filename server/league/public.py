@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
+from cafe.i18n import lazy_gettext
 from cafe.league import scheduling
 from cafe.league.table import TableRow
 from server.domain import NotFound
@@ -185,7 +186,12 @@ def season_public(
     if division is not None and not tables:
         raise NotFound(
             "division_not_found",
-            f"season {season.number} of {league.slug} has no division {division}",
+            lazy_gettext(
+                "season %(season)s of %(league)s has no division %(division)s",
+                season=season.number,
+                league=league.slug,
+                division=division,
+            ),
         )
     if division is None:
         members = session.exec(
@@ -312,7 +318,9 @@ def player_profile(session: Session, name: str) -> PlayerProfile:
     """What anyone may see of the player named `name` (ignoring case), or a 404."""
     player = session.exec(select(Player).where(func.lower(Player.name) == name.lower())).first()
     if player is None:
-        raise NotFound("player_not_found", f"there is no player named {name!r}")
+        raise NotFound(
+            "player_not_found", lazy_gettext("there is no player named %(name)s", name=repr(name))
+        )
     history = session.exec(
         select(RatingPoint).where(RatingPoint.player_id == player.id).order_by(col(RatingPoint.id))
     ).all()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from cafe.i18n import lazy_gettext
 from server.config import Settings
 from server.domain import Conflict, NotFound
 from server.league import emails, log
@@ -43,22 +44,40 @@ def remove(
     `organiser` organises the league, 409 once the season is over or if they are not a
     member of it (any more), 404 if there is no such player."""
     season = load_season(session, league, number)
-    organiser_only(league, organiser, "remove a member")
+    organiser_only(
+        league,
+        organiser,
+        lazy_gettext("only the organiser of %(league)s can remove a member", league=league.slug),
+    )
     if season.status == SeasonStatus.FINISHED:
         raise Conflict(
-            "season_finished", f"season {number} of {league.slug} is over: its tables are final"
+            "season_finished",
+            lazy_gettext(
+                "season %(season)s of %(league)s is over: its tables are final",
+                season=number,
+                league=league.slug,
+            ),
         )
     player = session.exec(select(Player).where(func.lower(Player.name) == name.lower())).first()
     if player is None:
-        raise NotFound("player_not_found", f"there is no player named {name!r}")
+        raise NotFound(
+            "player_not_found", lazy_gettext("there is no player named %(name)s", name=repr(name))
+        )
     member = session.exec(
         select(SeasonMember).where(
             SeasonMember.season_id == season.id, SeasonMember.player_id == player.id
         )
     ).first()
     if member is None or member.withdrawn_at is not None:
-        left = "has left" if member is not None else "is not a member of"
-        raise Conflict("not_a_member", f"{player.name} {left} season {number} of {league.slug}")
+        where = {"player": player.name, "season": number, "league": league.slug}
+        raise Conflict(
+            "not_a_member",
+            lazy_gettext("%(player)s has left season %(season)s of %(league)s", **where)
+            if member is not None
+            else lazy_gettext(
+                "%(player)s is not a member of season %(season)s of %(league)s", **where
+            ),
+        )
 
     def tell(resigned: list[int]) -> None:
         """The removed player hears of it before the end of any game it ends."""

@@ -18,6 +18,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from cafe.fairbag import commitment
+from cafe.i18n import lazy_gettext, lazy_ngettext
 from cafe.league import scheduling, table
 from server.config import Settings
 from server.domain import Conflict
@@ -114,7 +115,14 @@ def _claim(
     )
     if claimed.rowcount != 1:
         session.rollback()
-        raise Conflict("season_not_open", f"season {season.number} of {league.slug} has started")
+        raise Conflict(
+            "season_not_open",
+            lazy_gettext(
+                "season %(season)s of %(league)s has started",
+                season=season.number,
+                league=league.slug,
+            ),
+        )
 
 
 def start_season(
@@ -123,10 +131,20 @@ def start_season(
     """Start the season (the organiser): divisions, schedule, and every game dealt and
     running; each member gets one email with their division and games (no "game started"
     or "your turn" email per game: issue 20 §17)."""
-    organiser_only(league, player, "start a season")
+    organiser_only(
+        league,
+        player,
+        lazy_gettext("only the organiser of %(league)s can start a season", league=league.slug),
+    )
     if season.status != SeasonStatus.REGISTRATION:
         raise Conflict(
-            "season_not_open", f"season {season.number} of {league.slug} is {season.status}"
+            "season_not_open",
+            lazy_gettext(
+                "season %(season)s of %(league)s is %(status)s",
+                season=season.number,
+                league=league.slug,
+                status=season.status,
+            ),
         )
     members = list(
         session.exec(
@@ -138,8 +156,16 @@ def start_season(
     if len(members) < league.game_size:
         raise Conflict(
             "not_enough_players",
-            f"{len(members)} registered for season {season.number} of {league.slug}; "
-            f"a season needs at least {league.game_size} (the game size)",
+            lazy_ngettext(
+                "%(num)s registered for season %(season)s of %(league)s; "
+                "a season needs at least %(size)s (the game size)",
+                "%(num)s registered for season %(season)s of %(league)s; "
+                "a season needs at least %(size)s (the game size)",
+                len(members),
+                season=season.number,
+                league=league.slug,
+                size=league.game_size,
+            ),
         )
     players = {p.name: p for _, p in members}
     ids = {p.name: member.player_id for member, p in members}

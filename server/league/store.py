@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cafe.i18n import Message, Text, lazy_gettext, lazy_ngettext
 from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.league import emails
@@ -33,13 +34,21 @@ def load_league(session: Session, slug: str) -> League:
     """The league with this slug, or a 404."""
     league = session.exec(select(League).where(League.slug == slug)).first()
     if league is None:
-        raise NotFound("league_not_found", f"there is no league {slug!r}; see GET /api/leagues")
+        raise NotFound(
+            "league_not_found",
+            lazy_gettext("there is no league %(league)s; see GET /api/leagues", league=repr(slug)),
+        )
     return league
 
 
 def _no_season(league: League, number: int) -> NotFound:
     return NotFound(
-        "season_not_found", f"league {league.slug} has no season {number}; see its seasons"
+        "season_not_found",
+        lazy_gettext(
+            "league %(league)s has no season %(season)s; see its seasons",
+            league=league.slug,
+            season=number,
+        ),
     )
 
 
@@ -78,10 +87,11 @@ def latest_season(session: Session, league: League) -> Season | None:
     ).first()
 
 
-def organiser_only(league: League, player: Player, what: str) -> None:
-    """A 403 unless `player` organises the league."""
+def organiser_only(league: League, player: Player, refusal: Message) -> None:
+    """A 403 unless `player` organises the league; `refusal` says what only the organiser
+    may do ("only the organiser of %(league)s can start a season")."""
     if league.organiser_id != player.id:
-        raise Forbidden("not_organiser", f"only the organiser of {league.slug} can {what}")
+        raise Forbidden("not_organiser", refusal)
 
 
 def create_league(session: Session, *, organiser: Player, settings: dict[str, Any]) -> League:
@@ -91,8 +101,11 @@ def create_league(session: Session, *, organiser: Player, settings: dict[str, An
     if moving > settings["division_size"]:
         raise Refused(
             "invalid_league",
-            f"promote + relegate ({moving}) is more than a division of "
-            f"{settings['division_size']} holds",
+            lazy_gettext(
+                "promote + relegate (%(moving)s) is more than a division of %(size)s holds",
+                moving=moving,
+                size=settings["division_size"],
+            ),
         )
     league = League(organiser_id=organiser.id, **settings)
     session.add(league)
@@ -101,7 +114,11 @@ def create_league(session: Session, *, organiser: Player, settings: dict[str, An
     except IntegrityError:
         session.rollback()
         raise Conflict(
-            "slug_taken", f"a league named {settings['slug']!r} exists; choose another slug"
+            "slug_taken",
+            lazy_gettext(
+                "a league named %(league)s exists; choose another slug",
+                league=repr(settings["slug"]),
+            ),
         ) from None
     return league
 
@@ -109,13 +126,22 @@ def create_league(session: Session, *, organiser: Player, settings: dict[str, An
 def open_season(session: Session, *, league: League, player: Player, config: Settings) -> Season:
     """Open registration for the league's next season (the organiser): the members of the
     last one are registered, and told so; invitees who are not are invited to join."""
-    organiser_only(league, player, "open a season")
+    organiser_only(
+        league,
+        player,
+        lazy_gettext("only the organiser of %(league)s can open a season", league=league.slug),
+    )
     previous = latest_season(session, league)
     if previous is not None and previous.status != SeasonStatus.FINISHED:
         raise Conflict(
             "season_not_finished",
-            f"season {previous.number} of {league.slug} is {previous.status}; "
-            "a new season opens once it is finished",
+            lazy_gettext(
+                "season %(season)s of %(league)s is %(status)s; "
+                "a new season opens once it is finished",
+                season=previous.number,
+                league=league.slug,
+                status=previous.status,
+            ),
         )
     assert league.id is not None
     season = Season(league_id=league.id, number=1 if previous is None else previous.number + 1)
@@ -124,7 +150,9 @@ def open_season(session: Session, *, league: League, player: Player, config: Set
         session.flush()
     except IntegrityError:
         session.rollback()
-        raise Conflict("season_exists", "another season was opened at the same moment") from None
+        raise Conflict(
+            "season_exists", lazy_gettext("another season was opened at the same moment")
+        ) from None
     assert season.id is not None
     returning: list[Player] = []
     if previous is not None:
@@ -154,7 +182,10 @@ def open_season(session: Session, *, league: League, player: Player, config: Set
 def _may_register(league: League, player: Player) -> None:
     if not league.open and player.name not in league.invited and league.organiser_id != player.id:
         raise Forbidden(
-            "not_invited", f"{league.slug} is by invitation; ask its organiser to invite you"
+            "not_invited",
+            lazy_gettext(
+                "%(league)s is by invitation; ask its organiser to invite you", league=league.slug
+            ),
         )
 
 
@@ -168,10 +199,14 @@ def register(session: Session, *, league: League, number: int, player: Player) -
         session.commit()
     except IntegrityError:
         session.rollback()
-        raise Conflict(
-            "already_registered", f"you are registered for season {number} of {league.slug}"
-        ) from None
+        raise Conflict("already_registered", _registered(number, league)) from None
     return season
+
+
+def _registered(number: int, league: League) -> Text:
+    return lazy_gettext(
+        "you are registered for season %(season)s of %(league)s", season=number, league=league.slug
+    )
 
 
 def add_member(session: Session, *, league: League, season: Season, player: Player) -> None:
@@ -182,7 +217,13 @@ def add_member(session: Session, *, league: League, season: Season, player: Play
     number = season.number
     if season.status != SeasonStatus.REGISTRATION:
         raise Conflict(
-            "registration_closed", f"season {number} of {league.slug} is {season.status}"
+            "registration_closed",
+            lazy_gettext(
+                "season %(season)s of %(league)s is %(status)s",
+                season=number,
+                league=league.slug,
+                status=season.status,
+            ),
         )
     _may_register(league, player)
     member = session.exec(
@@ -191,14 +232,17 @@ def add_member(session: Session, *, league: League, season: Season, player: Play
         )
     ).first()
     if member is not None and member.withdrawn_at is None:
-        raise Conflict(
-            "already_registered", f"you are registered for season {number} of {league.slug}"
-        )
+        raise Conflict("already_registered", _registered(number, league))
     if member is not None and member.removed_reason is not None:
         raise Forbidden(
             "removed_by_organiser",
-            f"the organiser removed you from season {number} of {league.slug} "
-            f"({member.removed_reason}); ask them, or join the next season",
+            lazy_gettext(
+                "the organiser removed you from season %(season)s of %(league)s (%(reason)s); "
+                "ask them, or join the next season",
+                season=number,
+                league=league.slug,
+                reason=member.removed_reason,
+            ),
         )
     if member is None:
         assert season.id is not None and player.id is not None
@@ -220,13 +264,28 @@ def invite(
 ) -> list[str]:
     """The organiser invites players to an invitation-only league (and, if a season is
     open for registration, they hear of it)."""
-    organiser_only(league, player, "invite players")
+    organiser_only(
+        league,
+        player,
+        lazy_gettext("only the organiser of %(league)s can invite players", league=league.slug),
+    )
     if league.open:
-        raise Conflict("league_open", f"{league.slug} is open: anyone may register")
+        raise Conflict(
+            "league_open",
+            lazy_gettext("%(league)s is open: anyone may register", league=league.slug),
+        )
     found = session.exec(select(Player).where(col(Player.name).in_(names))).all()
     unknown = sorted(set(names) - {p.name for p in found})
     if unknown:
-        raise Refused("unknown_player", f"no player is named {', '.join(unknown)}")
+        raise Refused(
+            "unknown_player",
+            lazy_ngettext(
+                "no player is named %(names)s",
+                "no players are named %(names)s",
+                len(unknown),
+                names=", ".join(unknown),
+            ),
+        )
     new = [p for p in found if p.name not in league.invited]
     league.invited = sorted(set(league.invited) | {p.name for p in found})
     session.add(league)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from sqlmodel import Session, col, select
 
+from cafe.i18n import lazy_gettext
 from server.config import Settings
 from server.domain import Conflict
 from server.games import turns
@@ -81,7 +82,12 @@ def resign_games(
         )
         if not turns.write_change(session, game=game, values=values, entry=entry, config=config):
             session.rollback()
-            raise Conflict("busy", f"game {game.id} changed meanwhile; nothing changed, try again")
+            raise Conflict(
+                "busy",
+                lazy_gettext(
+                    "game %(game)s changed meanwhile; nothing changed, try again", game=game.id
+                ),
+            )
         resigned.append(game.id)
     return resigned
 
@@ -106,10 +112,20 @@ def withdraw(
     ).first()
     if member is None or member.withdrawn_at is not None:
         raise Conflict(
-            "not_registered", f"you are not registered for season {number} of {league.slug}"
+            "not_registered",
+            lazy_gettext(
+                "you are not registered for season %(season)s of %(league)s",
+                season=number,
+                league=league.slug,
+            ),
         )
     if season.status == SeasonStatus.FINISHED:
-        raise Conflict("season_finished", f"season {number} of {league.slug} is over")
+        raise Conflict(
+            "season_finished",
+            lazy_gettext(
+                "season %(season)s of %(league)s is over", season=number, league=league.slug
+            ),
+        )
     leave(session, season=season, member=member, player=player, how=how, config=config)
     session.commit()
     return season

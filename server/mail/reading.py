@@ -19,6 +19,7 @@ from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
 from cafe import Turn
+from server.mail import words
 from server.mail.inbound_html import html_to_text
 
 #: Characters of a reply's text that are read at all.
@@ -33,29 +34,43 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
 #: Zero-width and format characters (Zimbra wraps typed paragraphs in U+200B, iPhones
 #: start with U+FEFF, right-to-left mail carries U+200E/U+200F marks): invisible, dropped.
 _INVISIBLE = re.compile(r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-#: The line that introduces the quoted email: `On … wrote:` in the corpus's languages
-#: (`In data … ha scritto:`, `Dne … napsal:`, `Den … skrev NAME:`), or `x@y wrote:`.
+#: The verbs of an attribution line (`On … NAME wrote:`) in the corpus's languages and ours.
+_WROTE = (
+    r"wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|napsala|napsal|skrev"
+    r"|napisał|написала|написал|пишет"
+)
+#: The line that introduces the quoted email, in the corpus's languages and ours:
+#: `On … wrote:`, `In data … ha scritto:`, `Dne … napsal(a):`, `Am … schrieb NAME:`,
+#: `Den … skrev NAME:`; or a line with an address that ends in such a verb (Gmail's
+#: `čt 2. 12. 2026 v 10:00 odesílatel NAME <x@y> napsal:`, `NAME <x@y> schrieb am …:`);
+#: or one that ends in a Czech or Russian verb of writing (Thunderbird's `…, NAME пишет:`);
+#: or, as Gmail writes it in Russian, one that ends in the address itself (`… NAME <x@y>:`).
 _ATTRIBUTION = re.compile(
     r"^[ \t]*(on|le|am|el|il|op|em|in data|dne|den|w dniu)\b[^\n]{0,200}"
-    r"(\n[^\n]{0,200}){0,2}?"
-    r"(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|napsal|skrev|napisał)"
-    r"(\(a\)|(?<=skrev) [^\n]{1,200})?\s*:[ \t]*$"
-    r"|^[^\n]{0,200}\S@\S[^\n]{0,200}\b(wrote|a écrit|schrieb|ha scritto|skrev|napsal|napisał)"
-    r"(\(a\))?\s*:[ \t]*$",
+    rf"(\n[^\n]{{0,200}}){{0,2}}?({_WROTE})"
+    r"(\(a\)|(?:(?<=skrev)|(?<=schrieb)) [^\n]{1,200})?\s*:[ \t]*$"
+    rf"|^[^\n]{{0,200}}\S@\S[^\n]{{0,200}}\b({_WROTE})"
+    r"(\(a\)|(?<=schrieb) [^\n]{1,200})?\s*:[ \t]*$"
+    r"|^[^\n]{0,200}\s(napsal\(a\)|napsala|napsal|написал\(а\)|написала|написал|пишет)\s*:[ \t]*$"
+    r"|^[^\n]{0,200}<[^\s<>@]{1,64}@[^\s<>@]{1,200}>\s*:[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
-#: A header block's first line (`From:` in the corpus's languages) or a separator.
+#: A header block's first line (`From:` in the corpus's languages and ours), a separator
+#: (`-----Original Message-----`, `-----Původní zpráva-----`, `--- Исходное сообщение ---`)
+#: or a phone's signature (`Sent from my iPhone`, `Odesláno z iPhonu`, `Отправлено с iPhone`).
 _QUOTE_START = re.compile(
-    r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}"
-    r"|_{10,}|(from|von|de|от|fra|från|van|od|da|lähettäjä|feladó|от кого)\s?:\s.+"
-    r"|sent from my .+)$",
+    r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht"
+    r"|weitergeleitete nachricht|původní zpráva|původní e-mail|přeposlaná zpráva"
+    r"|исходное сообщение|пересылаемое сообщение)\s*-{2,}"
+    r"|_{10,}|(from|von|de|от|fra|från|van|od|odesílatel|da|lähettäjä|feladó|от кого)\s?:\s.+"
+    r"|sent from my .+|odesláno z .+|von meinem .+ gesendet|отправлено с .+)$",
     re.IGNORECASE,
 )
 _HINT = re.compile(r"#?([0-9]{1,2})[.):]?")
 _COMMAND = re.compile(r"cafe\s+move\s+(?:\d+\s+)?", re.IGNORECASE)
 #: A try at a turn that does not read: `bar TILE`, `swap TILE …` at the start of the line
 #: ("Sent from Outlook Mobile<…>" is no bar turn), or `TILE@CHAIR`-ish (not an email
-#: address: chairs are `US1`, `#17`).
+#: address: chairs are `US1`, `#17`); tried on the line in the notation's own words.
 _TURN_LIKE = re.compile(r"^(bar|swap)\s+([a-z]{2}|j)[fm]\b|\S{1,8}@(#\d|[a-z]{2}\d)", re.IGNORECASE)
 _AUTOMATIC_SENDERS = ("mailer-daemon", "postmaster", "noreply", "no-reply")
 
@@ -197,14 +212,15 @@ def own_lines(text: str) -> list[str]:
 
 
 def choose(lines: tuple[str, ...]) -> Choice | None:
-    """The first line that is a hint's number or reads as a turn; else the first line that
-    looks like a try at a turn (to be refused with the engine's reason); else None."""
+    """The first line that is a hint's number or reads as a turn (its words in any of our
+    languages: `server.mail.words`); else the first line that looks like a try at a turn
+    (to be refused with the engine's reason); else None."""
     tried: str | None = None
     for line in lines:
         number = _HINT.fullmatch(line)
         if number is not None:
             return Choice(hint=int(number.group(1)))
-        text = _COMMAND.sub("", line, count=1).strip().strip("\"'`").strip()
+        text = words.as_notation(_COMMAND.sub("", line, count=1).strip().strip("\"'`").strip())
         try:
             Turn.parse(text)
         except ValueError:  # NotationError, or anything else odd input may cause

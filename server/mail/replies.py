@@ -26,7 +26,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import logging
-import re
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -46,7 +45,7 @@ from server.league import joining
 from server.league import messages as league_messages
 from server.league.emails import season_facts
 from server.league.store import running_games_of
-from server.mail import batch, reading
+from server.mail import batch, reading, words
 from server.mail.facts import EarlierTurn, LoggedTurn
 from server.models import (
     GameRecord,
@@ -184,10 +183,6 @@ def _handle(
     return _play(session, reply, player, game.id, signed.version, notation, config=config)
 
 
-#: A line of a reply to a season's start email that plays a turn: `14: ESm@ES1`.
-TURN_LINE = re.compile(r"(?:game\s+)?#?([0-9]{1,10})\s*:\s*(\S.*)", re.IGNORECASE)
-
-
 def _season_turns(
     session: Session, config: Settings, reply: reading.Reply, ours: list[str]
 ) -> Outcome | None:
@@ -202,7 +197,7 @@ def _season_turns(
     player = None if signed is None else session.get(Player, signed.player_id)
     if season is None or player is None or season.status != SeasonStatus.RUNNING:
         return None
-    if reply.lines and joining.JOIN.fullmatch(reply.lines[0]):
+    if reply.lines and words.is_join_line(reply.lines[0]):
         return None
     member = session.exec(
         select(SeasonMember.id).where(
@@ -211,8 +206,8 @@ def _season_turns(
     ).first()
     if member is None:
         return None
-    asked = [] if reply.too_large else [TURN_LINE.fullmatch(line.strip()) for line in reply.lines]
-    lines = [(int(match[1]), match[2].strip()) for match in asked if match]
+    asked = [] if reply.too_large else [words.game_turn(line) for line in reply.lines]
+    lines = [found for found in asked if found is not None]
     refusals = (
         [] if lines else [phrase(N_("we found no line of the form GAME: TURN in your reply"))]
     )
@@ -284,8 +279,7 @@ def _join(
 ) -> Outcome:
     """A reply to an invitation (the game is open): `join` takes the seat; anything else,
     or a seat that cannot be taken, is answered with what was wrong."""
-    words = reply.lines[0].split() if reply.lines else []
-    if words[:1] and words[0].lower().strip(".!") == "join":
+    if reply.lines and words.means_join(reply.lines[0]):
         try:
             store.join_game(session, game_id=game_id, player=player, config=config)
         except DomainError as error:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from cafe import i18n
+from cafe.i18n import N_
 from server.models import TurnEmails
 from server.schemas.clock import TimeZoneName
 from server.schemas.fields import (
@@ -16,6 +17,7 @@ from server.schemas.fields import (
     PublicModel,
     RequestModel,
     Timestamp,
+    rule,
 )
 from server.signin import CODE_DIGITS, LINK_CODE_LENGTH, LINK_CODE_PATTERN
 
@@ -41,8 +43,14 @@ SignInCode = Annotated[
     str,
     Field(
         pattern=rf"^([0-9]{{{CODE_DIGITS}}}|{LINK_CODE_PATTERN})$",
-        description=f"the {CODE_DIGITS} digits mailed to you, or the last part of the "
-        f"email's sign-in link ({LINK_CODE_LENGTH} letters, digits, '-' or '_')",
+        description=rule(
+            N_(
+                "the %(digits)s digits mailed to you, or the last part of the "
+                "email's sign-in link (%(length)s letters, digits, '-' or '_')"
+            ),
+            digits=CODE_DIGITS,
+            length=LINK_CODE_LENGTH,
+        ),
     ),
 ]
 
@@ -150,13 +158,13 @@ class PreferencesUpdate(RequestModel):
 
     # The ignores: None is "not given", never a value to send, so the schema stays non-null.
     turn_emails: TurnEmails = Field(  # type: ignore[assignment]  # None: not given
-        default=None, strict=False, description="each, digest or none"
+        default=None, strict=False, description=N_("each, digest or none")
     )
     others_turns: bool = Field(  # type: ignore[assignment]  # None: not given
-        default=None, description="true or false"
+        default=None, description=N_("true or false")
     )
     reminders: bool = Field(  # type: ignore[assignment]  # None: not given
-        default=None, description="true or false"
+        default=None, description=N_("true or false")
     )
     timezone: TimeZoneName = Field(default=None)  # type: ignore[assignment]  # None: not given
     language: LanguageCode = Field(default=None)  # type: ignore[assignment]  # None: not given

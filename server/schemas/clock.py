@@ -8,6 +8,7 @@ from zoneinfo import available_timezones
 
 from pydantic import AfterValidator, AwareDatetime, Field
 
+from cafe.i18n import N_
 from server.schemas.fields import PublicModel, RequestModel, Timestamp
 
 #: A game's time control when its creator does not choose one.
@@ -26,21 +27,21 @@ class ClockSettings(RequestModel):
         default=DEFAULT_CLOCK["days_per_turn"],
         ge=1,
         le=30,
-        description="a whole number of days from 1 to 30",
+        description=N_("a whole number of days from 1 to 30"),
     )
     timeout: Literal["autoplay", "resign"] = Field(
         default=DEFAULT_CLOCK["timeout"],
-        description="autoplay (the server plays a turn for a player out of time) or resign",
+        description=N_("autoplay (the server plays a turn for a player out of time) or resign"),
     )
     max_timeouts: int = Field(
         default=DEFAULT_CLOCK["max_timeouts"],
         ge=1,
         le=5,
-        description="a whole number from 1 to 5: time-outs in a row before a player is removed",
+        description=N_("a whole number from 1 to 5: time-outs in a row before a player is removed"),
     )
     vacation: bool = Field(
         default=DEFAULT_CLOCK["vacation"],
-        description="true or false: whether the players' vacations pause their clocks",
+        description=N_("true or false: whether the players' vacations pause their clocks"),
     )
 
 
@@ -61,7 +62,7 @@ TimeZoneName = Annotated[
     Field(
         min_length=1,
         max_length=64,
-        description="an IANA time zone name such as Europe/Prague, America/New_York or UTC",
+        description=N_("an IANA time zone name such as Europe/Prague, America/New_York or UTC"),
         json_schema_extra={"enum": sorted(_zone_names())},
     ),
     AfterValidator(_known_zone),
@@ -71,12 +72,13 @@ TimeZoneName = Annotated[
 class VacationCreate(RequestModel):
     """Declare a vacation of whole days, from now or from a later `start`."""
 
-    days: int = Field(ge=1, le=30, description="a whole number of days from 1 to 30")
+    days: int = Field(ge=1, le=30, description=N_("a whole number of days from 1 to 30"))
     start: AwareDatetime | None = Field(
         default=None,
         strict=False,
-        description="null or a time with its zone, ISO 8601, e.g. 2027-01-01T00:00Z, "
-        "not in the past",
+        description=N_(
+            "null or a time with its zone, ISO 8601, e.g. 2027-01-01T00:00Z, not in the past"
+        ),
     )
 
 

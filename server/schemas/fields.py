@@ -23,8 +23,23 @@ from pydantic.functional_serializers import SerializerFunctionWrapHandler
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import IntegerConverter
 
+from cafe.i18n import N_, Text, lazy_gettext
 from cafe.players import NAME_LENGTH, NAME_PATTERN, NAME_RULE
 from server.models import iso
+
+#: The field rules that hold a number (`rule`), by their English words: what a refusal
+#: quoting one says in the reader's language.
+RULES: dict[str, Text] = {}
+
+
+def rule(template: str, **values: Any) -> str:
+    """A field's description with its numbers filled in (`template` marked `N_`, with named
+    placeholders): the English words for the OpenAPI document, remembered in `RULES` so that
+    a refusal quoting the rule says it in the reader's language (`server.apispec`)."""
+    described = template % values
+    RULES[described] = Text(template, **values)
+    return described
+
 
 #: Largest id or version accepted (PostgreSQL `integer`).
 MAX_INT = 2**31 - 1
@@ -39,7 +54,13 @@ class StoredInt(IntegerConverter):
     def to_python(self, value: str) -> int:
         number: int = super().to_python(value)
         if number > MAX_INT:
-            raise NotFound(f"nothing here has the number {value}; numbers go up to {MAX_INT}")
+            raise NotFound(  # said in the reader's language by the handler (`server.errors`)
+                lazy_gettext(  # type: ignore[arg-type]
+                    "nothing here has the number %(number)s; numbers go up to %(most)s",
+                    number=value,
+                    most=MAX_INT,
+                )
+            )
         return number
 
 
@@ -47,7 +68,7 @@ class StoredInt(IntegerConverter):
 #: (JSON can spell them as `\ud800`, but they have no UTF-8 encoding). Refused anywhere in
 #: a body (`server.apispec`).
 UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
-UNSTORABLE_RULE = (
+UNSTORABLE_RULE = lazy_gettext(
     "holds a NUL character or an unpaired surrogate (\\ud800-\\udfff); "
     "send text as valid Unicode without NUL"
 )
@@ -116,7 +137,7 @@ Email = Annotated[
         min_length=3,
         max_length=254,
         pattern=rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}$",
-        description="an email address",
+        description=N_("an email address"),
     ),
 ]
 #: A short label of the user's choosing.
@@ -126,7 +147,7 @@ Label = Annotated[
         min_length=1,
         max_length=64,
         pattern=LINE_PATTERN,
-        description="1 to 64 characters, none of them a control character",
+        description=N_("1 to 64 characters, none of them a control character"),
     ),
 ]
 #: A plain-digit query integer (`?limit=20`).

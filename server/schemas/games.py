@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from cafe.endings import Departure, Ending
+from cafe.i18n import N_
 from server.models import GameStatus, TurnKind
 from server.schemas.clock import ClockSettings
 from server.schemas.fields import (
@@ -23,6 +24,7 @@ from server.schemas.fields import (
     RequestModel,
     SparseModel,
     Timestamp,
+    rule,
 )
 
 TurnText = Annotated[
@@ -41,9 +43,9 @@ class GameOptions(RequestModel):
     """The variants of rulebook §11."""
 
     birthday: int | None = Field(
-        default=None, ge=1, le=1000, description="null or a points threshold from 1 to 1000"
+        default=None, ge=1, le=1000, description=N_("null or a points threshold from 1 to 1000")
     )
-    coffee_klatsch: bool = Field(default=False, description="true or false")
+    coffee_klatsch: bool = Field(default=False, description=N_("true or false"))
 
 
 class GameCreate(RequestModel):
@@ -51,34 +53,44 @@ class GameCreate(RequestModel):
     also hides it from everyone but its players and invitees, `auto_start` starts it when
     its last seat is taken."""
 
-    seats: int = Field(ge=2, le=4, description="a whole number from 2 to 4")
+    seats: int = Field(ge=2, le=4, description=N_("a whole number from 2 to 4"))
     options: GameOptions | None = Field(
         default=None,
-        description="an object with `birthday` (null or a points threshold) "
-        "and `coffee_klatsch` (true or false)",
+        description=N_(
+            "an object with `birthday` (null or a points threshold) "
+            "and `coffee_klatsch` (true or false)"
+        ),
     )
     invite: list[PlayerName] | None = Field(
-        default=None, max_length=3, description="a list of player names"
+        default=None, max_length=3, description=N_("a list of player names")
     )
     clock: ClockSettings | None = Field(
         default_factory=ClockSettings,
-        description="null (no clock) or an object with `days_per_turn` (1 to 30), `timeout` "
-        "(autoplay or resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
+        description=N_(
+            "null (no clock) or an object with `days_per_turn` (1 to 30), `timeout` "
+            "(autoplay or resign), `max_timeouts` (1 to 5) and `vacation` (true or false)"
+        ),
     )
     rated: bool = Field(
         default=False,
-        description="true or false: whether the game updates the players' ratings "
-        "(a private game cannot be rated: ratings are public)",
+        description=N_(
+            "true or false: whether the game updates the players' ratings "
+            "(a private game cannot be rated: ratings are public)"
+        ),
     )
     private: bool = Field(
         default=False,
-        description="true or false: true shows the game only to its players and invitees "
-        "(to anyone else it does not exist); a private game needs `invite`",
+        description=N_(
+            "true or false: true shows the game only to its players and invitees "
+            "(to anyone else it does not exist); a private game needs `invite`"
+        ),
     )
     auto_start: bool = Field(
         default=False,
-        description="true or false: start the game as soon as its last seat is taken "
-        "(false: the creator starts it)",
+        description=N_(
+            "true or false: start the game as soon as its last seat is taken "
+            "(false: the creator starts it)"
+        ),
     )
 
 
@@ -217,11 +229,13 @@ class GameList(PublicModel):
 class GameListQuery(QueryModel):
     """Which games to list."""
 
-    status: GameStatus | None = Field(default=None, description="open, active or finished")
+    status: GameStatus | None = Field(default=None, description=N_("open, active or finished"))
     mine: Literal["true", "false"] = Field(
-        default="false", description="true or false: only the caller's games"
+        default="false", description=N_("true or false: only the caller's games")
     )
-    limit: QueryInt = Field(default=50, ge=1, le=200, description="a whole number from 1 to 200")
+    limit: QueryInt = Field(
+        default=50, ge=1, le=200, description=N_("a whole number from 1 to 200")
+    )
 
 
 class CacheHeaders(QueryModel):
@@ -234,7 +248,9 @@ class TurnCreate(RequestModel):
     """A turn made against the game `version` the player saw."""
 
     turn: TurnText
-    version: int = Field(ge=0, le=MAX_INT, description=f"a whole number from 0 to {MAX_INT}")
+    version: int = Field(
+        ge=0, le=MAX_INT, description=rule(N_("a whole number from 0 to %(most)s"), most=MAX_INT)
+    )
 
 
 class TurnHeaders(QueryModel):
@@ -243,7 +259,7 @@ class TurnHeaders(QueryModel):
     idempotency_key: str | None = Field(
         default=None,
         alias="Idempotency-Key",
-        description="1 to 100 printable ASCII characters, e.g. a UUID",
+        description=N_("1 to 100 printable ASCII characters, e.g. a UUID"),
         json_schema_extra={"pattern": "^[!-~]{1,100}$"},
     )
 
@@ -368,4 +384,4 @@ class Hints(PublicModel):
 class HintsQuery(QueryModel):
     """How many hints."""
 
-    n: QueryInt = Field(default=5, ge=1, le=50, description="a whole number from 1 to 50")
+    n: QueryInt = Field(default=5, ge=1, le=50, description=N_("a whole number from 1 to 50"))

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from cafe.i18n import N_
 from server.league.counts import DIVISION_SIZE_RULE, LEFT_COUNTED, PLAYERS_COUNTED
 from server.models import REASON_LENGTH, MemberLeft, Placement, SeasonLogAction, SeasonStatus
 from server.schemas.clock import ClockSettings
@@ -18,10 +19,11 @@ from server.schemas.fields import (
     QueryModel,
     RequestModel,
     Timestamp,
+    rule,
 )
 from server.schemas.games import GameOptions
 
-SLUG_RULE = "2 to 32 lowercase letters, digits or '-', starting with a letter"
+SLUG_RULE = N_("2 to 32 lowercase letters, digits or '-', starting with a letter")
 LeagueSlug = Annotated[
     str,
     Field(min_length=2, max_length=32, pattern=r"^[a-z][a-z0-9-]{1,31}$", description=SLUG_RULE),
@@ -43,22 +45,28 @@ class LeagueCreate(RequestModel):
     name: LeagueName
     slug: LeagueSlug
     open: bool = Field(
-        default=True, description="true (anyone may register) or false (by invitation)"
+        default=True, description=N_("true (anyone may register) or false (by invitation)")
     )
-    game_size: int = Field(default=4, ge=2, le=4, description="a whole number from 2 to 4")
+    game_size: int = Field(default=4, ge=2, le=4, description=N_("a whole number from 2 to 4"))
     clock: ClockSettings = Field(
         default_factory=ClockSettings,
-        description="an object with `days_per_turn` (1 to 30), `timeout` (autoplay or "
-        "resign), `max_timeouts` (1 to 5) and `vacation` (true or false)",
+        description=N_(
+            "an object with `days_per_turn` (1 to 30), `timeout` (autoplay or "
+            "resign), `max_timeouts` (1 to 5) and `vacation` (true or false)"
+        ),
     )
     options: GameOptions | None = Field(
         default=None,
-        description="an object with `birthday` (null or a points threshold) "
-        "and `coffee_klatsch` (true or false)",
+        description=N_(
+            "an object with `birthday` (null or a points threshold) "
+            "and `coffee_klatsch` (true or false)"
+        ),
     )
-    division_size: int = Field(default=8, ge=4, le=12, description="a whole number from 4 to 12")
-    promote: int = Field(default=2, ge=0, le=4, description="a whole number from 0 to 4")
-    relegate: int = Field(default=2, ge=0, le=4, description="a whole number from 0 to 4")
+    division_size: int = Field(
+        default=8, ge=4, le=12, description=N_("a whole number from 4 to 12")
+    )
+    promote: int = Field(default=2, ge=0, le=4, description=N_("a whole number from 0 to 4"))
+    relegate: int = Field(default=2, ge=0, le=4, description=N_("a whole number from 0 to 4"))
 
 
 class SeasonBrief(PublicModel):
@@ -119,7 +127,7 @@ class InvitationsCreate(RequestModel):
     """Players the organiser invites to an invitation-only league."""
 
     names: list[PlayerName] = Field(
-        min_length=1, max_length=100, description="a list of 1 to 100 player names"
+        min_length=1, max_length=100, description=N_("a list of 1 to 100 player names")
     )
 
 
@@ -227,8 +235,10 @@ class RatingList(PublicModel):
 class RatingsQuery(QueryModel):
     """A page of the rating list."""
 
-    limit: QueryInt = Field(default=50, ge=1, le=200, description="a whole number from 1 to 200")
-    offset: QueryInt = Field(default=0, ge=0, le=10**9, description="a whole number from 0")
+    limit: QueryInt = Field(
+        default=50, ge=1, le=200, description=N_("a whole number from 1 to 200")
+    )
+    offset: QueryInt = Field(default=0, ge=0, le=10**9, description=N_("a whole number from 0"))
 
 
 class RatingPointPublic(PublicModel):
@@ -280,8 +290,10 @@ Reason = Annotated[
         min_length=1,
         max_length=REASON_LENGTH,
         pattern=LINE_PATTERN,
-        description=f"the reason, 1 to {REASON_LENGTH} characters on one line (no control "
-        "character)",
+        description=rule(
+            N_("the reason, 1 to %(most)s characters on one line (no control character)"),
+            most=REASON_LENGTH,
+        ),
     ),
 ]
 
@@ -308,8 +320,12 @@ class ResumeCreate(RequestModel):
         Field(
             max_length=REASON_LENGTH,
             pattern=LINE_PATTERN,
-            description=f"an optional note, up to {REASON_LENGTH} characters on one line (no "
-            "control character)",
+            description=rule(
+                N_(
+                    "an optional note, up to %(most)s characters on one line (no control character)"
+                ),
+                most=REASON_LENGTH,
+            ),
         ),
     ] = ""
 

@@ -1,6 +1,7 @@
 """`/rules`: the rules of the game for players, from the same text as `cafe rules`
-(`cafe.rulebook`): a list of the sections, then every section with an anchor of its word
-(`/rules#notation`), linked from every page's footer and every email's."""
+(`cafe.rulebook`), in the reader's language: a list of the sections, then every section
+with an anchor of its word (`/rules#notation`, the same in every language), linked from
+every page's footer and every email's."""
 
 from __future__ import annotations
 
@@ -42,5 +43,5 @@ def _inline_filter(text: str) -> Markup:
 @bp.get("/rules")
 @page(200)
 def rules() -> str:
-    """The whole rulebook on one page."""
+    """The whole rulebook on one page, the book of the language in use."""
     return render_template("web/rules.html", book=rulebook.load())

@@ -27,7 +27,7 @@ from typer.testing import CliRunner, Result
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from cafe import Game
-from client.cli import app as cafe_app
+from client.app import app as cafe_app
 from server.app import create_app
 from server.config import settings_of
 from server.db import get_engine
@@ -54,6 +54,12 @@ CLEAN_ENV: dict[str, str | None] = {
     "CAFE_TOKEN": None,
     "CAFE_PROFILE": None,
     "NO_COLOR": None,
+    # the developer's language: every test speaks English unless it chooses another
+    "CAFE_LANG": None,
+    "LANGUAGE": None,
+    "LC_ALL": None,
+    "LC_MESSAGES": None,
+    "LANG": None,
     "COLUMNS": "100",  # the board's layout follows the width: the same wherever tests run
 }
 
@@ -81,7 +87,7 @@ class LiveServer:
         if "cafe_engine" in self.app.extensions:
             get_engine(self.app).dispose()
 
-    def outbox(self, to: str) -> list[str]:
+    def postbox(self, to: str) -> list[str]:
         """The bodies of the emails queued for `to`, oldest first (a sign-in email's is
         empty: it is rendered only when sent); the notices rendered as the worker will."""
         engine = get_engine(self.app)

@@ -58,7 +58,7 @@ def test_new_with_invitations_sizes_the_table(cafe: Cafe, ann: Player) -> None:
 def test_new_refuses_more_invitations_than_seats(ann: Player) -> None:
     result = ann.run("new", "--seats", "2", "--invite", "x", "--invite", "y")
     assert result.exit_code == ExitCode.USAGE
-    assert result.stderr == "cafe: 2 invited players do not fit into 1 free seats\n"
+    assert result.stderr == "cafe: 2 invited players do not fit into 1 free seat\n"
 
 
 def test_new_with_an_unknown_invitee_is_the_servers_refusal(ann: Player) -> None:

@@ -122,12 +122,12 @@ def test_show_says_how_to_open_the_next_season(
         finish(cafe, members, game_id, loser=min(players))
     organiser = ok(ann.run("league", "show", league))
     assert (
-        "Season 1 is over: its tables are final.\n"
+        "Season 1 is over: its standings are final.\n"
         f"Open season 2 for registration: cafe league open {league}\n"
     ) in organiser
     member = ok(bob.run("league", "show", league))
     assert (
-        f"Season 1 is over: its tables are final.\nIts organiser, {ann.name}, opens season 2 "
+        f"Season 1 is over: its standings are final.\nIts organiser, {ann.name}, opens season 2 "
         f"with:\n  cafe league open {league}\n"
     ) in member
     assert "Nothing yet" in ok(bob.run("league", "log", league))

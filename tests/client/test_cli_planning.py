@@ -148,7 +148,8 @@ def test_show_and_hint_say_how_to_name_the_birthday_nation(
 
     cafe.server.rearrange(game, reached)
     shown = mover.run("show", str(game), "--plain").stdout
-    assert "You reached 10 points first: name the birthday nation by adding\nbirthday=XX" in shown
+    said = " ".join(shown.split())  # one sentence, broken where the terminal's width says
+    assert "You reached 10 points first: name the birthday nation by adding birthday=XX" in said
     hinted = mover.run("hint", str(game), "-n", "1").stdout.splitlines()
     turn = hinted[1].split(f"cafe move {game} ", 1)[1]
     assert hinted[2] == f"        may name the birthday nation: cafe move {game} {turn} birthday=XX"

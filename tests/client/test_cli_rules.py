@@ -1,6 +1,7 @@
 """`cafe rules [TOPIC]`: the rulebook in the terminal, paged on a terminal and plain in a
 pipe, one section by its number or word, a clear refusal for a topic it does not have,
-and the same words as the web page `/rules`."""
+and the same words as the web page `/rules`; in the reader's language, the sections' words
+the same in every one."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import re
 import pytest
 import requests
 from client_support import Cafe
+from mojibake_support import MOJIBAKE
+from typer.testing import Result
 
 from cafe import rulebook
+from cafe.i18n import speaking
 from client.errors import ExitCode
 
-BOOK = rulebook.load()
+BOOK = rulebook.load("en")
 
 
 def words(text: str) -> str:
@@ -77,3 +81,53 @@ def test_the_terminal_and_the_web_page_say_the_same(cafe: Cafe) -> None:
                 said = words(rulebook.plain(text))
                 assert said in terminal, said
                 assert said in web, said
+
+
+def run_in(cafe: Cafe, language: str, *args: str) -> Result:
+    """`cafe ARGS…` for a reader of `language` (`CAFE_LANG`; and, until `cafe` chooses its
+    language from it, the language in use)."""
+    with speaking(language):
+        return cafe.run(*args, "--no-pager", env={"CAFE_LANG": language})
+
+
+@pytest.mark.parametrize("language", ["cs", "de", "ru"])
+def test_the_rules_in_the_readers_language(cafe: Cafe, language: str) -> None:
+    book = rulebook.load(language)
+    shown = run_in(cafe, language, "rules")
+    assert shown.exit_code == ExitCode.OK, shown.output
+    lines = shown.stdout.splitlines()
+    assert lines[:2] == [book.title, "═" * len(book.title)]
+    for section, english in zip(book.sections, BOOK.sections, strict=True):
+        at = lines.index(section.heading)
+        assert lines[at + 1] == "─" * len(section.heading)
+        assert english.heading not in lines
+    assert "13 notation" in shown.stdout and "The sections" not in shown.stdout
+    said = words(shown.stdout)
+    for section in book.sections:
+        for block in section.blocks:
+            if isinstance(block, rulebook.Paragraph):
+                assert words(rulebook.plain(block.text)) in said, block.text
+    assert not MOJIBAKE.findall(shown.stdout)
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "refusal"),
+    [
+        ("cs", "13. Zápis tahu", "cafe: pravidla nemají oddíl 'chess'; jejich oddíly: "),
+        ("de", "13. Einen Zug schreiben", "cafe: die Regeln haben keinen Abschnitt 'chess'; "),
+        ("ru", "13. Запись хода", "cafe: в правилах нет раздела 'chess'; их разделы: "),
+    ],
+)
+def test_a_section_by_the_same_word_in_every_language(
+    cafe: Cafe, language: str, heading: str, refusal: str
+) -> None:
+    by_word, by_number = (
+        run_in(cafe, language, "rules", "notation"),
+        run_in(cafe, language, "rules", "13"),
+    )
+    assert by_word.exit_code == ExitCode.OK and by_word.stdout == by_number.stdout
+    assert by_word.stdout.splitlines()[0] == heading
+    assert "  FRf@#5" in by_word.stdout
+    refused = run_in(cafe, language, "rules", "chess")
+    assert refused.exit_code == ExitCode.USAGE
+    assert refused.stderr.startswith(refusal) and "fair-bag, notation" in refused.stderr

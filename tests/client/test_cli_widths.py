@@ -21,7 +21,7 @@ from test_cli_league import games_of
 from typer.core import TyperGroup
 from typer.testing import Result
 
-from client.cli import app as cafe_app
+from client.app import app as cafe_app
 from client.errors import ExitCode
 
 COLUMNS = 80

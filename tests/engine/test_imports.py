@@ -5,6 +5,7 @@ compiling a checkout's catalogs): importing any of the engine never needs it."""
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,3 +37,18 @@ def test_cafe_imports_only_the_standard_library_and_itself() -> None:
         assert not foreign, f"{path.relative_to(ENGINE.parent)} imports {sorted(foreign)}"
         at_import = _imported_modules(path, top_level_only=True) & lazy
         assert not at_import, f"{path.relative_to(ENGINE.parent)} imports {at_import} at once"
+
+
+def test_the_packages_names_load_when_first_used() -> None:
+    """`import cafe.i18n` costs no engine (`cafe --help` reads its words), yet every name
+    the package exports is there: `from cafe import Game` imports `cafe.game` then."""
+    probe = (
+        "import sys, cafe.i18n\n"
+        "alone = sorted(m for m in sys.modules if m.startswith('cafe'))\n"
+        "import cafe\n"
+        "names = [getattr(cafe, name).__name__ for name in cafe.__all__]\n"
+        "from cafe import *\n"
+        "print(alone, names == cafe.__all__, 'cafe.game' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['cafe',", "'cafe.i18n']", "True", "True"]

@@ -176,14 +176,25 @@ def test_a_heading_that_breaks_the_format_is_named_by_its_line() -> None:
 def test_the_blocks_of_a_small_rulebook() -> None:
     book = rulebook.parse(
         "# T\n\nintro\ncontinued\n\n## 1. One <!-- one -->\n\n- a\n  b\n- c\n\n"
-        "1. x\n2. y\n\n| h | n |\n|---|---|\n| a | 1 |\n\n```\n  code\n```\n\n::: board\n"
+        "1. x\n2. y\n\n| h | n |\n|---|---|\n| a | 1 |\n\n```\n  code\n```\n\n::: board The café\n"
+        "\n::: nations id | name\n"
     )
     assert book.intro == (Paragraph("intro continued"),)
     (section,) = book.sections
     assert section.heading == "1. One" and section.word == "one"
-    items, numbered, table, code, board = section.blocks
+    items, numbered, table, code, board, legend = section.blocks
     assert items == Items(("a b", "c"), numbered=False)
     assert numbered == Items(("x", "y"), numbered=True)
     assert table == Grid(("h", "n"), (("a", "1"),)) and table.numeric == {1}
     assert code == Example(("  code",))
-    assert board == rulebook.board_layout()
+    assert board == rulebook.board_layout("The café") and board.caption == "The café"
+    assert legend == rulebook.nations_legend("id", "name")
+    assert legend.headers == ("id", "name") * 3 and legend.rows[0][:2] == ("AF", "Africa")
+
+
+@pytest.mark.parametrize(
+    "line", ["::: board", "::: nations code", "::: nations | nation", "::: map x"]
+)
+def test_a_picture_that_breaks_the_format_is_named_by_its_line(line: str) -> None:
+    with pytest.raises(ValueError, match="line 4: write `::: board CAPTION`"):
+        rulebook.parse(f"# T\n\n## 1. One <!-- one -->\n{line}\n")

@@ -32,3 +32,9 @@ def test_importing_a_server_module_does_not_build_the_app(module):
 def test_the_factory_loads_the_api_and_the_pages():
     loaded = _loaded_after("server.app")
     assert {"server.api", "server.web"} <= loaded
+
+
+def test_the_factory_can_queue_notices_without_any_other_import():
+    """gunicorn's workers import `server.app` only: that must bring the encoder of notices'
+    facts (`server.mail.notices`), or every notice the domain queues fails there."""
+    assert "server.mail.notices" in _loaded_after("server.app")

@@ -1,5 +1,6 @@
 """`/rules`: the players' rulebook on the web, from the same text as `cafe rules`, with an
-anchor for each section; every page's footer and every email's footer link to it."""
+anchor for each section, in the reader's language (the anchors the same in every one);
+every page's footer and every email's footer link to it."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import re
 from html import unescape
 
 import pytest
+from babel import Locale
 from flask.testing import FlaskClient
 from mail_support import sample_emails
+from mojibake_support import MOJIBAKE
 
 from cafe import rulebook
+from cafe.i18n import gettext, speaking
 from server.web.rules_page import inline
 
 
@@ -65,3 +69,42 @@ def test_every_email_links_to_the_rules_in_both_parts(app) -> None:
             message = build()
         assert f"{base_url}/rules" in message.text, kind
         assert f'href="{base_url}/rules"' in message.html, kind
+
+
+def prose(block: rulebook.Block) -> list[str]:
+    """A block's sentences: a paragraph's, a list's items."""
+    if isinstance(block, rulebook.Paragraph):
+        return [block.text]
+    return list(block.texts) if isinstance(block, rulebook.Items) else []
+
+
+def read_rules(client: FlaskClient, language: str) -> str:
+    """`/rules` as a reader of `language` signed out gets it: the language their browser
+    asks for (and, until the pages choose it from the request, the language in use)."""
+    with speaking(language):
+        page = client.get("/rules", headers={"Accept-Language": language})
+    assert page.status_code == 200
+    return page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("language", ["cs", "de", "ru"])
+def test_the_page_is_in_the_readers_language_with_every_section(
+    client: FlaskClient, language: str
+) -> None:
+    html = read_rules(client, language)
+    words = visible_text(html)
+    book, english = rulebook.load(language), rulebook.load("en")
+    assert f"<h1>{book.title}</h1>" in html and book.title != english.title
+    with speaking(language):
+        assert f"<title>{gettext('The rules')} · Café International</title>" in html
+    for section, original in zip(book.sections, english.sections, strict=True):
+        assert f'<h2 id="{section.word}">{section.heading}</h2>' in html
+        assert f'<a href="#{section.word}">{section.title}</a>' in html
+        for block, was in zip(section.blocks, original.blocks, strict=True):
+            for text, english_text in zip(prose(block), prose(was), strict=True):
+                assert " ".join(rulebook.plain(text).split()) in words, text
+                assert " ".join(rulebook.plain(english_text).split()) not in words, english_text
+    assert not MOJIBAKE.findall(html)
+    legend = html[html.index("<table") : html.index("</table>")]
+    assert Locale.parse(language).territories["DE"] in legend  # CLDR's name, as the book's
+    assert "USm@US1-US2 USf@DE2-US1" in words and "6 + 3 + 8 + 0 = 17" in words
