@@ -30,8 +30,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from cafe.board import NATIONS
-
 #: The languages of the project, English (the code's own) first.
 LANGUAGES = ("en", "cs", "de", "ru")
 
@@ -131,18 +129,24 @@ def nation_name(code: str) -> str:
     """The name of the nation `code` (`cafe.board.NATIONS`: `US`, `AF`) in the language in
     use: the rulebook's own in English ("Britain", "USA"), CLDR's country or region name in
     the others, through Babel ("Spojené státy", "Afrika", "Великобритания") — never written
-    by hand. The tile codes themselves stay the same in every language."""
+    by hand; English where Babel is not installed (the engine alone). The tile codes
+    themselves stay the same in every language. `Country` says it when read."""
+    from cafe.board import NATIONS  # noqa: PLC0415  # `import cafe.i18n` costs no engine
+
+    english = NATIONS.get(code, code)
     language = current()
     if language == DEFAULT:
-        return NATIONS[code]
-    return _territories(language)[REGIONS.get(code, code)]
+        return english
+    return _territories(language).get(REGIONS.get(code, code), english)
 
 
 @cache
 def _territories(language: str) -> dict[str, str]:
-    # Babel only here and in `compile_catalog`: the engine imports and plays without it.
-    from babel import Locale  # noqa: PLC0415
-
+    """CLDR's names of countries and regions in `language` (none without Babel)."""
+    try:  # Babel is the service's and the client's: the engine alone goes without it
+        from babel import Locale  # noqa: PLC0415
+    except ImportError:
+        return {}
     return dict(Locale.parse(language).territories)
 
 
@@ -199,10 +203,6 @@ def lazy_ngettext(singular: str, plural: str, num: int, **values: Any) -> Text:
     return Text(singular, plural, num, **values)
 
 
-#: The CLDR region of a nation code that is no country code: Africa is region 002.
-_REGIONS = {"AF": "002"}
-
-
 class Country:
     """A nation's name, said when read: English as the rulebook writes it ("Britain"), in
     another language CLDR's country name through Babel (docs/languages.md), never ours."""
@@ -213,15 +213,4 @@ class Country:
         self.code = code
 
     def __str__(self) -> str:
-        from cafe.board import NATIONS  # noqa: PLC0415  # the board's data needs no words
-
-        english = NATIONS.get(self.code, self.code)
-        language = current()
-        if language == DEFAULT:
-            return english
-        try:  # Babel is the service's and the client's: the engine alone goes without it
-            from babel import Locale  # noqa: PLC0415
-        except ImportError:
-            return english
-        region = _REGIONS.get(self.code, self.code)
-        return str(Locale(language).territories.get(region, english))
+        return nation_name(self.code)
