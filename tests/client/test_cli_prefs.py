@@ -88,3 +88,16 @@ def test_prefs_changes_are_key_value_pairs(ann: Player) -> None:
     assert result.stderr == (
         "cafe: 'digest': write each change as KEY=VALUE, e.g. turn_emails=digest\n"
     )
+
+
+def test_a_player_registered_from_a_czech_terminal_reads_czech(cafe: Cafe) -> None:
+    """`cafe register` sends the terminal's language; the server makes the new player read
+    it (their emails, pages and `language` preference), end to end."""
+    czech = {"LANG": "cs_CZ.UTF-8"}
+    email = "jana@example.com"
+    registered = cafe.run("register", "jana", email, "--server", cafe.server.url, env=czech)
+    assert registered.exit_code == ExitCode.OK, registered.output
+    code = cafe.server.code_for(email)
+    assert cafe.run("login", email, "--code", code, env=czech).exit_code == ExitCode.OK
+    shown = cafe.run("prefs", env={"CAFE_LANG": "en"})
+    assert "language      cs" in shown.stdout.splitlines(), shown.output
