@@ -147,16 +147,20 @@ class ApiClient:
         rated: bool = False,
         private: bool = False,
         auto_start: bool = False,
+        computer: dict[str, int] | None = None,
     ) -> dict[str, Any]:
         """An open game with the caller seated: with the time control `clock` (settings not
         given take the server's defaults), or with no clock if not `timed`; a `rated` game
         updates its players' ratings when it ends, a `private` one only its players and
-        invitees see, an `auto_start` one starts when its last seat is taken."""
+        invitees see, an `auto_start` one starts when its last seat is taken; `computer`
+        (`seats`, `level`) seats computer players."""
         body: dict[str, Any] = {"seats": seats, "options": options, "invite": invite}
         body["clock"] = (clock or {}) if timed else None
         for flag, wanted in (("private", private), ("rated", rated), ("auto_start", auto_start)):
             if wanted:
                 body[flag] = True
+        if computer:
+            body["computer"] = computer
         return self._json("POST", "/api/games", body=body)
 
     def game(self, game_id: int, etag: str | None = None) -> tuple[dict[str, Any] | None, str]:
@@ -173,6 +177,11 @@ class ApiClient:
 
     def start(self, game_id: int) -> dict[str, Any]:
         return self._json("POST", f"/api/games/{game_id}/start")
+
+    def fill_with_computers(self, game_id: int, level: int | None = None) -> dict[str, Any]:
+        """Fill the open game's free seats with computer players, and start it."""
+        body = {} if level is None else {"level": level}
+        return self._json("POST", f"/api/games/{game_id}/computers", body=body)
 
     def play(self, game_id: int, turn: str, version: int, key: str) -> dict[str, Any]:
         """Play a turn made against `version`; `key` makes retries of it safe."""

@@ -20,6 +20,7 @@ from server import auth, signin, throttle
 from server.config import Settings
 from server.db import insert_for
 from server.domain import Conflict, NotFound, Refused, Unauthenticated
+from server.games.computers import is_computer_name
 from server.mailbox import AddressError, normalise_address, parse_new_address
 from server.models import ApiToken, Player, SignInCode, table_of, utcnow
 from server.names import skeleton
@@ -38,7 +39,15 @@ def find_player(session: Session, *, email: str) -> Player | None:
 def name_refusal(session: Session, name: str) -> Conflict | None:
     """Why `name` cannot be a new player's: a player's name is the same ignoring case, or
     looks like it (the same confusable skeleton, `server.names`); or None. Names are
-    public, so the answer tells nothing about anyone's email."""
+    public, so the answer tells nothing about anyone's email. The names of computer players
+    (`computer-1` …) are theirs alone."""
+    if is_computer_name(name):
+        return Conflict(
+            "name_taken",
+            lazy_gettext(
+                "The name %(name)s belongs to a computer player; choose another.", name=name
+            ),
+        )
     holder = session.exec(
         select(Player.name).where(
             (func.lower(Player.name) == name.lower()) | (Player.name_skeleton == skeleton(name))

@@ -105,6 +105,8 @@ class TurnSource(StrEnum):
     API = "api"
     WEB = "web"
     EMAIL = "email"
+    #: played by the worker for a computer player
+    COMPUTER = "computer"
 
 
 def departure_of(kind: str, detail: Mapping[str, Any]) -> Departure | None:
@@ -221,6 +223,9 @@ class Player(SQLModel, table=True):
     vacation_hours: int = Field(default=14 * 24, sa_column_kwargs={"server_default": "336"})
     vacation_as_of: datetime = Field(default_factory=utcnow)
     vacation_carry: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    #: A computer player (`server.games.computers`): its turns are the worker's, it gets no
+    #: email and nobody signs in as it.
+    computer: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class ApiToken(SQLModel, table=True):
@@ -343,6 +348,16 @@ class GameRecord(SQLModel, table=True):
     season_id: int | None = Field(default=None, foreign_key="seasons.id")
     division: int | None = None
     ending: Ending | None = Field(default=None, sa_type=AutoString(length=16))
+    #: The names of the game's computer players (`server.games.computers`), the strength
+    #: they play at (`cafe.bots.SamplingBot`'s level; None: no computer players), and
+    #: whether the turn is a computer's now (indexed: the worker looks for those games).
+    computers: list[str] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
+    )
+    computer_level: int | None = None
+    computer_turn: bool = Field(
+        default=False, index=True, sa_column_kwargs={"server_default": false()}
+    )
 
 
 class GameSeat(SQLModel, table=True):

@@ -272,6 +272,26 @@ def new(
         bool,
         typer.Option("--auto-start", help=_("Start the game as soon as its last seat is taken.")),
     ] = False,
+    computer: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=3,
+            metavar="N",
+            help=_("Seat N computer players (a practice game starts at once)."),
+            show_default=False,
+        ),
+    ] = 0,
+    level: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=3,
+            metavar="L",
+            help=_("How strongly the computer players play, 1 to 3 [default: 3]"),
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Open a new game with you seated.
 
@@ -281,7 +301,9 @@ def new(
     ends, as league games do.
     """
     invited = [name.strip() for value in invite or [] for name in value.split(",") if name.strip()]
-    wanted = seats if seats is not None else max(2, len(invited) + 1)
+    wanted = seats if seats is not None else max(2, len(invited) + 1 + computer)
+    if level is not None and not computer:
+        raise UsageError(_("--level is the computer players' strength: add --computer N"))
     if len(invited) > wanted - 1:
         raise UsageError(
             ngettext(
@@ -310,8 +332,20 @@ def new(
         rated=rated,
         private=private,
         auto_start=auto_start,
+        computer={"seats": computer, "level": level or 3} if computer else None,
     )
     game_id = state["id"]
+    if state["status"] == "active":  # computer players took the free seats
+        say(
+            _(
+                "Game %(game)s has started: %(players)s. Seat order and bag come from a "
+                "secret seed.",
+                game=game_id,
+                players=", ".join(state["players"]),
+            )
+        )
+        say(_("Play it: %(command)s", command=command("show", game_id)))
+        return
     what = [
         ngettext("%(num)s seat", "%(num)s seats", wanted),
         options_text(state.get("options")),
@@ -366,13 +400,35 @@ def join(ctx: typer.Context, game_id: GameId) -> None:
     say(f"{joined_text} {starts}")
 
 
-def start(ctx: typer.Context, game_id: GameId) -> None:
+def start(
+    ctx: typer.Context,
+    game_id: GameId,
+    fill_computer: Annotated[
+        bool,
+        typer.Option(
+            "--fill-computer", help=_("Seat computer players in the free seats, then start.")
+        ),
+    ] = False,
+    level: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=3,
+            metavar="L",
+            help=_("How strongly the computer players play, 1 to 3 [default: 3]"),
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
     """Deal and begin a game you opened.
 
     The seat order and the bag come from the game's secret seed, whose commitment (its
     SHA-256) is published now and checked by `cafe verify` once the game is over.
     """
-    state = ctx.obj.api().start(game_id)
+    if level is not None and not fill_computer:
+        raise UsageError(_("--level is the computer players' strength: add --fill-computer"))
+    api = ctx.obj.api()
+    state = api.fill_with_computers(game_id, level) if fill_computer else api.start(game_id)
     say(
         _(
             "Game %(game)s has started. Seat order: %(players)s; %(first)s moves first.",

@@ -15,7 +15,14 @@ from server.games.public import etag, list_etag, public_state, summary
 from server.league import labels
 from server.league.labels import LeagueLabel
 from server.models import GameRecord, Player, utcnow
-from server.schemas.games import CacheHeaders, GameCreate, GameList, GameListQuery, GamePublic
+from server.schemas.games import (
+    CacheHeaders,
+    ComputerFill,
+    GameCreate,
+    GameList,
+    GameListQuery,
+    GamePublic,
+)
 
 bp = Blueprint("games", __name__, url_prefix="/api/games")
 
@@ -67,6 +74,8 @@ def create(json: GameCreate) -> tuple[GamePublic, int, dict[str, str]]:
         rated=json.rated,
         private=json.private,
         auto_start=json.auto_start,
+        computers=0 if json.computer is None else json.computer.seats,
+        level=None if json.computer is None else json.computer.level,
         config=current_settings(),
     )
     headers = {**with_etag(game, g.player), "Location": f"/api/games/{game.id}"}
@@ -138,5 +147,16 @@ def start(game_id: int) -> tuple[GamePublic, int, dict[str, str]]:
     """Deal and begin (creator only)."""
     game = store.start_game(
         get_session(), game_id=game_id, player=g.player, config=current_settings()
+    )
+    return state_of(game, g.player), 200, with_etag(game, g.player)
+
+
+@bp.post("/<int:game_id>/computers")
+@login_required
+@validate(200, GamePublic, 403, 404, 409, 422, json=ComputerFill)
+def fill_with_computers(game_id: int, json: ComputerFill) -> tuple[GamePublic, int, dict[str, str]]:
+    """Fill the open game's free seats with computer players and start it (creator only)."""
+    game = store.fill_with_computers(
+        get_session(), game_id=game_id, player=g.player, level=json.level, config=current_settings()
     )
     return state_of(game, g.player), 200, with_etag(game, g.player)

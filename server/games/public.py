@@ -118,6 +118,7 @@ def public_state(
         options=game.options,
         invited=game.invited,
         rated=game.rated or game.season_id is not None,
+        computers=list(game.computers),
         private=game.private,
         league=league_ref(league),
         players=names,

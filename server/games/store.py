@@ -29,6 +29,9 @@ from server.clock.store import alarms, pauses_of
 from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games import notify
+from server.games.computers import DEFAULT_LEVEL, computer_to_move
+from server.games.computers import accounts as computer_accounts
+from server.games.computers import check_seats as computer_seats
 from server.games.public import to_move_name
 from server.league.labels import LeagueLabel
 from server.models import (
@@ -305,12 +308,19 @@ def create_game(
     rated: bool = False,
     private: bool = False,
     auto_start: bool = False,
+    computers: int = 0,
+    level: int | None = None,
     config: Settings,
 ) -> GameRecord:
     """An open game with its creator in the first place, with the time control `clock`
     (None: no clock), `rated` or not; invitees are mailed. A `private` game needs invitees:
     nobody else may see or join it; it is never rated (ratings are public). An
-    `auto_start` game starts when its last seat is taken."""
+    `auto_start` game starts when its last seat is taken. `computers` seats go to computer
+    players playing at `level` (`server.games.computers`): the game starts at once when
+    they fill it, else as soon as the last person joins."""
+    computer_seats(
+        seats=seats, computers=computers, humans=1 + len(set(invite)), rated=rated, league=False
+    )
     if private and not invite:
         raise Refused(
             "invalid_invite",
@@ -357,15 +367,34 @@ def create_game(
         clock=clock,
         rated=rated,
         private=private,
-        auto_start=auto_start,
+        auto_start=auto_start or computers > 0,
     )
     session.add(game)
     session.flush()
     assert game.id is not None
     session.add(GameSeat(game_id=game.id, player_id=creator.id, join_order=0))
+    if computers:
+        _seat_computers(session, game, computers, level, joined=1)
     notify.invitations(session, game=game, creator=creator.name, config=config)
+    if 1 + computers == seats:
+        session.flush()
+        _deal(session, game, config=config)
     session.commit()
-    return game
+    return load_game(session, game.id) if 1 + computers == seats else game
+
+
+def _seat_computers(
+    session: Session, game: GameRecord, count: int, level: int | None, *, joined: int
+) -> None:
+    """Seat `count` computer players in `game` after the `joined` players, at `level`."""
+    assert game.id is not None
+    players = computer_accounts(session, count)
+    for order, player in enumerate(players, start=joined):
+        assert player.id is not None
+        session.add(GameSeat(game_id=game.id, player_id=player.id, join_order=order))
+    game.computers = [player.name for player in players]
+    game.computer_level = level or DEFAULT_LEVEL
+    session.add(game)
 
 
 def join_game(session: Session, *, game_id: int, player: Player, config: Settings) -> GameRecord:
@@ -438,6 +467,37 @@ def start_game(session: Session, *, game_id: int, player: Player, config: Settin
             "not_enough_players",
             lazy_gettext("a game needs at least 2 players; wait for one to join"),
         )
+    _deal(session, game, config=config)
+    session.commit()
+    return load_game(session, game_id)
+
+
+def fill_with_computers(
+    session: Session, *, game_id: int, player: Player, level: int | None, config: Settings
+) -> GameRecord:
+    """The creator fills the open game's free seats with computer players at `level` and
+    the game starts."""
+    game = visible_game(session, load_game(session, game_id), player)
+    if game.creator_id != player.id:
+        raise Forbidden("not_creator", f"only the creator of game {game_id} can start it")
+    if game.status != GameStatus.OPEN:
+        raise Conflict("game_not_open", f"game {game_id} has already started")
+    joined = joined_names(session, game)
+    free = game.seats - len(joined)
+    if free < 1:
+        raise Conflict(
+            "game_full",
+            lazy_gettext("Every seat of game %(game)s is taken: start it.", game=game_id),
+        )
+    computer_seats(
+        seats=game.seats,
+        computers=free,
+        humans=len(joined),
+        rated=game.rated,
+        league=game.season_id is not None,
+    )
+    _seat_computers(session, game, free, level, joined=len(joined))
+    session.flush()
     _deal(session, game, config=config)
     session.commit()
     return load_game(session, game_id)
@@ -522,6 +582,7 @@ def _deal(session: Session, game: GameRecord, *, config: Settings) -> None:
         clock=game.clock,
         now=utcnow(),
     )
+    dealt.columns["computer_turn"] = computer_to_move(dealt.columns["state"], game.computers)
     if not bump_version(session, game, **dealt.columns):
         session.rollback()
         raise conflict(

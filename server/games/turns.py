@@ -23,6 +23,7 @@ from server.config import Settings
 from server.db import single_statement_write, write_transaction
 from server.domain import Conflict
 from server.games import notify, positions
+from server.games.computers import computer_to_move
 from server.games.guarded import GuardedWrite
 from server.games.store import (
     active_seat,
@@ -77,7 +78,11 @@ def change_values(
     and the next deadline."""
     state = engine.to_position()
     finished = engine.is_over
-    values: dict[str, Any] = {"state": state, "turn_count": entry.number}
+    values: dict[str, Any] = {
+        "state": state,
+        "turn_count": entry.number,
+        "computer_turn": not finished and computer_to_move(state, game.computers),
+    }
     if finished:
         left = departures(session, game, entry)
         standings = [standing_json(s, left.get(s.player)) for s in engine.standings()]

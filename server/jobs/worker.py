@@ -55,7 +55,7 @@ from sqlmodel import Session
 
 from server.config import Settings
 from server.db import make_engine
-from server.jobs import digest, outbox, retention, sweep
+from server.jobs import computers, digest, outbox, retention, sweep
 from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow
@@ -161,7 +161,8 @@ class Worker:
         return max(0.0, self._resume_at - time.monotonic())
 
     def run_once(self) -> int:
-        """Sweep the clocks (at most every `WORKER_SWEEP` seconds), queue the digests that
+        """Sweep the clocks (at most every `WORKER_SWEEP` seconds), play the computer
+        players' turns that are due (every round: `server.jobs.computers`), queue the digests that
         are due (at most once a minute), apply the retention rules (once an hour), then claim
         and process one batch of messages; the number of games and messages handled (0:
         nothing due, or the SMTP server cannot be reached). What an error left unwritten of
@@ -183,6 +184,7 @@ class Worker:
                     dict(done.vacations),
                     done.league_digests,
                 )
+        swept += computers.play_due(self.clock_engine, self.config)
         if time.monotonic() >= self._next_digests:
             self._next_digests = time.monotonic() + DIGEST_CHECK
             digest.queue_due(self.engine, self.config)

@@ -48,6 +48,19 @@ class GameOptions(RequestModel):
     coffee_klatsch: bool = Field(default=False, description=N_("true or false"))
 
 
+class ComputerSeats(RequestModel):
+    """Seats for computer players (docs/bots.md): how many, and how strongly they play."""
+
+    seats: int = Field(ge=1, le=3, description="a whole number from 1 to 3")
+    level: int = Field(default=3, ge=1, le=3, description="1 (weakest) to 3 (strongest)")
+
+
+class ComputerFill(RequestModel):
+    """Fill an open game's free seats with computer players, and start it."""
+
+    level: int = Field(default=3, ge=1, le=3, description="1 (weakest) to 3 (strongest)")
+
+
 class GameCreate(RequestModel):
     """Open a game with the caller seated; `invite` makes it invitation-only, `private`
     also hides it from everyone but its players and invitees, `auto_start` starts it when
@@ -91,6 +104,12 @@ class GameCreate(RequestModel):
             "true or false: start the game as soon as its last seat is taken "
             "(false: the creator starts it)"
         ),
+    )
+    computer: ComputerSeats | None = Field(
+        default=None,
+        description="null or an object with `seats` (1 to 3) and `level` (1 to 3): seats "
+        "for computer players; the game starts when the rest are taken (at once if none are "
+        "left); it cannot be rated",
     )
 
 
@@ -158,6 +177,9 @@ class GamePublic(SparseModel):
     private: bool = Field(description=PRIVATE)
     league: LeagueRef | None = Field(description=LEAGUE)
     players: list[str]
+    computers: list[str] = Field(
+        default_factory=list, description="the players among `players` who are computers"
+    )
     your_seat: int | None
     to_move: str | None
     clock: ClockSettings | None = Field(description=CLOCK_FIELDS["clock"])

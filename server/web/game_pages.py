@@ -71,7 +71,8 @@ def _page(
 def _new_game_request() -> GameCreate:
     """The home page's "new game" form as the API's request: invitees separated by commas
     or spaces, `private` a checkbox, `days_per_turn` a number of days or "none" (no clock;
-    left out: the default clock)."""
+    left out: the default clock), `computers` the computer players' seats (0: none) and
+    `level` their strength."""
     wanted: dict[str, object] = {
         "seats": _number(request.form.get("seats", "")),
         "invite": request.form.get("invite", "").replace(",", " ").split() or None,
@@ -80,6 +81,10 @@ def _new_game_request() -> GameCreate:
     days = request.form.get("days_per_turn", "")
     if days:
         wanted["clock"] = None if days == "none" else {"days_per_turn": _number(days)}
+    computers = request.form.get("computers", "0")
+    if computers != "0":
+        level = request.form.get("level", "3")
+        wanted["computer"] = {"seats": _number(computers), "level": _number(level)}
     return GameCreate.model_validate(wanted)
 
 
@@ -107,6 +112,8 @@ def create() -> wrappers.Response:
             invite=wanted.invite or [],
             clock=None if wanted.clock is None else wanted.clock.model_dump(),
             private=wanted.private,
+            computers=0 if wanted.computer is None else wanted.computer.seats,
+            level=None if wanted.computer is None else wanted.computer.level,
             config=current_settings(),
         )
     except (ValidationError, DomainError) as error:
