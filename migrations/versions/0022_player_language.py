@@ -4,8 +4,8 @@
   who registered before it read English, as they did. Added and dropped in place, never
   by rebuilding the table, which SQLite's enforced foreign keys of every other table forbid.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision: str = '0021'
-down_revision: str | None = '0020'
+revision: str = '0022'
+down_revision: str | None = '0021'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
