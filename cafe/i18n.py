@@ -129,18 +129,21 @@ def nation_name(code: str) -> str:
     """The name of the nation `code` (`cafe.board.NATIONS`: `US`, `AF`) in the language in
     use: the rulebook's own in English ("Britain", "USA"), CLDR's country or region name in
     the others, through Babel ("Spojené státy", "Afrika", "Великобритания") — never written
-    by hand. The tile codes themselves stay the same in every language."""
-    from cafe.board import NATIONS  # noqa: PLC0415  # `cafe --help` loads no board
+    by hand; English where Babel is not installed (the engine alone). The tile codes
+    themselves stay the same in every language. `Country` says it when read."""
+    from cafe.board import NATIONS  # noqa: PLC0415  # `import cafe.i18n` costs no engine
 
+    english = NATIONS.get(code, code)
     language = current()
-    territories = _territories(language) if language != DEFAULT else {}
-    return territories.get(REGIONS.get(code, code), NATIONS.get(code, code))
+    if language == DEFAULT:
+        return english
+    return _territories(language).get(REGIONS.get(code, code), english)
 
 
 @cache
 def _territories(language: str) -> dict[str, str]:
-    """CLDR's names of countries and regions in `language`; none with the engine alone."""
-    try:  # Babel only here and in `compile_catalog`: the engine imports and plays without it
+    """CLDR's names of countries and regions in `language` (none without Babel)."""
+    try:  # Babel is the service's and the client's: the engine alone goes without it
         from babel import Locale  # noqa: PLC0415
     except ImportError:
         return {}
@@ -201,8 +204,8 @@ def lazy_ngettext(singular: str, plural: str, num: int, **values: Any) -> Text:
 
 
 class Country:
-    """A nation's name said when read (`nation_name`), for messages made before their
-    reader's language is known."""
+    """A nation's name, said when read: English as the rulebook writes it ("Britain"), in
+    another language CLDR's country name through Babel (docs/languages.md), never ours."""
 
     __slots__ = ("code",)
 

@@ -14,6 +14,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from cafe import i18n
 from cafe.i18n import Text, lazy_gettext
 from server import auth, signin, throttle
 from server.config import Settings
@@ -113,7 +114,8 @@ def register(session: Session, *, name: str, email: str, config: Settings) -> No
     """Register a player and have a sign-in email sent, answering alike — in what it says
     and in the work it does — whether or not the email was registered: a registered address
     is mailed a code and told it has an account. Only a taken *name* is refused (names are
-    public; the check comes first, so the answer never depends on the email).
+    public; the check comes first, so the answer never depends on the email). The new
+    player reads the language in use (`cafe.i18n.current()`): the request's.
 
     The same statements run either way: an INSERT that does nothing when the address (or,
     raced, the name) is taken, the address's owner read back, one outbox row; the worker
@@ -121,8 +123,11 @@ def register(session: Session, *, name: str, email: str, config: Settings) -> No
     address = _address(email, config=config)
     if (refused := name_refusal(session, name)) is not None:
         raise refused
-    # the model's defaults; the name's skeleton is the column's default, made by the INSERT
-    values = Player(name=name, email=address).model_dump(exclude={"id", "name_skeleton"})
+    # the model's defaults; the name's skeleton is the column's default, made by the INSERT;
+    # the language is the one the request that registers is read in (`server.i18n`)
+    values = Player(name=name, email=address, language=i18n.current()).model_dump(
+        exclude={"id", "name_skeleton"}
+    )
     added = session.execute(
         insert_for(session)(table_of(Player))
         .values(**values)

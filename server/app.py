@@ -20,6 +20,7 @@ from server.clock import devclock
 # (`server.postbox.notices`), which gunicorn's workers, loading this module only, lacked.
 from server.mail import notices  # noqa: F401
 from server.schemas.fields import StoredInt
+from server.web import sessions
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -50,6 +51,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     logs.configure(settings.log_level)
     db.init_app(app)
     devclock.init_app(app)
+    i18n.init_app(app, viewer=sessions.signed_in)  # before anything that may refuse a request
     bodies.init_app(app)  # an oversized body is a 413 before anything reads it as JSON
     apispec.init_app(app)
     errors.init_app(app)

@@ -17,6 +17,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from cafe.i18n import lazy_gettext
+from server import i18n
 from server.db import get_session
 from server.domain import Unauthenticated
 from server.models import ApiToken, Player
@@ -56,7 +57,8 @@ def owner_of(session: Session, secret: str) -> tuple[Player, ApiToken] | None:
 
 
 def authenticate() -> Player:
-    """The player whose valid token the request carries, or a 401 naming the problem."""
+    """The player whose valid token the request carries, or a 401 naming the problem; the
+    rest of the request speaks their language if it asked for none (`server.i18n`)."""
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -74,6 +76,7 @@ def authenticate() -> Player:
             lazy_gettext("this token is unknown or revoked; sign in again for a new one"),
         )
     g.player, g.token = found
+    i18n.use_for_request(found[0])  # its messages in the caller's language, unless asked for one
     return found[0]
 
 

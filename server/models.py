@@ -18,7 +18,7 @@ from sqlalchemy.orm import Mapped
 from sqlmodel import AutoString, Field, SQLModel, col
 from sqlmodel.sql.expression import Select
 
-from cafe import Game
+from cafe import Game, i18n
 from cafe.endings import Departure, Ending, departures_in
 from cafe.league.table import Placement
 from cafe.players import NAME_LENGTH
@@ -181,10 +181,10 @@ class Player(SQLModel, table=True):
 
     The email preferences: `turn_emails` (a `TurnEmails`) and `others_turns` (also
     hear of the other players' turns); `last_digest_at` is when the last digest period
-    closed, for players who chose the digest; `reminders` of deadlines, and the `timezone`
-    (an IANA name) times are shown in. The vacation bank (`server.clock.bank.Bank`) is
-    `vacation_hours` at `vacation_as_of`, plus `vacation_carry` seconds off vacation not
-    yet credited.
+    closed, for players who chose the digest; `reminders` of deadlines, the `timezone`
+    (an IANA name) times are shown in and the `language` (`cafe.i18n`) they read. The
+    vacation bank (`server.clock.bank.Bank`) is `vacation_hours` at `vacation_as_of`, plus
+    `vacation_carry` seconds off vacation not yet credited.
     """
 
     __tablename__ = "players"
@@ -216,6 +216,10 @@ class Player(SQLModel, table=True):
     last_digest_at: datetime | None = None
     reminders: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
     timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
+    #: The language the player reads (`cafe.i18n.LANGUAGES`): their emails and pages.
+    language: str = Field(
+        default=i18n.DEFAULT, max_length=8, sa_column_kwargs={"server_default": i18n.DEFAULT}
+    )
     vacation_hours: int = Field(default=14 * 24, sa_column_kwargs={"server_default": "336"})
     vacation_as_of: datetime = Field(default_factory=utcnow)
     vacation_carry: int = Field(default=0, sa_column_kwargs={"server_default": "0"})

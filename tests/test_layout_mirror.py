@@ -26,6 +26,7 @@ OWN_MODULES = {
     "test_gunicorn_config.py": "gunicorn_config",
     "test_migrations.py": "migrate",
     "test_player_names.py": "accounts",
+    "test_request_languages.py": "i18n",
     "test_secret_key.py": "config",
     "test_server_cli.py": "cli",
     "test_server_config.py": "config",

@@ -16,8 +16,10 @@ only mail that still means something goes out:
   `auto_vacation` — are always sent) is **skipped**; "a player joined" and "the table is
   full" go to the game's creator, and follow the creator's `turn_emails`.
 
-Each event is rendered by the renderer of its kind (`server.mail.batch.RENDERERS`), with
-what the batch loaded once for all its events (`server.mail.batch.Batch`).
+Each event is rendered in its reader's language and time zone (`reader`: the player it is
+for, as they are when it is rendered — four players of one game each read their own), by
+the renderer of its kind (`server.mail.batch.RENDERERS`), with what the batch loaded once
+for all its events (`server.mail.batch.Batch`).
 
 Notices — league, vacation, invitation, the answers to emailed replies, an expired open
 game — are rendered here from the facts their transaction stored (`server.mail.notices`),
@@ -38,9 +40,10 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from server.config import Settings
+from server.i18n import reading
 from server.mail import digest, notices, outgoing, signin_mail
 from server.mail.batch import Batch
 from server.models import GameRecord, GameStatus, OutboxMessage, OutboxStatus, Player
@@ -161,8 +164,31 @@ class Preparation:
             self._session = None
 
 
+def reader(batch: Batch, row: OutboxMessage) -> Player | None:
+    """The player who will read `row`, whose language and time zone it is written in: the
+    player of its seat, the game's creator for a lobby event, the player a notice or a
+    sign-in email is addressed to (None: an address nobody plays with, read in English)."""
+    if row.payload is not None and row.game_id is not None:
+        return batch.session.get(Player, row.payload["player"])
+    if row.game_id is None or row.seat is None:
+        return batch.session.exec(select(Player).where(Player.email == row.to_addr)).first()
+    if EmailKind(row.kind).rules.creator:
+        game = batch.games.get(row.game_id)
+        return None if game is None else batch.session.get(Player, game.creator_id)
+    return batch.players.get((row.game_id, row.seat))
+
+
 def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
-    """Render the event `row` into its own fields; or why it is not to be sent."""
+    """Render the event `row` into its own fields, in its reader's language and zone (all
+    of it: subject, text and HTML); or why it is not to be sent."""
+    player = reader(batch, row)
+    if player is None:
+        return _render(batch, row)
+    with reading(player.language, player.timezone):
+        return _render(batch, row)
+
+
+def _render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     if row.kind == EmailKind.DIGEST:
         return digest.render(batch.session, batch.config, row)
     if row.payload is not None and row.game_id is None:

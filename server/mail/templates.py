@@ -27,6 +27,7 @@ from cafe import i18n as languages
 from cafe.render import quantities
 from cafe.render.palette import PALETTE
 from server import i18n
+from server.mail.times import TIME_FILTERS
 
 #: Where the email pairs are: a package and a folder inside it.
 TEMPLATE_PACKAGE, TEMPLATE_FOLDER = "server", "templates/email"
@@ -97,6 +98,14 @@ _LINK = re.compile(r"[a-z]+://\S+|\S+@\S+")
 _QUOTED = re.compile(r"`[^`\n]+`")
 #: What holds a quoted command's words together while a paragraph is filled.
 _JOINED = "\x00"
+#: The spaces a line may break at: not the no-break ones CLDR writes inside a date
+#: ("5 мар. 2026\u202fг."), which `str.split()` would also take.
+_BREAKS = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def _split(text: str) -> list[str]:
+    """The words of `text` between the spaces a line may break at."""
+    return [word for word in _BREAKS.split(text) if word]
 
 
 def _words(paragraph: str, room: int) -> str:
@@ -106,7 +115,7 @@ def _words(paragraph: str, room: int) -> str:
         " ".join(word[start : start + room] for start in range(0, len(word), room))
         if len(word) > room and not _LINK.fullmatch(word)
         else word
-        for word in paragraph.split()
+        for word in _split(paragraph)
     )
 
 
@@ -118,7 +127,7 @@ def wrap(text: str, indent: str = "", then: str | None = None) -> str:
     backticks is not broken. A final newline is kept."""
     end = "\n" if text.endswith("\n") else ""
     whole = text.strip("\n")
-    if len(indent) + len(whole) <= TEXT_WIDTH and whole == " ".join(whole.split()):
+    if len(indent) + len(whole) <= TEXT_WIDTH and whole == " ".join(_split(whole)):
         return indent + whole + end  # one line that fits: most of them (textwrap is slow)
     later = indent if then is None else then
     room = TEXT_WIDTH - max(len(indent), len(later))
@@ -149,6 +158,7 @@ def _environment() -> Environment:
     )
     i18n.install(environment)
     environment.filters.update(QUANTITY_FILTERS)
+    environment.filters.update(TIME_FILTERS)
     environment.filters["wrap"] = wrap
     environment.filters["b"] = bold
     environment.filters["cmd"] = command

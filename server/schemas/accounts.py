@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
+from cafe import i18n
 from cafe.i18n import N_
 from server.models import TurnEmails
 from server.schemas.clock import TimeZoneName
@@ -19,6 +20,24 @@ from server.schemas.fields import (
     rule,
 )
 from server.signin import CODE_DIGITS, LINK_CODE_LENGTH, LINK_CODE_PATTERN
+
+
+def _our_language(code: str) -> str:
+    if code not in i18n.LANGUAGES:
+        raise ValueError("not one of our languages")
+    return code
+
+
+#: A language the service speaks (`cafe.i18n.LANGUAGES`), by its code.
+LanguageCode = Annotated[
+    str,
+    Field(
+        description="one of the codes "
+        + ", ".join(f"{code} ({name})" for code, name in i18n.NAMES.items()),
+        json_schema_extra={"enum": list(i18n.LANGUAGES)},
+    ),
+    AfterValidator(_our_language),
+]
 
 SignInCode = Annotated[
     str,
@@ -122,13 +141,14 @@ class TokenList(PublicModel):
 
 class Preferences(PublicModel):
     """How a player hears of games: `turn_emails` each turn, a daily digest or none,
-    whether also of the other players' turns, whether `reminders` of deadlines come, and
-    the `timezone` times are shown in."""
+    whether also of the other players' turns, whether `reminders` of deadlines come, the
+    `timezone` times are shown in and the `language` emails and pages are written in."""
 
     turn_emails: TurnEmails
     others_turns: bool
     reminders: bool
     timezone: str
+    language: str
 
 
 class PreferencesUpdate(RequestModel):
@@ -147,3 +167,4 @@ class PreferencesUpdate(RequestModel):
         default=None, description=N_("true or false")
     )
     timezone: TimeZoneName = Field(default=None)  # type: ignore[assignment]  # None: not given
+    language: LanguageCode = Field(default=None)  # type: ignore[assignment]  # None: not given

@@ -12,10 +12,12 @@ from flask import Flask
 
 from server.config import settings_of
 from server.mail.templates import QUANTITY_FILTERS
+from server.mail.times import TIME_FILTERS
 from server.web import (
     account_pages,
     devmail,
     game_pages,
+    languages,
     league_pages,
     player_pages,
     rules_page,
@@ -31,12 +33,14 @@ def init_app(app: Flask) -> None:
     development key)."""
     sessions.init_app(app)
     app.jinja_env.filters.update(QUANTITY_FILTERS)
+    app.jinja_env.filters.update(TIME_FILTERS)
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(unsubscribe.bp)
     app.register_blueprint(league_pages.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(rules_page.bp)
+    languages.init_app(app)
     if devmail.may_serve(settings_of(app)):
         app.register_blueprint(devmail.bp)
     elif settings_of(app).dev_mail:

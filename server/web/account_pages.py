@@ -22,6 +22,7 @@ from flask import (
 from pydantic import ValidationError
 from werkzeug.wrappers import Response  # flask's subclass, and `redirect()`'s
 
+from cafe import i18n
 from cafe.render import quantities
 from server import accounts, preferences, signin, throttle
 from server.apispec import page, refusal
@@ -30,6 +31,7 @@ from server.config import current_settings
 from server.db import get_session
 from server.domain import DomainError, Unreadable
 from server.games import store
+from server.i18n import use_for_request
 from server.league.public import leagues_of
 from server.mail import times
 from server.models import GameStatus, Player, TurnEmails
@@ -225,6 +227,7 @@ def settings() -> Response | str:
         player=player,
         tokens=accounts.list_tokens(session, player=player),
         choices=list(TurnEmails),
+        languages=i18n.NAMES,
         bank=quantities.bank(quantities.bank_hours(status.bank_days)),
         away=None
         if current is None
@@ -251,12 +254,14 @@ def change_preferences() -> Response | tuple[str, int]:
                 "others_turns": form.get("others_turns") == "on",
                 "reminders": form.get("reminders") == "on",
                 "timezone": form.get("timezone", "").strip(),
+                "language": form.get("language", player.language),
             }
         )
     except ValidationError as error:
         flash(refusal(error).message)
         return redirect(url_for("account_pages.settings"), code=303)
     preferences.update(get_session(), player, changes.model_dump(exclude_unset=True))
+    use_for_request(player)  # the answer is in the language just chosen
     flash("Your preferences are saved.")
     return redirect(url_for("account_pages.settings"), code=303)
 

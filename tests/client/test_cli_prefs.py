@@ -46,6 +46,7 @@ def test_prefs_shows_and_changes_them(ann: Player) -> None:
     assert shown.exit_code == ExitCode.OK, shown.output
     assert shown.stdout.splitlines() == [
         "preference    value",
+        "language      en",
         "others_turns  off",
         "reminders     on",
         "timezone      UTC",
@@ -56,6 +57,7 @@ def test_prefs_shows_and_changes_them(ann: Player) -> None:
     )
     assert changed.exit_code == ExitCode.OK, changed.output
     assert changed.stdout.splitlines()[1:] == [
+        "language      en",
         "others_turns  on",
         "reminders     off",
         "timezone      Europe/Prague",
@@ -70,9 +72,32 @@ def test_a_value_the_server_refuses_is_its_message(ann: Player) -> None:
     assert result.stderr == "cafe: `turn_emails` must be each, digest or none\n"
 
 
+def test_prefs_chooses_the_language_of_emails_and_pages(ann: Player) -> None:
+    changed = ann.run("prefs", "language=cs")
+    assert changed.exit_code == ExitCode.OK, changed.output
+    assert "language      cs" in changed.stdout.splitlines()
+    refused = ann.run("prefs", "language=fr")
+    assert refused.exit_code == ExitCode.ERROR
+    assert "`language`" in refused.stderr and "cs (Čeština)" in refused.stderr
+    assert "language      cs" in ann.run("prefs").stdout.splitlines()
+
+
 def test_prefs_changes_are_key_value_pairs(ann: Player) -> None:
     result = ann.run("prefs", "digest")
     assert result.exit_code == ExitCode.USAGE
     assert result.stderr == (
         "cafe: 'digest': write each change as KEY=VALUE, e.g. turn_emails=digest\n"
     )
+
+
+def test_a_player_registered_from_a_czech_terminal_reads_czech(cafe: Cafe) -> None:
+    """`cafe register` sends the terminal's language; the server makes the new player read
+    it (their emails, pages and `language` preference), end to end."""
+    czech = {"LANG": "cs_CZ.UTF-8"}
+    email = "jana@example.com"
+    registered = cafe.run("register", "jana", email, "--server", cafe.server.url, env=czech)
+    assert registered.exit_code == ExitCode.OK, registered.output
+    code = cafe.server.code_for(email)
+    assert cafe.run("login", email, "--code", code, env=czech).exit_code == ExitCode.OK
+    shown = cafe.run("prefs", env={"CAFE_LANG": "en"})
+    assert "language      cs" in shown.stdout.splitlines(), shown.output

@@ -86,7 +86,7 @@ def test_reminders_at_half_time_and_a_day_before_once_each(api, backend, clock):
     first, last = mails(api, name, "reminder")
     assert first.subject.endswith("1 day 12 hours left for your turn")
     assert last.subject.endswith("1 day left for your turn")
-    assert "reply 1 to play it" in last.body and "Thu 5 Mar 2026, 09:00 UTC" in last.body
+    assert "reply 1 to play it" in last.body and "Thu, 5 Mar 2026, 09:00 UTC" in last.body
     other = "bob" if name == "ann" else "ann"
     assert mails(api, other, "reminder") == []
 
@@ -145,7 +145,7 @@ def test_automatic_vacation_day_by_day_until_the_bank_runs_out(api, clock):
         assert shown["version"] == version
     assert api.call("GET", "/api/me/vacation", tokens[name]).json["bank_days"] < 1
     notices = mails(api, name, "auto_vacation")
-    assert len(notices) == 2 and "Your new deadline: Fri 6 Mar 2026, 09:00 UTC" in notices[0].body
+    assert len(notices) == 2 and "Your new deadline: Fri, 6 Mar 2026, 09:00 UTC" in notices[0].body
     clock.advance(DAY)
     assert swept(api).timeouts == {"timed_out": 1}
     assert log(api, game_id, tokens[name])[-1]["kind"] == "timeout"

@@ -47,9 +47,9 @@ def test_a_vacation_from_now_ended_early_mails_started_then_ended_once_each(api,
     assert declared.status_code == 201
     [started] = vacation_mails(api, name)
     assert started.kind == "vacation_started"
-    assert "until Thu 5 Mar 2026, 09:00 UTC" in started.subject
+    assert "until Thu, 5 Mar 2026, 09:00 UTC" in started.subject
     assert f"game {game_id} with " in started.body
-    assert "your deadline is now Sun 8 Mar 2026, 09:00 UTC" in started.body  # 3 + 3 days
+    assert "your deadline is now Sun, 8 Mar 2026, 09:00 UTC" in started.body  # 3 + 3 days
     assert "holds 11 days now" in started.body
     clock.advance(DAY)
     assert swept(api) == {}  # sent when declared, not again at its start
@@ -60,8 +60,8 @@ def test_a_vacation_from_now_ended_early_mails_started_then_ended_once_each(api,
     assert swept(api) == {}  # nothing more at its planned end
     first, ended = vacation_mails(api, name)
     assert first.id == started.id and ended.kind == "vacation_ended"
-    assert "you ended your vacation early on Tue 3 Mar 2026, 10:00 UTC" in ended.body
-    assert "your turn, deadline Fri 6 Mar 2026, 10:00 UTC" in ended.body  # 3 days + 25 h paused
+    assert "you ended your vacation early on Tue, 3 Mar 2026, 10:00 UTC" in ended.body
+    assert "your turn, deadline Fri, 6 Mar 2026, 10:00 UTC" in ended.body  # 3 days + 25 h paused
     assert "holds 12 days 23 hours now" in ended.body  # 11 + 47 unused hours, + 1 h earned
     other = "bob" if name == "ann" else "ann"
     assert vacation_mails(api, other) == []
@@ -81,7 +81,7 @@ def test_a_later_vacation_is_mailed_by_the_sweep_at_its_start_and_its_end(api, b
     assert swept(api) == {"vacation_started": 1}
     assert swept(api) == {}
     [started] = vacation_mails(api, name)
-    assert "until Fri 6 Mar 2026, 09:00 UTC" in started.subject
+    assert "until Fri, 6 Mar 2026, 09:00 UTC" in started.subject
     assert f"game {game_id} with " in started.body and "deadline" not in started.body
     assert "holds 12 days 6 hours now" in started.body  # 14 - 2, and 6 hours earned before it
     clock.advance(2 * DAY)
@@ -92,7 +92,7 @@ def test_a_later_vacation_is_mailed_by_the_sweep_at_its_start_and_its_end(api, b
     kinds = [m.kind for m in vacation_mails(api, name)]
     assert kinds == ["vacation_started", "vacation_ended"]
     ended = vacation_mails(api, name)[1]
-    assert "your vacation ended on Fri 6 Mar 2026, 09:00 UTC" in ended.body
+    assert "your vacation ended on Fri, 6 Mar 2026, 09:00 UTC" in ended.body
 
 
 def test_swept_after_its_end_a_vacation_gets_only_the_ended_email(api, clock):

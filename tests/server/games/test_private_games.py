@@ -195,8 +195,8 @@ NOT_SCANNED = {
     "/unsubscribe/<token>": "a player's own signed link, about their mail only",
     "/signin/link/<code>": "a player's own sign-in link, naming only them",
 }
-#: The scan's path arguments: the league and the player the test makes.
-SCAN_ARGS = {"name": "ann", "slug": "tuesday", "number": "1", "division": "1"}
+#: The scan's path arguments: the league and the player the test makes, a language.
+SCAN_ARGS = {"name": "ann", "slug": "tuesday", "number": "1", "division": "1", "code": "cs"}
 
 
 def scanned_paths(app: Flask) -> list[str]:

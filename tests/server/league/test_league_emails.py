@@ -94,7 +94,7 @@ def test_season_started_is_one_email_with_the_division_opponents_games_and_clock
         assert f'href="http://cafe.test/games/{game_id}"' in bob.html
         if game["to_move"] == "bob":
             first.append(game_id)
-            assert re.search(rf"game {game_id} with .*\n    your move, by \w+ .* CET\n", text)
+            assert re.search(rf"game {game_id} with .*\n    your move, by \w+,? .* CET\n", text)
         else:
             assert f"game {game_id} with {others}\n    {game['to_move']} begins\n" in text
     assert f"your {len(mine)} games all start now" in text and f"your {len(mine)} games" in html
@@ -186,7 +186,7 @@ def test_the_weekly_digest_once_a_week_not_twice_and_not_for_none(api, clock):
         if ok(api.call("GET", f"/api/games/{game_id}", tokens["cid"]))["to_move"] == "cid"
     ]
     for game_id in waiting:
-        assert re.search(rf"  game {game_id} with .*\n    your move, by \w+ .* CET\n", cid.body)
+        assert re.search(rf"  game {game_id} with .*\n    your move, by \w+,? .* CET\n", cid.body)
     assert len(re.findall(r"your move, by", cid.body)) == len(waiting)
     html = readable(cid)
     assert "cid (you)" in html and SEASON_LINK in cid.body

@@ -177,12 +177,12 @@ def test_every_message_has_both_parts_in_the_shared_layout(rendered, kind):
 def test_clock_emails_speak_in_the_readers_zone(rendered):
     reminder = rendered["reminder"]
     assert "2 days 4 hours left in game 7" in reminder.text
-    assert "Thu 5 Mar 2026, 10:00 CET" in reminder.text  # 09:00 UTC in Prague
+    assert "Thu, 5 Mar 2026, 10:00 CET" in reminder.text  # 09:00 UTC in Prague
     assert "your best turn is" in reminder.html.lower() or "reply 1" in reminder.html
     assert "reply 1 to play it" in reminder.text
     your_turn = rendered["your_turn"]
-    assert "Deadline: Thu 5 Mar 2026, 10:00 CET." in your_turn.text
-    assert "is on vacation until Sat 7 Mar 2026, 10:00 CET." in your_turn.text
+    assert "Deadline: Thu, 5 Mar 2026, 10:00 CET." in your_turn.text
+    assert "is on vacation until Sat, 7 Mar 2026, 10:00 CET." in your_turn.text
     timed_out = rendered["timed_out"]
     assert "played your best turn for you" in timed_out.text
     assert (
@@ -191,19 +191,19 @@ def test_clock_emails_speak_in_the_readers_zone(rendered):
     assert "cafe vacation start DAYS" in timed_out.text
     assert "you were removed from the game" in rendered["removed"].text
     vacation = rendered["auto_vacation"].text
-    assert "Your new deadline: Thu 5 Mar 2026, 10:00 CET." in vacation
+    assert "Your new deadline: Thu, 5 Mar 2026, 10:00 CET." in vacation
     assert "holds 3 days 12 hours now" in vacation
 
 
 def test_vacation_emails_say_until_when_which_games_and_the_bank(rendered):
     started = rendered["vacation_started"]
-    assert "until Thu 5 Mar 2026, 10:00 CET" in started.subject
-    assert "game 7 with ann, bob; your deadline is now Sun 8 Mar 2026, 10:00 CET" in started.text
+    assert "until Thu, 5 Mar 2026, 10:00 CET" in started.subject
+    assert "game 7 with ann, bob; your deadline is now Sun, 8 Mar 2026, 10:00 CET" in started.text
     assert "do not allow vacation" in started.text and "game 9 with cid" in started.text
     assert "holds 9 days 12 hours now" in started.text and "cafe vacation end" in started.html
     ended = rendered["vacation_ended"]
-    assert "you ended your vacation early on Thu 5 Mar 2026, 10:00 CET" in ended.text
-    assert "game 7 with ann, bob; your turn, deadline Sun 8 Mar 2026, 10:00 CET" in ended.text
+    assert "you ended your vacation early on Thu, 5 Mar 2026, 10:00 CET" in ended.text
+    assert "game 7 with ann, bob; your turn, deadline Sun, 8 Mar 2026, 10:00 CET" in ended.text
     assert "holds 11 days now, with the unused whole hours given back" in ended.text
 
 
@@ -472,7 +472,7 @@ def test_a_removal_email_says_one_thing_the_game_goes_on_or_it_ended(names):
 
 def test_the_digest_gives_each_waiting_game_its_deadline_time_left_and_page(rendered):
     digest = rendered["digest"]
-    told = "Deadline: Thu 5 Mar 2026, 10:00 CET, 1 day 2 hours left"
+    told = "Deadline: Thu, 5 Mar 2026, 10:00 CET, 1 day 2 hours left"
     assert told in " ".join(digest.text.split())
     assert "\n  http://cafe.test/games/7\n" in digest.text
     assert told in " ".join("".join(read_html(digest.html).text).split())

@@ -9,7 +9,13 @@ from mail_support import deliver, read_html
 from server.config import settings_of
 from server.postbox.addresses import unsubscribe_token
 
-DEFAULTS = {"turn_emails": "each", "others_turns": False, "reminders": True, "timezone": "UTC"}
+DEFAULTS = {
+    "turn_emails": "each",
+    "others_turns": False,
+    "reminders": True,
+    "timezone": "UTC",
+    "language": "en",
+}
 
 
 def prefs(api, token):
