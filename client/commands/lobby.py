@@ -23,6 +23,17 @@ if TYPE_CHECKING:
 GameId = Annotated[
     int, typer.Argument(help=_("The game's number (see `cafe games`)."), min=1, metavar="ID")
 ]
+#: `--level`, of `cafe new --computer` and `cafe start --fill-computer` alike.
+Level = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        max=3,
+        metavar="L",
+        help=_("How strongly the computer players play, 1 to 3 [default: 3]"),
+        show_default=False,
+    ),
+]
 
 
 class Timeout(StrEnum):
@@ -282,16 +293,7 @@ def new(
             show_default=False,
         ),
     ] = 0,
-    level: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            max=3,
-            metavar="L",
-            help=_("How strongly the computer players play, 1 to 3 [default: 3]"),
-            show_default=False,
-        ),
-    ] = None,
+    level: Level = None,
 ) -> None:
     """Open a new game with you seated.
 
@@ -409,16 +411,7 @@ def start(
             "--fill-computer", help=_("Seat computer players in the free seats, then start.")
         ),
     ] = False,
-    level: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            max=3,
-            metavar="L",
-            help=_("How strongly the computer players play, 1 to 3 [default: 3]"),
-            show_default=False,
-        ),
-    ] = None,
+    level: Level = None,
 ) -> None:
     """Deal and begin a game you opened.
 
