@@ -5,7 +5,7 @@ tile codes, the chairs) is the same everywhere, and each word around it (`bar`, 
 `birthday=`, `join`, `game`) is accepted in English, Czech (with or without its
 diacritics), German and Russian alike, in any case. Every word is compared folded (`fold`),
 so that `výměna`, `vymena` and `VÝMĚNA` are one word. The seeds' own words are the ones
-listed: the glossary's (`/work/shared/GLOSSARY.md`) and the verbs a player writes for them.
+listed: the game's terms of docs/languages.md and the verbs a player writes for them.
 """
 
 from __future__ import annotations
