@@ -109,8 +109,12 @@ def issue(session: Session, config: Settings, row: OutboxMessage) -> SignInCode 
     if recent >= config.signin_codes_per_hour:
         return f"{recent} sign-in emails went to this address in the last hour"
     if made is not None:  # used or expired: the message's new request replaces it
-        made.outbox_id = None
-        session.flush()
+        # A statement, not a flush of `made`: retention may have deleted the old request
+        # meanwhile (it deletes expired ones), and then there is nothing to detach.
+        session.execute(
+            update(SignInCode).where(col(SignInCode.id) == made.id).values(outbox_id=None)
+        )
+        session.expunge(made)
     assert player.id is not None
     request = SignInCode(
         player_id=player.id,
