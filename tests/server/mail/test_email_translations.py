@@ -14,6 +14,7 @@ import re
 
 import pytest
 from mail_support import read_html, sample_emails, too_wide
+from translation_support import MOJIBAKE, english_left, without
 
 from cafe.i18n import ngettext, speaking
 from cafe.render import text as picture
@@ -38,13 +39,6 @@ NOT_OURS = (
 MOMENT = re.compile(
     r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d+ [A-Z][a-z]{2} \d{4}, \d\d:\d\d( [A-Z+\-0-9]+)?"
 )
-#: A word that is the same in every language: a link, an address, a command or code in
-#: backticks, a tile or turn (capitals, digits, `@`, `_`), a command's name.
-SAME = re.compile(
-    r"\S+://\S+|\S+@\S+|`[^`]*`|'[^']*'|\S*[\d_@=+#]\S*|-\S+|[A-Z]{2,}\S*|cafe|curl|sha-256"
-)
-#: UTF-8 read as Latin-1 or cp1252: `Å™` for `ř`, `Ã©` for `é`, `Ð°` for `а`.
-MOJIBAKE = re.compile(r"[ÂÃÄÅÐÑ][\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]")
 
 
 def render(kind: str, language: str, ones: bool = False) -> Rendered:
@@ -79,30 +73,9 @@ def visible(message: Rendered) -> dict[str, str]:
 
 
 def flat(text: str) -> str:
-    """`text` without what is no message of the emails, its spaces collapsed."""
-    for words in ENGINE:
-        text = text.replace(words, " ")
-    text = " ".join(text.split())
-    for words in (*ENGINE, *NOT_OURS):
-        text = text.replace(" ".join(words.split()), " ")
-    return " ".join(MOMENT.sub(" ", text).split())
-
-
-def sentences(text: str) -> list[str]:
-    """The English fragments of `text` that a translation must not keep: the pieces between
-    punctuation with at least two words of letters once the same-everywhere words are
-    taken out."""
-    found = []
-    for piece in re.split(r"[.:;!?()\n]|, | - | — ", flat(text)):
-        words = [w for w in SAME.sub(" ", piece).split() if re.fullmatch(r"[A-Za-z'’-]+", w)]
-        if len(words) >= 2:
-            found.append(" ".join(words))
-    return found
-
-
-def words_of(text: str) -> str:
-    """The same-everywhere words taken out of `text`, as `sentences` does to each piece."""
-    return " ".join(SAME.sub(" ", flat(text)).split())
+    """`text` without what is no message of the emails: the engine's words, what people
+    typed, and moments as the emails wrote them before they spoke the reader's language."""
+    return " ".join(MOMENT.sub(" ", without(text, (*ENGINE, *NOT_OURS))).split())
 
 
 @pytest.mark.parametrize("ones", [False, True], ids=["many", "ones"])
@@ -111,8 +84,7 @@ def words_of(text: str) -> str:
 def test_no_english_sentence_is_left_in_a_translated_email(kind, language, ones):
     english, translated = visible(render(kind, "en", ones)), visible(render(kind, language, ones))
     for part, text in english.items():
-        there = words_of(translated[part])
-        left = [sentence for sentence in sentences(text) if sentence in there]
+        left = english_left(flat(text), flat(translated[part]))
         assert not left, f"{kind} ({language}, {part}): {left}\n{translated[part]}"
 
 
