@@ -5,6 +5,9 @@
     python tools/catalogs.py check      # what is stale, untranslated or fuzzy; exit 1 if any
     python tools/catalogs.py fill cs FILE  # translations from FILE (.json or .po) into cs
 
+A JSON file for `fill` maps each msgid to its translation (a list of forms for a plural);
+a message with a context (`pgettext`) is keyed by the context, U+0004 and the msgid.
+
 `update` extracts every message of our Python and templates (`babel.cfg` says where) and
 brings each language's catalog up to date with them: new messages are added untranslated,
 messages the code no longer has are dropped. The files are written sorted, without line
