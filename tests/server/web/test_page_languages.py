@@ -202,6 +202,7 @@ def signed_in_pages(world: dict) -> list[str]:
     ]
 
 
+@pytest.mark.postgres
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_signed_in_page_is_in_the_players_language(api, world, language):
     mover, tokens = world["mover"], world["tokens"]
