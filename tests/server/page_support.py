@@ -1,7 +1,8 @@
 """What a reader sees of a page, for the tests that compare a page's English render with
-its translations (issue 23): its title and its main part — the text of each block apart,
-and the `title`, `aria-label`, `placeholder` and `alt` attributes — without its code (the
-same in every language) or style; the site's header and footer are the base page's own."""
+its translations (issue 23): its title, header, main part and footer — the text of each
+block apart, and the words of the `title`, `aria-label`, `placeholder` and `alt` attributes
+and those `play.js` shows (`data-scoring`, `data-unreachable`) — without its code (a
+command, a turn: the same in every language), scripts or style."""
 
 from __future__ import annotations
 
@@ -11,18 +12,27 @@ from html.parser import HTMLParser
 
 from translation_support import SAME, english_left, without
 
+from cafe import i18n
+from cafe.board import NATIONS
+
+#: Names, the same in every language: the game's, the languages' (each in itself), the
+#: nations' in English where another language writes them alike ("China").
+NAMES_OF_THINGS = ("Café International", *i18n.NAMES.values(), *NATIONS.values())
 #: The elements whose text is read apart (a heading, a cell, a button: not run together).
 BLOCKS = {
     "title", "h1", "h2", "h3", "p", "li", "dt", "dd", "th", "td", "caption", "label",
     "button", "option", "section", "div", "ul", "ol", "table", "tr", "form", "select", "br",
+    "header", "footer", "nav", "main", "a", "span", "summary", "details", "small",
 }  # fmt: skip
-#: The attributes a reader is shown or read aloud.
-SAID = ("title", "aria-label", "placeholder", "alt")
+#: The attributes a reader is shown or read aloud, or whose words `play.js` shows.
+SAID = ("title", "aria-label", "placeholder", "alt", "data-scoring", "data-unreachable")
+#: Elements whose text is no words of ours.
+UNSAID = ("code", "pre", "style", "script")
 
 
 class Visible(HTMLParser):
     """The pieces of a page a reader sees or hears, each block's text apart: the page's
-    title and its main part, without its code (the same in every language) or style."""
+    title and body, without its code (the same in every language), scripts or style."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -35,11 +45,11 @@ class Visible(HTMLParser):
             self.pieces.append([])
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("title", "main"):
+        if tag in ("title", "body"):
             self.inside += 1
         if not self.inside:
             return
-        if tag in ("code", "style", "script"):
+        if tag in UNSAID:
             self.hidden += 1
         if tag in BLOCKS:
             self._break()
@@ -52,11 +62,11 @@ class Visible(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if not self.inside:
             return
-        if tag in ("code", "style", "script"):
+        if tag in UNSAID:
             self.hidden -= 1
-        if tag in BLOCKS or tag in ("title", "main"):
+        if tag in BLOCKS or tag in ("title", "body"):
             self._break()
-        if tag in ("title", "main"):
+        if tag in ("title", "body"):
             self.inside -= 1
 
     def handle_data(self, data: str) -> None:
@@ -89,7 +99,7 @@ def english_kept(
     button, a cell — word for word where they have English words of ours (`same`: what the
     translation writes as English does, German's "Division", an email's header names)."""
     ours, theirs = Visible.of(english), Visible.of(translated)
-    others = tuple(not_ours)
+    others = (*not_ours, *NAMES_OF_THINGS)
     left = english_left(" — ".join(ours), " — ".join(theirs), not_ours=others)
     left += [piece for piece in ours if piece in theirs and english_words(piece, others, same)]
     return left

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
 
 import pytest
 from flask.testing import FlaskClient
+from page_support import english_kept
 from server_support import csrf_of, signed_in
 from sqlmodel import Session, select
-from translation_support import MOJIBAKE, SAME, english_left, without
+from translation_support import MOJIBAKE, english_left
 
-from cafe import i18n
-from cafe.board import NATIONS
 from cafe.i18n import speaking
 from cafe.render import quantities
 from server.config import settings_of
@@ -34,71 +32,9 @@ from server.postbox.addresses import unsubscribe_token
 
 LANGUAGES = ("cs", "de", "ru")
 
-#: The attributes whose words a reader meets (read aloud, shown on hover or by `play.js`).
-WORDS_IN = ("title", "aria-label", "alt", "placeholder", "data-scoring", "data-unreachable")
-
-
-#: Elements whose text is no words of ours: scripts and styles, and code (a command, a
-#: turn), the same in every language.
-UNSAID = ("script", "style", "code", "pre")
-
-
-class Visible(HTMLParser):
-    """The text a reader meets on a page, piece by piece (a text between tags, or an
-    attribute's words), so that words of two elements never make a sentence."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.pieces: list[str] = []
-        self._unsaid = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in UNSAID:
-            self._unsaid += 1
-        self.pieces += [value for name, value in attrs if name in WORDS_IN and value]
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in UNSAID:
-            self._unsaid -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self._unsaid and data.strip():
-            self.pieces.append(data.strip())
-
-
-def pieces(html: str) -> list[str]:
-    """What a reader meets on the page `html`, piece by piece."""
-    parser = Visible()
-    parser.feed(html)
-    parser.close()
-    return parser.pieces
-
-
-def visible(html: str) -> str:
-    """What a reader meets on the page `html`, its pieces apart (a semicolon ends an
-    English fragment, `translation_support.sentences`)."""
-    return "\n;\n".join(pieces(html))
-
-
 #: Whole pieces of a page that are words of ours, and the same in a language of ours
 #: (a heading, the glossary's "bar"; the rating's figures are OpenSkill's names).
 SAME_IN_A_LANGUAGE = {"Limit", "Hand", "Status", "mu", "sigma", "bar", "Bar", "BAR"}
-#: Names, the same in every language: the game's, the languages' (each in itself), the
-#: nations' in English where another language writes them alike ("China").
-NAMES_OF_THINGS = ("Café International", *i18n.NAMES.values(), *NATIONS.values())
-
-
-def kept(english: str, translated: str, not_ours=()) -> list[str]:
-    """The pieces of `english` with a word in them (a heading, a button, a label, a
-    tooltip) that `translated` shows unchanged: the single words `english_left` passes."""
-    theirs = set(pieces(translated))
-    return [
-        piece
-        for piece in dict.fromkeys(pieces(english))
-        if piece in theirs
-        and piece not in SAME_IN_A_LANGUAGE
-        and re.search(r"[A-Za-z]{2}", SAME.sub(" ", without(piece, not_ours)))
-    ]
 
 
 def check(english: str, translated: str, language: str, what: str, not_ours=()) -> None:
@@ -107,10 +43,8 @@ def check(english: str, translated: str, language: str, what: str, not_ours=()) 
     mojibake."""
     assert f'<html lang="{language}">' in translated, what
     assert not MOJIBAKE.search(translated), (what, MOJIBAKE.findall(translated))
-    left = english_left(visible(english), visible(translated), not_ours=not_ours)
+    left = english_kept(english, translated, not_ours=not_ours, same=SAME_IN_A_LANGUAGE)
     assert not left, f"{what} ({language}): {left}"
-    unchanged = kept(english, translated, not_ours=(*not_ours, *NAMES_OF_THINGS))
-    assert not unchanged, f"{what} ({language}): {unchanged}"
 
 
 def player_id(api, name: str) -> int:
@@ -355,7 +289,7 @@ def test_what_a_player_does_is_answered_in_their_language(api, language):
     for (what, page), (_, other) in zip(*answers, strict=True):
         assert SAID[what] in page, (what, page)
         if what in ("the preview", "a refused preview"):
-            left = english_left(visible(page), visible(other), not_ours=names)
+            left = english_left(page, other, not_ours=names)
             assert not left and not MOJIBAKE.search(other), (what, left, other)
         else:
             check(page, other, language, what, not_ours=names)
