@@ -8,10 +8,6 @@ it with its standings as they were): those endings are the service's, not the bo
 
 "Eliminated" is the bar's rule (§7: a player who cannot pay at the bar is out); a player
 who resigns, is removed on time or withdraws is never called eliminated.
-
-The words are said in the language in use where they are read (`cafe.i18n`): the game's
-page, its emails, `cafe show` and `cafe history`. The record keeps its own English marks
-(`cafe.record`), which a verifier reads in every language.
 """
 
 from __future__ import annotations
@@ -21,7 +17,6 @@ from enum import StrEnum
 from typing import Any
 
 from cafe.board import BAR_VALUES, CHAIRS
-from cafe.i18n import N_, gettext
 from cafe.state import State
 
 #: The bag's size at which a game ends (§10.3).
@@ -51,34 +46,30 @@ class Departure(StrEnum):
     @property
     def words(self) -> str:
         """The mark beside the player: `eliminated at the bar`, `resigned`, `removed on
-        time`, `withdrew`; also said after the name, as in "Left before the end: …")."""
-        return gettext(_MARKS[self])
+        time`, `withdrew`."""
+        return _MARKS[self]
 
     @property
     def predicate(self) -> str:
         """What the player did, after their name: `resigned`, `was removed on time`, …"""
-        return gettext(_PREDICATES[self])
+        return _PREDICATES[self]
 
 
-#: (A mark and a predicate share their English where they are the same words, `resigned`,
-#: so a translation of it must read well both beside and after a name.)
 _MARKS = {
-    Departure.ELIMINATED: N_("eliminated at the bar"),
-    Departure.RESIGNED: N_("resigned"),
-    Departure.TIMED_OUT: N_("removed on time"),
-    Departure.WITHDREW: N_("withdrew"),
+    Departure.ELIMINATED: "eliminated at the bar",
+    Departure.RESIGNED: "resigned",
+    Departure.TIMED_OUT: "removed on time",
+    Departure.WITHDREW: "withdrew",
 }
 _PREDICATES = {
-    Departure.ELIMINATED: N_("was eliminated at the bar"),
-    Departure.RESIGNED: N_("resigned"),
-    Departure.TIMED_OUT: N_("was removed on time"),
-    Departure.WITHDREW: N_("withdrew from the season"),
+    Departure.ELIMINATED: "was eliminated at the bar",
+    Departure.RESIGNED: "resigned",
+    Departure.TIMED_OUT: "was removed on time",
+    Departure.WITHDREW: "withdrew from the season",
 }
 
-
-def timeout_mark() -> str:
-    """How a turn the service played for a player whose time ran out is marked."""
-    return gettext("played on time-out")
+#: How a turn the service played for a player whose time ran out is marked.
+TIMEOUT_MARK = "played on time-out"
 
 
 def end_condition(state: State) -> Ending | None:
@@ -107,48 +98,31 @@ def why(ending: Ending, state: State, departures: Mapping[str, Departure]) -> st
     """Why the game in `state` ended (`ending`), as a phrase: `departures` says how each
     player who left did (the last to leave is named for `OTHERS_LEFT`)."""
     in_game = [state.players[seat] for seat in state.in_game()]
-    last_in = in_game[0] if len(in_game) == 1 else None
+    still_in = f"only {in_game[0]} was still in the game" if len(in_game) == 1 else ""
     if ending is Ending.OTHERS_LEFT:
         order = [state.players[seat] for seat in state.elimination_order]
         last = order[-1] if order else None
-        if last is None:
-            return gettext("every other player left the game")
-        how = departures.get(last, Departure.RESIGNED)
-        left = f"{last} {how.predicate}"
-        if last_in is None:
-            return left
-        return gettext(
-            "%(left)s, and only %(player)s was still in the game", left=left, player=last_in
-        )
+        how = departures.get(last, Departure.RESIGNED) if last else None
+        if last is None or how is None:
+            return "every other player left the game"
+        return f"{last} {how.predicate}" + (f", and {still_in}" if still_in else "")
     if ending is Ending.HAND_EMPTY:
         emptied = [state.players[s] for s in state.in_game() if not state.hands[s]]
-        if not emptied:
-            return gettext("a player played the last tile of their hand")
-        return gettext("%(player)s played the last tile of their hand", player=emptied[0])
+        return f"{emptied[0] if emptied else 'a player'} played the last tile of their hand"
     if ending is Ending.LAST_IN_GAME:
-        if last_in is None:
-            return gettext("one player was left (the others were eliminated at the bar)")
-        return gettext(
-            "only %(player)s was still in the game (the others were eliminated at the bar)",
-            player=last_in,
+        return (still_in or "one player was left") + " (the others were eliminated at the bar)"
+    if ending is Ending.ADJUDICATED and state.adjudication:
+        return (
+            f"the league's organiser adjudicated it ({state.adjudication}), ending it with the "
+            "standings as they were"
         )
-    if ending is Ending.ADJUDICATED:
-        if not state.adjudication:
-            return gettext(
-                "the league's organiser adjudicated it, ending it with the standings as they were"
-            )
-        return gettext(
-            "the league's organiser adjudicated it (%(reason)s), ending it with the "
-            "standings as they were",
-            reason=state.adjudication,
-        )
-    message, count = _WHY[ending]
-    return gettext(message, count=count)
+    return _WHY[ending]
 
 
-#: The endings of §10 said without a name, and the number each says.
 _WHY = {
-    Ending.BAR_FULL: (N_("the bar is full (all %(count)s stools are taken)"), len(BAR_VALUES)),
-    Ending.CHAIRS_FULL: (N_("there is no free chair left (all %(count)s are taken)"), len(CHAIRS)),
-    Ending.BAG_LOW: (N_("the bag is nearly empty (%(count)s tiles or fewer are left)"), BAG_END),
+    Ending.BAR_FULL: f"the bar is full (all {len(BAR_VALUES)} stools are taken)",
+    Ending.CHAIRS_FULL: f"there is no free chair left (all {len(CHAIRS)} are taken)",
+    Ending.BAG_LOW: f"the bag is nearly empty ({BAG_END} tiles or fewer are left)",
+    Ending.ADJUDICATED: "the league's organiser adjudicated it, ending it with the standings "
+    "as they were",
 }

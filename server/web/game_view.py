@@ -20,7 +20,7 @@ from sqlmodel import Session
 
 from cafe import Game
 from cafe.board import CHAIRS, NATIONS, TABLES
-from cafe.endings import Departure, timeout_mark
+from cafe.endings import TIMEOUT_MARK, Departure
 from cafe.render import quantities, svg
 from cafe.render.board_svg import describe_tile
 from server.clock import timesource
@@ -90,7 +90,7 @@ def history_line(entry: TurnRecord, player: str) -> HistoryLine:
     left = departure_of(entry.kind, entry.detail)
     if left is not None and left is not Departure.ELIMINATED:
         return HistoryLine(entry.number, player, "", None, left=left)
-    marks: tuple[str, ...] = (timeout_mark(),) if entry.kind == TurnKind.TIMEOUT else ()
+    marks: tuple[str, ...] = (TIMEOUT_MARK,) if entry.kind == TurnKind.TIMEOUT else ()
     if left is Departure.ELIMINATED:
         marks += (left.words,)
     return HistoryLine(entry.number, player, entry.notation, entry.points, marks, left)

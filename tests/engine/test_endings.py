@@ -5,11 +5,9 @@ player who left is named (never "eliminated", which is the bar's rule)."""
 from __future__ import annotations
 
 import pytest
-from translation_support import english_left
 
 from cafe import Game
-from cafe.endings import Departure, Ending, departures_in, end_condition, timeout_mark, why
-from cafe.i18n import speaking
+from cafe.endings import Departure, Ending, departures_in, end_condition
 from cafe.position import load
 
 
@@ -70,32 +68,3 @@ def test_departures_are_read_from_stored_standings() -> None:
         {"player": "cid"},  # a line stored before `left` was kept
     ]
     assert departures_in(lines) == {"bob": Departure.WITHDREW}
-
-
-def all_the_words() -> dict[str, str]:
-    """Every phrase of `cafe.endings` in the language in use, by what it says."""
-    game = Game.new(["ann", "bob"], seed="endings")
-    game.resign("bob")
-    words = {f"ending {e}": game.why_over(e, {"bob": Departure.RESIGNED}) for e in Ending}
-    for how in Departure:
-        words[f"mark {how}"] = how.words
-        words[f"predicate {how}"] = how.predicate
-        words[f"left last {how}"] = game.why_over(Ending.OTHERS_LEFT, {"bob": how})
-    words["hand empty, nobody named"] = why(Ending.HAND_EMPTY, load(game.to_position()), {})
-    words["not over"] = Game.new(["ann", "bob"], seed="endings").why_over()
-    words["time-out"] = timeout_mark()
-    return words
-
-
-@pytest.mark.parametrize("language", ["cs", "de", "ru"])
-def test_the_words_are_said_in_the_language_in_use(language: str) -> None:
-    """(Issue 20's words in every language: the game page, `cafe show` and `cafe history`
-    say them in their reader's.) No English is left but the players' names."""
-    english = all_the_words()
-    with speaking(language):
-        translated = all_the_words()
-    for what, words in english.items():
-        left = english_left(words, translated[what], not_ours=["ann", "bob"])
-        assert not left and translated[what] != words, (what, translated[what])
-    assert "20" in translated["ending bar_full"] and "68" in translated["ending chairs_full"]
-    assert "bob" in translated["left last timed_out"] and "ann" in translated["left last resigned"]
