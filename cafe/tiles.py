@@ -16,7 +16,6 @@ from cafe.i18n import Text, lazy_gettext
 JOKER = "J"
 LADY = "f"
 GENTLEMAN = "m"
-GENDER_NAMES = {LADY: "lady", GENTLEMAN: "gentleman"}
 
 #: All 100 tiles in the canonical order the fair bag shuffles (docs/formats.md, "Fair bag"):
 #: nations in alphabetical order of their code, each with 4 ladies then 4 gentlemen,

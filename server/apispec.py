@@ -311,6 +311,25 @@ def _bound_path_integers(document: dict[str, Any]) -> None:
                     schema.update(minimum=0, maximum=MAX_INT)
 
 
+#: What every JSON body must be beyond its fields' schema: what `_check_body` refuses. The
+#: control characters are in the text fields' patterns too; unpaired surrogates cannot be:
+#: a pattern naming them is one many validators cannot read.
+BODY_RULE = (
+    "A JSON object. No key or string anywhere in it may hold NUL or an unpaired surrogate "
+    "(\\ud800-\\udfff), which no database can store: such a body is refused with 400 "
+    "`invalid_request`, as is one that is missing, not JSON (`invalid_json`) or not an object."
+)
+
+
+def _describe_bodies(document: dict[str, Any]) -> None:
+    """Say on every operation that takes a body what the body check refuses beyond the
+    fields' schemas (`BODY_RULE`)."""
+    for item in document["paths"].values():
+        for operation in item.values():
+            if "requestBody" in operation:
+                operation["requestBody"]["description"] = BODY_RULE
+
+
 def document() -> dict[str, Any]:
     """The OpenAPI description of the current app, made once per app (apps differ in the
     routes they serve: the development mail pages exist only where they are on).
@@ -320,6 +339,7 @@ def document() -> dict[str, Any]:
         cached = spec._generate_spec()
         _describe_pages(cached)
         _bound_path_integers(cached)
+        _describe_bodies(cached)
         current_app.extensions["openapi"] = cached
     return cached
 

@@ -40,6 +40,7 @@ from server.mail import replies
 from server.mail.receiver import start_receiver
 from server.models import GameRecord, Player, iso, utcnow
 from server.schemas.accounts import PlayerCreate
+from server.transactions import outage
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,8 @@ def worker(
     ] = False,
 ) -> None:
     """Enforce the games' deadlines and reminders, and deliver the outbox over SMTP, until
-    stopped (SIGTERM or Ctrl-C)."""
+    stopped (SIGTERM or Ctrl-C). With --once, a database that cannot be reached ends it
+    with one line and exit 75, to be run again (its batch is handed back either way)."""
     flask_app = load_app()
     delivery = Worker(
         worker_engine(settings_of(flask_app)),
@@ -141,8 +143,17 @@ def worker(
         clock_engine=get_engine(flask_app),
     )
     if once:
-        while delivery.run_once():
-            pass
+        try:
+            while delivery.run_once():
+                pass
+        except Exception as error:
+            if not outage(error):
+                raise  # a bug: its traceback is what tells what went wrong
+            reason = getattr(error, "orig", None) or error
+            raise fail(
+                f"the database cannot be reached ({reason}); nothing was lost: run it again",
+                Exit.TEMPFAIL,
+            ) from None
         return
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -69,3 +69,22 @@ def test_the_mojibake_pattern_sees_the_seeds_damage(word):
     assert MOJIBAKE.search(word.encode().decode("cp1252", errors="ignore"))
     assert MOJIBAKE.search(word.encode().decode("latin-1"))
     assert not MOJIBAKE.search(word)
+
+
+def test_one_word_in_two_senses_is_two_entries(template, tmp_path, monkeypatch):
+    """A message with a context (`pgettext("season", "finished")`) is an entry of its own,
+    keyed `season\\x04finished` apart from the same English without one: each is filled and
+    checked by itself."""
+    assert "season\x04finished" in {catalogs._key(m) for m in template if m.id}
+    assert "finished" in {catalogs._key(m) for m in template if m.id}
+    monkeypatch.setattr(catalogs, "LOCALES", tmp_path)
+    catalog = catalogs.Catalog(locale="ru", domain=catalogs.DOMAIN)
+    catalog.add("finished", "окончена")
+    catalog.add("finished", None, context="season")
+    catalogs.write("ru", catalog)
+    source = tmp_path / "ru.json"
+    source.write_text('{"season\\u0004finished": "завершён"}', encoding="utf-8")
+    assert catalogs.fill("ru", source) == []
+    filled = catalogs.read("ru")
+    assert filled.get("finished").string == "окончена"
+    assert filled.get("finished", context="season").string == "завершён"

@@ -31,6 +31,7 @@ OWN_MODULES = {
     "test_server_cli.py": "cli",
     "test_server_config.py": "config",
     "test_signin_limits.py": "throttle",
+    "test_signin_requests.py": "signin",
     "test_signin_timing.py": "signin",
     "test_transactions.py": "transactions",
 }

@@ -16,9 +16,10 @@ from mojibake_support import MOJIBAKE
 __all__ = ["MOJIBAKE", "SAME", "english_left", "sentences", "without"]
 
 #: A word that is the same in every language: a link, an address, a command or code in
-#: backticks, a tile or turn (capitals, digits, `@`, `_`), a command's name.
+#: backticks, a tile or turn (capitals, digits, `@`, `_`; a joker `Jf`, `Jm`), a command's name.
 SAME = re.compile(
-    r"\S+://\S+|\S+@\S+|`[^`]*`|'[^']*'|\S*[\d_@=+#]\S*|-\S+|[A-Z]{2,}\S*|cafe|curl|sha-256"
+    r"\S+://\S+|\S+@\S+|`[^`]*`|'[^']*'|\S*[\d_@=+#]\S*|-\S+|[A-Z]{2,}\S*|\bJ[fm]\b|cafe|curl"
+    r"|sha-256"
 )
 
 
@@ -47,8 +48,12 @@ def sentences(text: str) -> list[str]:
 
 
 def english_left(english: str, translated: str, not_ours: Iterable[str] = ()) -> list[str]:
-    """The English fragments of `english` that `translated` still has, once `not_ours` is
-    taken out of both."""
+    """The English fragments of `english` that `translated` still has (as whole words: "and
+    a" is not left in German "Hand auf"), once `not_ours` is taken out of both."""
     others = tuple(not_ours)
     there = " ".join(SAME.sub(" ", without(translated, others)).split())
-    return [piece for piece in sentences(without(english, others)) if piece in there]
+    return [
+        piece
+        for piece in sentences(without(english, others))
+        if re.search(rf"(?<![\w'’-]){re.escape(piece)}(?![\w'’-])", there)
+    ]

@@ -5,6 +5,9 @@
     python tools/catalogs.py check      # what is stale, untranslated or fuzzy; exit 1 if any
     python tools/catalogs.py fill cs FILE  # translations from FILE (.json or .po) into cs
 
+A JSON file for `fill` maps each msgid to its translation (a list of forms for a plural);
+a message with a context (`pgettext`) is keyed by the context, U+0004 and the msgid.
+
 `update` extracts every message of our Python and templates (`babel.cfg` says where) and
 brings each language's catalog up to date with them: new messages are added untranslated,
 messages the code no longer has are dropped. The files are written sorted, without line
@@ -146,9 +149,17 @@ def fill(code: str, source: Path) -> list[str]:
     return sorted(given.keys() - found.keys())
 
 
+#: Between a message's context and its msgid in its key, as in a compiled catalog.
+CONTEXT_SEPARATOR = "\x04"
+
+
 def _key(message: Message) -> str:
-    """A message's msgid: its singular, for a plural message."""
-    return message.id if isinstance(message.id, str) else message.id[0]
+    """A message's key: its msgid (its singular, for a plural message), after its context
+    and `CONTEXT_SEPARATOR` where it has one (`pgettext("season", "finished")` is
+    `"season\x04finished"`, `"season\u0004finished"` in a JSON file), so that one English
+    word in two senses is two entries."""
+    msgid = message.id if isinstance(message.id, str) else message.id[0]
+    return msgid if message.context is None else f"{message.context}{CONTEXT_SEPARATOR}{msgid}"
 
 
 def main(arguments: list[str]) -> int:

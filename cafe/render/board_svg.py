@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from html import escape as _escape
 
-from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, NATIONS, TABLES, Chair, Table
+from cafe.board import BAR_VALUES, CHAIRS, GRID_SIZE, TABLES, Chair, Table
 from cafe.game import Game
+from cafe.i18n import gettext, nation_name
 from cafe.render.common import (
     LIGHT_NATIONS,
     NATION_COLOURS,
@@ -46,7 +47,7 @@ from cafe.render.palette import (
     WOOD_EDGE,
 )
 from cafe.render.quantities import points, signed
-from cafe.tiles import GENDER_NAMES, gender_of, nation_of
+from cafe.tiles import LADY, gender_of, nation_of
 
 
 def escape(text: str) -> str:
@@ -97,7 +98,9 @@ def svg(
     if not frame:
         edge = TARGET - CELL // 2 if targets else 0  # room for the edge chairs' targets
         box = f"{PAD - edge} {HEADER - edge} {BOARD + 2 * edge} {BOARD + 2 * edge}"
-        title = _tag("title", escape(f"The board and the bar: {headline(game)}"))
+        title = _tag(
+            "title", escape(gettext("The board and the bar: %(news)s", news=headline(game)))
+        )
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}" font-family="{FONT}" '
             f'text-anchor="middle" role="img">\n{title}\n' + "\n".join(board) + "\n</svg>\n"
@@ -105,7 +108,7 @@ def svg(
     players = seats(game)
     height = HEADER + BOARD + PAD + 40 + ROW * len(players) + PAD
     parts = [
-        _tag("title", escape(f"Café International: {headline(game)}")),
+        _tag("title", escape(gettext("Café International: %(news)s", news=headline(game)))),
         _tag("rect", width=WIDTH, height=height, fill=PAPER),
         _header(game),
         *board,
@@ -189,14 +192,25 @@ def _badge(nation: str, x: float, y: float, r: float) -> str:
 
 
 def describe_tile(tile: str) -> str:
-    """Words for a tooltip: ``DEf: lady from Germany``, ``Jf=FR: joker lady counting as France``."""
+    """Words for a tooltip, in the language in use: ``DEf: lady from Germany``, ``Jf=FR:
+    joker lady counting as France`` (one message for each gender, which the nouns and
+    adjectives of other languages agree with)."""
     base, _, declared = tile.partition("=")
-    who = GENDER_NAMES[gender_of(base)]
+    lady = gender_of(base) == LADY
     nation = nation_of(base)
     if nation:
-        return f"{tile}: {who} from {NATIONS[nation]}"
-    counting = f" counting as {NATIONS[declared]}" if declared else ""
-    return f"{tile}: joker {who}{counting}"
+        named = nation_name(nation)
+        if lady:
+            return gettext("%(tile)s: lady from %(nation)s", tile=tile, nation=named)
+        return gettext("%(tile)s: gentleman from %(nation)s", tile=tile, nation=named)
+    if declared:
+        named = nation_name(declared)
+        if lady:
+            return gettext("%(tile)s: joker lady counting as %(nation)s", tile=tile, nation=named)
+        return gettext("%(tile)s: joker gentleman counting as %(nation)s", tile=tile, nation=named)
+    if lady:
+        return gettext("%(tile)s: joker lady", tile=tile)
+    return gettext("%(tile)s: joker gentleman", tile=tile)
 
 
 # --- the board -------------------------------------------------------------------------------
@@ -219,7 +233,12 @@ def _table(table: Table, birthday: str | None) -> str:
     and the saturated guest discs never look alike."""
     x, y = _centre(table.at)
     colour = NATION_COLOURS[table.nation]
-    tooltip = f"{table.id}: {NATIONS[table.nation]}, chairs {', '.join(map(str, table.chairs))}"
+    tooltip = gettext(
+        "%(table)s: %(nation)s, chairs %(chairs)s",
+        table=table.id,
+        nation=nation_name(table.nation),
+        chairs=", ".join(map(str, table.chairs)),
+    )
     parts = [_tag("title", escape(tooltip))]
     if table.nation == birthday:
         parts.append(_tag("circle", cx=x, cy=y, r=32, fill="none", stroke=GOLD, stroke_width=3,
@@ -250,19 +269,30 @@ def _mix(colour: str, towards: int, amount: float) -> str:
 
 def _chair(chair: Chair, tile: str | None, highlighted: bool = False, target: bool = False) -> str:
     x, y = _centre(chair.at)
-    where = " and ".join(chair.tables)
+    where = (
+        gettext("%(first)s and %(second)s", first=chair.tables[0], second=chair.tables[1])
+        if len(chair.tables) == 2
+        else chair.tables[0]
+    )
     kind = "shared" if chair.shared else "private"
     attrs = {"id": f"chair-{chair.number}", "data_tables": " ".join(chair.tables)}
     if tile is None:
         tap = (
             _tag("circle", cx=x, cy=y, r=TARGET, fill_opacity=0, class_="target") if target else ""
         )
-        body = _tag("title", f"chair {chair.number} ({where}): free") + tap + _tag(
+        free = gettext("chair %(number)s (%(tables)s): free", number=chair.number, tables=where)
+        body = _tag("title", escape(free)) + tap + _tag(
             "rect", x=x - 19, y=y - 19, width=38, height=38, rx=10, fill=CUSHION,
             stroke=CUSHION_EDGE, stroke_width=1.5,
         ) + _text(x, y, str(chair.number), 20, MUTED, font_weight="bold")  # fmt: skip
         return _tag("g", body, class_=f"chair free {kind}", **attrs)
-    body = _tag("title", escape(f"chair {chair.number} ({where}): {describe_tile(tile)}"))
+    taken = gettext(
+        "chair %(number)s (%(tables)s): %(guest)s",
+        number=chair.number,
+        tables=where,
+        guest=describe_tile(tile),
+    )
+    body = _tag("title", escape(taken))
     ring = (
         _tag("circle", cx=x, cy=y, r=28, fill="none", stroke=HIGHLIGHT, stroke_width=5)
         if highlighted
@@ -283,7 +313,7 @@ def _bar(game: Game) -> str:
     parts = [
         _tag("rect", x=left, y=top, width=size, height=size, rx=22, fill=WOOD,
              stroke=WOOD_EDGE, stroke_width=3),
-        _text(left + size / 2, top + 22, "BAR", 18, "#f6e7cf", font_weight="bold",
+        _text(left + size / 2, top + 22, gettext("BAR"), 18, "#f6e7cf", font_weight="bold",
               letter_spacing=4),
         _text(left + size / 2, top + size - 14, _bar_note(game), 13, "#f6e7cf"),
     ]  # fmt: skip
@@ -303,20 +333,21 @@ def _stool(stool: int, value: int, game: Game, x: float, y: float) -> str:
     if stool < len(game.bar):
         tile = game.bar[stool]
         body = (
-            _tag("title", escape(f"stool {stool + 1} ({label}): {describe_tile(tile)}"))
+            _tag("title", escape(_stool_title(stool, label, describe_tile(tile))))
             + _tag("circle", cx=x, cy=y, r=22, fill=SEAT, stroke=WOOD_EDGE, stroke_width=2)
             + _guest(tile, x, y, 19)
             + _text(x, y + 31, label, 11, "#f6e7cf")
         )
         return _tag("g", body, class_="stool taken", data_tile=tile, **attrs)
     state = "next" if stool == len(game.bar) else "free"
+    said = gettext("next") if state == "next" else gettext("free")
     ring = (
         _tag("circle", cx=x, cy=y, r=25, fill="none", stroke=HIGHLIGHT, stroke_width=4)
         if state == "next"
         else ""
     )
     body = (
-        _tag("title", f"stool {stool + 1} ({label}): {state}")
+        _tag("title", escape(_stool_title(stool, label, said)))
         + ring
         + _tag("circle", cx=x, cy=y, r=20, fill=SEAT, stroke=WOOD_EDGE, stroke_width=2)
         + _text(x, y, label, 14, "#2f6b2f" if value > 0 else "#8e1c1c", font_weight="bold")
@@ -324,10 +355,21 @@ def _stool(stool: int, value: int, game: Game, x: float, y: float) -> str:
     return _tag("g", body, class_=f"stool {state}", **attrs)
 
 
+def _stool_title(stool: int, label: str, what: str) -> str:
+    """A stool's tooltip: its number and value, and who sits there (or `free`, `next`)."""
+    return gettext(
+        "stool %(number)s (%(value)s): %(what)s", number=stool + 1, value=label, what=what
+    )
+
+
 def _bar_note(game: Game) -> str:
     if game.next_stool_value is None:
-        return "all 20 stools taken"
-    return f"next: stool {len(game.bar) + 1}, {points(game.next_stool_value, minus='−')}"
+        return gettext("all 20 stools taken")
+    return gettext(
+        "next: stool %(stool)s, %(points)s",
+        stool=len(game.bar) + 1,
+        points=points(game.next_stool_value, minus="−"),
+    )
 
 
 # --- header and footer -----------------------------------------------------------------------
@@ -351,9 +393,11 @@ def _footer(game: Game, players: list[Seat], top: float) -> str:
     penalties and final scores once it is over."""
     if game.is_over:
         players = sorted(players, key=lambda seat: seat.place or 0)
-        heading = "Final standings: points, −5 per tile and −10 per joker left in hand → final"
+        heading = gettext(
+            "Final standings: points, −5 per tile and −10 per joker left in hand → final"
+        )
     else:
-        heading = "Players in seat order (score, hand limit, hand)"
+        heading = gettext("Players in seat order (score, hand limit, hand)")
     parts = [_tag("text", escape(heading), x=PAD, y=top + 22, font_size=14, fill=MUTED,
                   text_anchor="start")]  # fmt: skip
     for index, seat in enumerate(players):
@@ -375,7 +419,7 @@ def _player(seat: Seat, top: float) -> str:
     parts += [
         _tag("text", escape(name), x=PAD + 40, y=y + 6, font_size=17, font_weight="bold",
              fill=ink, text_anchor="start"),
-        _tag("text", f"{seat.score} pts", x=PAD + 300, y=y + 6, font_size=17,
+        _tag("text", escape(_score(seat.score)), x=PAD + 300, y=y + 6, font_size=17,
              font_weight="bold", fill=ink, text_anchor="end"),
     ]  # fmt: skip
     parts.append(_player_detail(seat, y))
@@ -385,13 +429,18 @@ def _player(seat: Seat, top: float) -> str:
     return _tag("g", "".join(parts), id=f"player-{seat.seat}", class_="player")
 
 
+def _score(score: int) -> str:
+    """A player's score in the footer, abbreviated as each language does: `17 pts`."""
+    return gettext("%(points)s pts", points=str(score).replace("-", "−"))
+
+
 def _player_detail(seat: Seat, y: float) -> str:
     if seat.eliminated:
-        label = "out of the game"
+        label = gettext("out of the game")
     elif seat.final is not None:
-        penalty = signed(seat.penalty, minus="−") if seat.penalty else "no penalty"
+        penalty = signed(seat.penalty, minus="−") if seat.penalty else gettext("no penalty")
         label = f"{penalty} → {str(seat.final).replace('-', '−')}"
     else:
-        label = f"limit {seat.hand_limit}"
+        label = gettext("limit %(limit)s", limit=seat.hand_limit)
     return _tag("text", escape(label), x=PAD + 320, y=y + 5, font_size=14, fill=MUTED,
                 text_anchor="start")  # fmt: skip

@@ -76,17 +76,40 @@ def headline(game: Game) -> str:
     """Whose turn it is, or who won: the one line a player looks for first."""
     if not game.is_over:
         return gettext("%(player)s to move", player=display_name(game.player_to_move))
-    first = [s for s in game.standings() if s.place == 1]
-    if len(first) == 1:
+    first = [display_name(s.player) for s in game.standings() if s.place == 1]
+    final = next(s.final for s in game.standings() if s.place == 1)
+    return shared_first(first, final)
+
+
+def shared_first(names: list[str], final: int) -> str:
+    """`Game over: ann wins with 95`, or the two, three or four who share first place with
+    `final`: one whole message for each number of winners (a language joins names its own
+    way)."""
+    if len(names) == 1:
+        return gettext("Game over: %(player)s wins with %(final)s", player=names[0], final=final)
+    if len(names) == 2:
         return gettext(
-            "Game over: %(player)s wins with %(final)s",
-            player=display_name(first[0].player),
-            final=first[0].final,
+            "Game over: %(first)s and %(second)s share first place with %(final)s",
+            first=names[0],
+            second=names[1],
+            final=final,
+        )
+    if len(names) == 3:
+        return gettext(
+            "Game over: %(first)s, %(second)s and %(third)s share first place with %(final)s",
+            first=names[0],
+            second=names[1],
+            third=names[2],
+            final=final,
         )
     return gettext(
-        "Game over: %(players)s share first place with %(final)s",
-        players=gettext(" and ").join(display_name(s.player) for s in first),
-        final=first[0].final,
+        "Game over: %(first)s, %(second)s, %(third)s and %(fourth)s share first place with "
+        "%(final)s",
+        first=names[0],
+        second=names[1],
+        third=names[2],
+        fourth=names[3],
+        final=final,
     )
 
 

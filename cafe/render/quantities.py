@@ -17,7 +17,7 @@ import re
 from datetime import timedelta
 from fractions import Fraction
 
-from cafe.i18n import gettext, ngettext
+from cafe.i18n import N_, gettext, ngettext
 
 #: Less time left than this, and a deadline stands out (`!` in `cafe`, marked on pages).
 URGENT = timedelta(days=1)
@@ -132,9 +132,20 @@ def bank_hours(days: float) -> int:
     return round(days * 24)
 
 
+#: Where a league game is played: its league, season and division.
+SEASON_PLACE = N_("%(league)s, season %(season)s, division %(division)s")
+
+
 def season_place(league: str, season: int, division: int) -> str:
-    """Where a league game is played: `Spring League, season 2, division 1`."""
-    return f"{league}, season {season}, division {division}"
+    """Where a league game is played, for its reader, in the language in use: `Spring
+    League, season 2, division 1` (`Spring League, sezóna 2, divize 1`)."""
+    return gettext(SEASON_PLACE, league=league, season=season, division=division)
+
+
+def season_event(league: str, season: int, division: int) -> str:
+    """The same place in English whatever the language in use: a game record's `Event`
+    tag, which is a file format's (`cafe.record`), not a reader's."""
+    return SEASON_PLACE % {"league": league, "season": season, "division": division}
 
 
 def season_path(slug: str, season: int) -> str:

@@ -149,13 +149,15 @@ def recompute_for_player(session: Session, player: Player, vacation: Interval | 
     and its `clock_serial` rises so that its ETag changes), and the deadline of every
     running game where they are to move is recomputed if the game allows vacation. Each
     update is a compare-and-set on the game's version, retried on a game that a turn
-    changed meanwhile (or whose clock facts did: a season's hold); the number of games
-    touched."""
+    changed meanwhile (or whose clock facts did: a season's hold); the games are changed in
+    id order, as everywhere several are, so that two players' changes of shared games wait
+    for each other instead of deadlocking. The number of games touched."""
     assert player.id is not None
     games = session.exec(
         select(GameRecord)
         .join(GameSeat, col(GameSeat.game_id) == GameRecord.id)
         .where(GameSeat.player_id == player.id, GameRecord.status != GameStatus.FINISHED)
+        .order_by(col(GameRecord.id))  # the one order games are changed in (no deadlocks)
         .execution_options(populate_existing=True)
     ).all()
     for game in games:

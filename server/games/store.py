@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -208,6 +208,22 @@ _STATUS_WORDS = {
 }
 
 
+def refuse_unknown(names: Iterable[str], known: Iterable[str]) -> None:
+    """Refuse `names` unless every one is among `known` (the names found of them), naming
+    those nobody has: one refusal for invitations to a game and to a league."""
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise Refused(
+            "unknown_player",
+            lazy_ngettext(
+                "no player is named %(names)s",
+                "no players are named %(names)s",
+                len(unknown),
+                names=", ".join(unknown),
+            ),
+        )
+
+
 def conflict(session: Session, game_id: int, code: str, message: Message) -> Conflict:
     """A 409 that reports the game's current version and whose turn it is."""
     game = load_game(session, game_id)
@@ -334,18 +350,7 @@ def create_game(
                 "rating's change would tell everyone the game's result"
             ),
         )
-    known = set(session.exec(select(Player.name).where(col(Player.name).in_(invite))).all())
-    unknown = sorted(set(invite) - known)
-    if unknown:
-        raise Refused(
-            "unknown_player",
-            lazy_ngettext(
-                "no player is named %(names)s",
-                "no players are named %(names)s",
-                len(unknown),
-                names=", ".join(unknown),
-            ),
-        )
+    refuse_unknown(invite, session.exec(select(Player.name).where(col(Player.name).in_(invite))))
     if creator.name in invite:
         raise Refused("invalid_invite", lazy_gettext("you are seated in your own game already"))
     if len(set(invite)) > seats - 1:

@@ -412,12 +412,13 @@ def replay(session: Session, game: GameRecord) -> Game:
 
 def record_text(session: Session, game: GameRecord, *, config: Settings) -> str:
     """The game record (`cafe.record`); it reveals the seed only once the game is over. Its
-    Event is a league game's league, season and division, Site the service's address, Date
+    Event is a league game's league, season and division (in English: a file format's tag,
+    whoever reads it), Site the service's address, Date
     the day the game started, Game its id."""
     started = game.started_at
     league = labels.label(session, game)
     return replay(session, game).to_record(
-        event=league.text if league else None,
+        event=league.event if league else None,
         site=config.base_url,
         date=started.strftime("%Y.%m.%d") if started else None,
         game_id=str(game.id),

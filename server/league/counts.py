@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from sqlalchemy import case, func
 from sqlmodel import Session, col, select
 
-from cafe.render import quantities
+from cafe.i18n import N_, gettext, ngettext
 from server.models import SeasonMember
 
 #: What the counts count, as the API's description says it.
 PLAYERS_COUNTED = "the members still in the season (registered or placed, not gone)"
 LEFT_COUNTED = "the members who left it (withdrew, or were removed), counted apart"
-#: The division size rule; `{size}` is the league's `division_size`.
-DIVISION_SIZE_RULE = (
-    "the players are cut into the fewest divisions of at most {size}, as equal as possible "
+#: The division size rule, in the API's description (English) and on the pages (in the
+#: reader's language); `%(size)s` is the league's `division_size`.
+DIVISION_SIZE_RULE = N_(
+    "the players are cut into the fewest divisions of at most %(size)s, as equal as possible "
     "(sizes differ by at most one), and none under 4 unless it is the only one, so a "
     "division may then hold more"
 )
@@ -54,19 +55,20 @@ def season_counts(session: Session, season_ids: list[int]) -> dict[int, Count]:
     return counts
 
 
-def plural(count: int, word: str) -> str:
-    """`1 player`, `2 players` (`cafe.render.quantities.count`)."""
-    return quantities.count(count, word)
-
-
 def count_text(players: int, left: int = 0) -> str:
-    """`8 players`, `8 players; 1 has left`, `7 players; 2 have left`."""
-    text = plural(players, "player")
+    """`8 players`, `8 players; 1 has left`, `7 players; 2 have left`, in the language in
+    use (as `cafe` says them)."""
+    text = ngettext("%(num)s player", "%(num)s players", players)
     if left:
-        text += f"; {left} {'has' if left == 1 else 'have'} left"
+        text += "; " + ngettext("%(num)s has left", "%(num)s have left", left)
     return text
 
 
 def division_size_text(division_size: int) -> str:
-    """What `division_size` does (docs/league.md), in a phrase: it is a target, not a cap."""
-    return f"{division_size} as a target: {DIVISION_SIZE_RULE.format(size=division_size)}"
+    """What `division_size` does (docs/league.md), in a phrase in the language in use: it
+    is a target, not a cap."""
+    return gettext(
+        "%(size)s as a target: %(rule)s",
+        size=division_size,
+        rule=gettext(DIVISION_SIZE_RULE, size=division_size),
+    )

@@ -1,6 +1,6 @@
 """Which league, season and division a game belongs to, as every view of the game names it:
-the game's page, its emails, the API (and so `cafe show` and `cafe games`) and its record's
-`Event` tag, each linking to the season's page."""
+the game's page, its emails, the API (and so `cafe show` and `cafe games`) in their reader's
+language, and its record's `Event` tag in English, each linking to the season's page."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from cafe.render.quantities import season_path, season_place, season_short_path
+from cafe.render.quantities import season_event, season_path, season_place, season_short_path
 from server.models import GameRecord, League, Season
 
 
@@ -24,8 +24,14 @@ class LeagueLabel:
 
     @property
     def text(self) -> str:
-        """`Spring League, season 2, division 1`."""
+        """`Spring League, season 2, division 1`, in the reader's language (the language in
+        use): what pages, emails and messages show."""
         return season_place(self.name, self.season, self.division)
+
+    @property
+    def event(self) -> str:
+        """The same in English, whoever asks: the game record's `Event` tag."""
+        return season_event(self.name, self.season, self.division)
 
     @property
     def path(self) -> str:

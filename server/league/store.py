@@ -13,9 +13,10 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from cafe.i18n import Message, Text, lazy_gettext, lazy_ngettext
+from cafe.i18n import Message, Text, lazy_gettext
 from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
+from server.games.store import refuse_unknown
 from server.league import emails
 from server.models import (
     GameRecord,
@@ -275,17 +276,7 @@ def invite(
             lazy_gettext("%(league)s is open: anyone may register", league=league.slug),
         )
     found = session.exec(select(Player).where(col(Player.name).in_(names))).all()
-    unknown = sorted(set(names) - {p.name for p in found})
-    if unknown:
-        raise Refused(
-            "unknown_player",
-            lazy_ngettext(
-                "no player is named %(names)s",
-                "no players are named %(names)s",
-                len(unknown),
-                names=", ".join(unknown),
-            ),
-        )
+    refuse_unknown(names, (p.name for p in found))
     new = [p for p in found if p.name not in league.invited]
     league.invited = sorted(set(league.invited) | {p.name for p in found})
     session.add(league)

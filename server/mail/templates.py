@@ -45,7 +45,6 @@ QUANTITY_FILTERS = {
     "rating": quantities.rating,
     "rating_change": quantities.rating_change,
     "bank": quantities.bank,
-    "count": quantities.count,  # the web pages' still (no email counts with it)
 }
 
 

@@ -94,7 +94,7 @@ class LeaguePublic(PublicModel):
     clock: ClockSettings
     options: GameOptions
     division_size: int = Field(
-        description="the target size of a division: " + DIVISION_SIZE_RULE.format(size="this many")
+        description="the target size of a division: " + DIVISION_SIZE_RULE % {"size": "this many"}
     )
     promote: int
     relegate: int

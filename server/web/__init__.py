@@ -9,9 +9,10 @@ from __future__ import annotations
 import logging
 
 from flask import Flask
+from markupsafe import Markup
 
 from server.config import settings_of
-from server.mail.templates import QUANTITY_FILTERS
+from server.mail.templates import QUANTITY_FILTERS, bold, command
 from server.mail.times import TIME_FILTERS
 from server.web import (
     account_pages,
@@ -28,12 +29,22 @@ from server.web import (
 log = logging.getLogger(__name__)
 
 
+def link(href: str, text: object) -> Markup:
+    """A link, for a placeholder of a translated sentence: `_("See %(rules)s.",
+    rules=link("/rules", _("the rules")))`."""
+    return Markup('<a href="%s">%s</a>') % (href, text)
+
+
 def init_app(app: Flask) -> None:
     """Register the pages (the mail viewer only when `DEV_MAIL` is on under the
-    development key)."""
+    development key), and what their templates write words with: the quantities and dates
+    of `cafe.render.quantities` and `server.mail.times`, and the pieces of markup a
+    translated sentence takes as placeholders (`|b`, `|cmd`, `link`)."""
     sessions.init_app(app)
     app.jinja_env.filters.update(QUANTITY_FILTERS)
     app.jinja_env.filters.update(TIME_FILTERS)
+    app.jinja_env.filters.update({"b": bold, "cmd": command})
+    app.jinja_env.globals["link"] = link
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(unsubscribe.bp)

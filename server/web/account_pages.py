@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from werkzeug.wrappers import Response  # flask's subclass, and `redirect()`'s
 
 from cafe import i18n
+from cafe.i18n import gettext, lazy_gettext, ngettext
 from cafe.render import quantities
 from server import accounts, preferences, signin, throttle
 from server.apispec import page, refusal
@@ -34,7 +35,7 @@ from server.games import store
 from server.i18n import use_for_request
 from server.league.public import leagues_of
 from server.mail import times
-from server.models import GameStatus, Player, TurnEmails
+from server.models import ApiToken, GameStatus, Player, TurnEmails
 from server.schemas.accounts import (
     PlayerCreate,
     PreferencesUpdate,
@@ -99,8 +100,10 @@ def home() -> str:
 
 
 def _signin_page(step: str, status: int = 200, **context: object) -> tuple[str, int]:
-    """The sign-in page at `step` ("email": ask for the address, "code": for the code)."""
-    return render_template("web/signin.html", step=step, **context), status
+    """The sign-in page at `step` ("email": ask for the address, "code": for the code, which
+    is valid for `minutes`)."""
+    minutes = max(1, current_settings().signin_code_ttl // 60)
+    return render_template("web/signin.html", step=step, minutes=minutes, **context), status
 
 
 @bp.get("/signin")
@@ -168,7 +171,8 @@ def redeem() -> Response | tuple[str, int]:
     player = accounts.find_player(session, email=data.email)
     assert player is not None
     sign_in(player, secret)
-    flash(f"Signed in as {player.name}.")
+    use_for_request(player)  # the greeting is in the language of the pages from now on
+    flash(gettext("Signed in as %(player)s.", player=player.name))
     return redirect(target, code=303)
 
 
@@ -199,7 +203,8 @@ def redeem_link(code: str) -> Response | tuple[str, int]:
     except DomainError as error:
         return _signin_page("link", 400, code=code, owner=None, problem=error.message)
     sign_in(player, secret)
-    flash(f"Signed in as {player.name}.")
+    use_for_request(player)  # the greeting is in the language of the pages from now on
+    flash(gettext("Signed in as %(player)s.", player=player.name))
     return redirect(url_for("account_pages.home"), code=303)
 
 
@@ -225,7 +230,7 @@ def settings() -> Response | str:
     return render_template(
         "web/settings.html",
         player=player,
-        tokens=accounts.list_tokens(session, player=player),
+        tokens=[(token, _label(token)) for token in accounts.list_tokens(session, player=player)],
         choices=list(TurnEmails),
         languages=i18n.NAMES,
         bank=quantities.bank(quantities.bank_hours(status.bank_days)),
@@ -236,6 +241,12 @@ def settings() -> Response | str:
             times.local(current.end, player.timezone),
         ),
     )
+
+
+def _label(token: ApiToken) -> str | None:
+    """A token's label as the settings page shows it: a web session's in the reader's
+    language (it is stored in English), any other as its owner wrote it."""
+    return gettext(WEB_LABEL) if token.label == WEB_LABEL else token.label
 
 
 @bp.post("/settings/preferences")
@@ -262,7 +273,7 @@ def change_preferences() -> Response | tuple[str, int]:
         return redirect(url_for("account_pages.settings"), code=303)
     preferences.update(get_session(), player, changes.model_dump(exclude_unset=True))
     use_for_request(player)  # the answer is in the language just chosen
-    flash("Your preferences are saved.")
+    flash(gettext("Your preferences are saved."))
     return redirect(url_for("account_pages.settings"), code=303)
 
 
@@ -278,7 +289,7 @@ def change_vacation() -> Response:
     try:
         if request.form.get("action") == "end":
             vacations.end(session, player, config=current_settings())
-            flash("Your vacation is over; unused whole hours went back to your bank.")
+            flash(gettext("Your vacation is over; unused whole hours went back to your bank."))
         else:
             request_ = VacationCreate.model_validate(
                 {"days": _whole(request.form.get("days", "")), "start": _moment(player)}
@@ -290,7 +301,13 @@ def change_vacation() -> Response:
                 start=request_.start,
                 config=current_settings(),
             )
-            flash(f"Vacation declared: {request_.days} days.")
+            flash(
+                ngettext(
+                    "Vacation declared: %(num)s day.",
+                    "Vacation declared: %(num)s days.",
+                    request_.days,
+                )
+            )
     except ValidationError as error:
         session.rollback()
         flash(refusal(error).message)
@@ -314,7 +331,10 @@ def _moment(player: Player) -> datetime | None:
     try:
         day = date.fromisoformat(typed)
     except ValueError:
-        raise Unreadable("invalid_request", f"{typed!r} is not a date like 2026-12-24") from None
+        raise Unreadable(
+            "invalid_request",
+            lazy_gettext("%(typed)s is not a date like 2026-12-24", typed=repr(typed)),
+        ) from None
     zone = times.zone(player.timezone)
     if day == timesource.now().astimezone(zone).date():
         return None
@@ -330,5 +350,5 @@ def revoke_token(token_id: int) -> Response:
     if player is None:
         return redirect(url_for("account_pages.form", next="/settings"))
     accounts.revoke_token(get_session(), player=player, token_id=token_id)
-    flash("The token is revoked: whatever used it is signed out.")
+    flash(gettext("The token is revoked: whatever used it is signed out."))
     return redirect(url_for("account_pages.settings"), code=303)

@@ -22,6 +22,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, render_template, request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from cafe.i18n import N_, gettext
 from server.apispec import page
 from server.config import DEV_SECRET_KEY, Settings, current_settings
 from server.mail import replies
@@ -33,6 +34,21 @@ _PROXY_HEADERS = ("X-Forwarded-For", "X-Real-Ip", "Forwarded")
 
 #: Seconds a reply form's token stays good.
 FORM_TOKEN_AGE = 3600
+
+#: What became of an answer (`server.mail.replies.Outcome.kind`), as its page says it.
+OUTCOMES = {
+    "applied": N_("applied"),
+    "joined": N_("joined"),
+    "refused": N_("refused"),
+    "unrecognised": N_("not recognised"),
+    "ignored": N_("ignored"),
+    "duplicate": N_("handled before"),
+}
+
+
+def outcome_text(kind: str) -> str:
+    """What became of an answer, in the language in use (another kind as it is)."""
+    return gettext(OUTCOMES[kind]) if kind in OUTCOMES else kind
 
 
 def may_serve(config: Settings) -> bool:
@@ -109,7 +125,7 @@ def index() -> str:
 def _caught(number: int) -> EmailMessage:
     path = _folder() / f"{number:05d}.eml"
     if not path.is_file():
-        abort(404, f"no caught message {number}; see /dev/mail")
+        abort(404, gettext("no caught message %(number)s; see /dev/mail", number=number))
     return _read(path)
 
 
@@ -151,4 +167,6 @@ def reply(number: int) -> tuple[str, int]:
     answer.set_content(f"{text}\n\nOn {original['Date']}, {original['From']} wrote:\n{quoted}\n")
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # typed as the app
     outcome = replies.handle(app, answer.as_bytes())
-    return render_template("web/devmail_reply.html", number=number, outcome=outcome), 200
+    return render_template(
+        "web/devmail_reply.html", number=number, outcome=outcome, outcome_text=outcome_text
+    ), 200

@@ -10,12 +10,14 @@ game moved on" with the fresh page, and nothing is played twice.
 from __future__ import annotations
 
 from importlib import resources
+from typing import Any
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from pydantic import ValidationError
 from werkzeug import wrappers  # `redirect()` answers werkzeug's Response
 
 from cafe import CafeError, Options
+from cafe.i18n import gettext, lazy_gettext
 from cafe.notation import BIRTHDAY, NOSHRINK
 from cafe.render import quantities
 from server.apispec import page, refusal
@@ -140,7 +142,7 @@ def join(game_id: int) -> wrappers.Response:
         session.rollback()
         flash(error.message)
         return redirect(url_for("account_pages.home"), code=303)
-    flash(f"You took a seat in game {game_id}.")
+    flash(gettext("You took a seat in game %(game)s.", game=game_id))
     return redirect(url_for("game_pages.show", game_id=game_id), code=303)
 
 
@@ -163,13 +165,11 @@ def play(game_id: int) -> wrappers.Response | tuple[str, int]:
     notation = _chosen_turn()
     seen = request.form.get("version", "")
     if not notation:
-        return _page(
-            game_id, status=400, problem="Write a turn first, or choose one of the best turns."
-        )
+        problem = gettext("Write a turn first, or choose one of the best turns.")
+        return _page(game_id, status=400, problem=problem)
     if not seen.isdigit():
-        return _page(
-            game_id, status=400, problem="This form is damaged (no game version); reload the page."
-        )
+        problem = gettext("This form is damaged (no game version); reload the page.")
+        return _page(game_id, status=400, problem=problem)
     session = get_session()
     try:
         result = turns.play_turn(
@@ -189,12 +189,21 @@ def play(game_id: int) -> wrappers.Response | tuple[str, int]:
             return _page(
                 game_id,
                 status=409,
-                problem=f"The game moved on: {refusal.message}. This is the game now.",
+                problem=gettext(
+                    "The game moved on: %(problem)s. This is the game now.",
+                    problem=refusal.message,
+                ),
             )
         return _page(
             game_id, status=domain_status(refusal), problem=refusal.message, typed=notation
         )
-    flash(f"You played {result['turn']} for {quantities.points(result['points'])}.")
+    flash(
+        gettext(
+            "You played %(turn)s for %(points)s.",
+            turn=result["turn"],
+            points=quantities.points(result["points"]),
+        )
+    )
     return redirect(url_for("game_pages.show", game_id=game_id), code=303)
 
 
@@ -205,12 +214,13 @@ def play(game_id: int) -> wrappers.Response | tuple[str, int]:
 )  # fmt: skip
 def preview(game_id: int) -> tuple[dict[str, object], int]:
     """What the turn being composed would score (for `play.js`): the API's preview, for the
-    signed-in page, answered in JSON whatever happens."""
+    signed-in page, answered in JSON whatever happens, with the sentence the page shows
+    (`said`) in the reader's language."""
     try:
         check_csrf()
         player = signed_in()
         if player is None:
-            raise Forbidden("not_signed_in", "sign in to play")
+            raise Forbidden("not_signed_in", lazy_gettext("sign in to play"))
         seen = request.form.get("version", "")
         found = preview_turn(
             get_session(),
@@ -224,7 +234,26 @@ def preview(game_id: int) -> tuple[dict[str, object], int]:
     except (DomainError, CafeError) as error:
         refusal = from_engine(error) if isinstance(error, CafeError) else error
         return {"error": refusal.code, "message": refusal.message}, domain_status(refusal)
-    return found, 200
+    return {**found, "said": _previewed(found)}, 200
+
+
+def _previewed(found: dict[str, Any]) -> str:
+    """The preview's sentence: the turn, its points and each table's, and how to play it."""
+    tables = ", ".join(
+        f"{table['table']} {quantities.signed(table['points'])}" for table in found["tables"]
+    )
+    values = {
+        "turn": found["turn"],
+        "points": quantities.points(found["points"]),
+        "button": gettext("Play this turn"),
+    }
+    if tables:
+        return gettext(
+            "%(turn)s scores %(points)s (%(tables)s). Press “%(button)s” to play it.",
+            tables=tables,
+            **values,
+        )
+    return gettext("%(turn)s scores %(points)s. Press “%(button)s” to play it.", **values)
 
 
 @bp.get("/play.js")
@@ -247,7 +276,10 @@ def record(game_id: int) -> Response:
     playing = viewer is not None and viewer.name in store.names_of(session, game)
     if game.status != GameStatus.FINISHED and not playing:
         raise Forbidden(
-            "record_not_public", f"the record of game {game_id} is public once the game is over"
+            "record_not_public",
+            lazy_gettext(
+                "the record of game %(game)s is public once the game is over", game=game_id
+            ),
         )
     text = turns.record_text(session, game, config=current_settings())
     response = Response(text, mimetype="text/plain")

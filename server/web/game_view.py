@@ -18,11 +18,13 @@ from typing import Any
 from markupsafe import Markup
 from sqlmodel import Session
 
-from cafe import Game
+from cafe import Game, i18n
 from cafe.board import CHAIRS, NATIONS, TABLES
-from cafe.endings import TIMEOUT_MARK, Departure
+from cafe.endings import Departure, timeout_mark
+from cafe.i18n import gettext, nation_name, ngettext
 from cafe.render import quantities, svg
 from cafe.render.board_svg import describe_tile
+from cafe.render.common import shared_first
 from server.clock import timesource
 from server.clock.store import seat_clocks
 from server.games import store
@@ -64,7 +66,8 @@ class PlayerRow:
 @dataclass(frozen=True, slots=True)
 class HistoryLine:
     """One entry of the log, in words: a turn's notation and points, marked when it was
-    played on time-out or put its player out at the bar; or a player leaving (`left`)."""
+    played on time-out or put its player out at the bar; or a player leaving (`left`,
+    said in `text`)."""
 
     number: int
     player: str
@@ -81,16 +84,19 @@ class HistoryLine:
 
 
 def history_line(entry: TurnRecord, player: str) -> HistoryLine:
-    """The log entry `entry` of `player` as the page's history shows it."""
+    """The log entry `entry` of `player` as the page's history shows it, in the language
+    in use."""
     if entry.kind == TurnKind.END:
-        by, reason = entry.detail["by"], entry.detail["reason"]
-        return HistoryLine(
-            entry.number, player, f"the game was adjudicated by {by}: {reason}", None
+        said = gettext(
+            "the game was adjudicated by %(player)s: %(reason)s",
+            player=entry.detail["by"],
+            reason=entry.detail["reason"],
         )
+        return HistoryLine(entry.number, player, said, None)
     left = departure_of(entry.kind, entry.detail)
     if left is not None and left is not Departure.ELIMINATED:
-        return HistoryLine(entry.number, player, "", None, left=left)
-    marks: tuple[str, ...] = (TIMEOUT_MARK,) if entry.kind == TurnKind.TIMEOUT else ()
+        return HistoryLine(entry.number, player, left.said(player), None, left=left)
+    marks: tuple[str, ...] = (timeout_mark(),) if entry.kind == TurnKind.TIMEOUT else ()
     if left is Departure.ELIMINATED:
         marks += (left.words,)
     return HistoryLine(entry.number, player, entry.notation, entry.points, marks, left)
@@ -132,8 +138,11 @@ class GameView:
     time_left: str | None = None
     urgent: bool = False
     #: While the league season's clocks are paused: since when, and why.
-    paused: str | None = None
-    nations: dict[str, str] = field(default_factory=lambda: dict(NATIONS))
+    paused: tuple[str, str] | None = None
+    #: Each nation's name in the language in use, by code.
+    nations: dict[str, str] = field(
+        default_factory=lambda: {code: nation_name(code) for code in NATIONS}
+    )
     birthday_offer: str | None = None
     noshrink_offer: bool = False
 
@@ -161,23 +170,37 @@ def _last_chairs(log: list[TurnRecord]) -> set[int]:
 
 
 def _tables_in_words(engine: Game) -> list[str]:
-    """Each table's guests in words: the board's text alternative."""
+    """Each table's guests in words: the board's text alternative, in the language in use."""
     seated = engine.chair_tiles
     lines = []
     for table in TABLES.values():
         guests = [describe_tile(seated[c]) for c in table.chairs if c in seated]
         if guests:
-            lines.append(f"{table.id} ({NATIONS[table.nation]}): {', '.join(guests)}")
+            lines.append(
+                gettext(
+                    "%(table)s (%(nation)s): %(guests)s",
+                    table=table.id,
+                    nation=nation_name(table.nation),
+                    guests=", ".join(guests),
+                )
+            )
     free = sum(1 for number in CHAIRS if number not in seated)
-    lines.append(f"{free} of {len(CHAIRS)} chairs are free")
+    lines.append(
+        ngettext(
+            "%(num)s of %(chairs)s chairs is free",
+            "%(num)s of %(chairs)s chairs are free",
+            free,
+            chairs=len(CHAIRS),
+        )
+    )
     return lines
 
 
 @dataclass(slots=True)
 class Version:
-    """What a game shows at one version, the same for every viewer: the position, the board
-    as SVG with its text alternative, the history and (once asked for) the mover's best
-    turns."""
+    """What a game shows at one version, the same for every viewer who reads its language:
+    the position, the board as SVG with its text alternative, the history and (once asked
+    for) the mover's best turns."""
 
     engine: Game
     board: Markup
@@ -204,20 +227,23 @@ class VersionCache:
     """The latest game versions shown, least recently shown dropped first.
 
     Drawing the SVG board costs more than the rest of the page together, and nothing in a
-    `Version` changes until the game's version does, so each is built once (and the turn log
-    read once). The key holds the game's commitment besides its id and version: it differs
-    between every two dealt games, so no other database's game of the same id is ever shown
-    (tests run many apps in one process). Entries are shared between threads and only read.
+    `Version` changes until the game's version does, so each is built once for each language
+    it is read in (and the turn log read once for each). The key holds the game's commitment
+    besides its id and version: it differs between every two dealt games, so no other
+    database's game of the same id is ever shown (tests run many apps in one process).
+    Entries are shared between threads and only read.
     """
 
     def __init__(self, kept: int) -> None:
         self.kept = kept
-        self._versions: OrderedDict[tuple[int | None, int, str | None], Version] = OrderedDict()
+        self._versions: OrderedDict[tuple[int | None, int, str | None, str], Version] = (
+            OrderedDict()
+        )
         self._lock = threading.Lock()
 
     def get(self, session: Session, game: GameRecord) -> Version:
-        """The started `game` at its version."""
-        key = (game.id, game.version, game.commitment)
+        """The started `game` at its version, in the language in use."""
+        key = (game.id, game.version, game.commitment, i18n.current())
         with self._lock:
             found = self._versions.get(key)
             if found is not None:
@@ -267,20 +293,34 @@ def _birthday_offer(engine: Game, seat: int, best: int) -> str | None:
     if threshold is None or engine.birthday_nation is not None:
         return None
     if engine.birthday_player == seat:
-        return f"You reached {threshold} points first: name the birthday nation"
+        return ngettext(
+            "You reached %(num)s point first: name the birthday nation",
+            "You reached %(num)s points first: name the birthday nation",
+            threshold,
+        )
     if engine.birthday_player is None and engine.scores[seat] + best >= threshold:
-        return f"If this turn brings you to {threshold} points, name the birthday nation"
+        return ngettext(
+            "If this turn brings you to %(num)s point, name the birthday nation",
+            "If this turn brings you to %(num)s points, name the birthday nation",
+            threshold,
+        )
     return None
 
 
 def _headline(view: GameView, engine: Game | None) -> str:
     if engine is None:
-        return f"Waiting for players: {len(view.players)} of {view.game.seats} seated"
+        return gettext(
+            "Waiting for players: %(seated)s of %(seats)s seated",
+            seated=len(view.players),
+            seats=view.game.seats,
+        )
     if engine.is_over:
-        first = [s.player for s in engine.standings() if s.place == 1]
-        return f"Game over: {' and '.join(first)} {'wins' if len(first) == 1 else 'share first'}"
+        first = [s for s in engine.standings() if s.place == 1]
+        return shared_first([s.player for s in first], first[0].final)
     mover = engine.player_to_move
-    return "Your turn" if view.viewer and view.viewer.name == mover else f"{mover} to move"
+    if view.viewer and view.viewer.name == mover:
+        return gettext("Your turn")
+    return gettext("%(player)s to move", player=mover)
 
 
 def _standings(game: GameRecord) -> list[StandingRow]:
@@ -317,7 +357,8 @@ def build(
     now = timesource.now()
     if game.deadline is not None and not engine.is_over:
         view.deadline = times.local(game.deadline, zone_name)
-        view.time_left = quantities.time_left(game.deadline - now)
+        left = quantities.time_left(game.deadline - now)
+        view.time_left = left[:1].upper() + left[1:]  # it begins the page's sentence
         view.urgent = quantities.urgent(game.deadline - now)
     if engine.is_over:
         view.standings = _standings(game)
@@ -325,7 +366,7 @@ def build(
     held = next((hold for hold in game.clock_holds if hold["end"] is None), None)
     if held is not None and not engine.is_over:
         since = times.local(datetime.fromisoformat(held["start"]), zone_name)
-        view.paused = f"since {since}: {held['reason']}"
+        view.paused = (since, held["reason"])
     clocks = seat_clocks(game, list(engine.players), now)
     view.board = version.board
     view.tables_text = list(version.in_words)

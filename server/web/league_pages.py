@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, col, select
 from werkzeug.wrappers import Response  # flask's subclass, and `redirect()`'s
 
+from cafe.i18n import gettext, lazy_gettext
 from server.apispec import page, refusal
 from server.config import current_settings
 from server.db import get_session
@@ -161,7 +162,12 @@ def join(slug: str, number: int) -> Response | tuple[str, int]:
 
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
         store.register(session, league=league, number=number, player=player)
-        return f"You are registered for season {number} of {league.name}.", number
+        said = gettext(
+            "You are registered for season %(season)s of %(league)s.",
+            season=number,
+            league=league.name,
+        )
+        return said, number
 
     return _act(slug, number, act)
 
@@ -175,7 +181,10 @@ def leave(slug: str, number: int) -> Response | tuple[str, int]:
         withdrawal.withdraw(
             session, league=league, number=number, player=player, config=current_settings()
         )
-        return f"You have left season {number} of {league.name}.", number
+        said = gettext(
+            "You have left season %(season)s of %(league)s.", season=number, league=league.name
+        )
+        return said, number
 
     return _act(slug, number, act)
 
@@ -190,7 +199,7 @@ def start(slug: str, number: int) -> Response | tuple[str, int]:
         start_season(
             session, league=league, season=season, player=player, config=current_settings()
         )
-        return f"Season {number} has started: its games are on.", number
+        return gettext("Season %(season)s has started: its games are on.", season=number), number
 
     return _act(slug, number, act)
 
@@ -202,7 +211,8 @@ def open_next(slug: str) -> Response | tuple[str, int]:
 
     def act(session: Session, league: League, player: Player) -> tuple[str, int]:
         season = store.open_season(session, league=league, player=player, config=current_settings())
-        return f"Season {season.number} is open for registration.", season.number
+        said = gettext("Season %(season)s is open for registration.", season=season.number)
+        return said, season.number
 
     return _act(slug, None, act)
 
@@ -235,7 +245,13 @@ def remove(slug: str, number: int) -> Response | tuple[str, int]:
             reason=data.reason,
             config=current_settings(),
         )
-        return f"{data.player} is removed from season {number}: {data.reason}", number
+        said = gettext(
+            "%(player)s is removed from season %(season)s: %(reason)s",
+            player=data.player,
+            season=number,
+            reason=data.reason,
+        )
+        return said, number
 
     return _act(slug, number, act)
 
@@ -255,7 +271,10 @@ def pause_clocks(slug: str, number: int) -> Response | tuple[str, int]:
             reason=data.reason,
             config=current_settings(),
         )
-        return f"Season {number} is paused: every clock of its games is stopped.", number
+        said = gettext(
+            "Season %(season)s is paused: every clock of its games is stopped.", season=number
+        )
+        return said, number
 
     return _act(slug, number, act)
 
@@ -275,7 +294,7 @@ def resume_clocks(slug: str, number: int) -> Response | tuple[str, int]:
             reason=data.reason,
             config=current_settings(),
         )
-        return f"Season {number} is resumed: its clocks run again.", number
+        return gettext("Season %(season)s is resumed: its clocks run again.", season=number), number
 
     return _act(slug, number, act)
 
@@ -296,7 +315,10 @@ def adjudicate(slug: str, number: int) -> Response | tuple[str, int]:
             reason=data.reason,
             config=current_settings(),
         )
-        return f"Game {game_id} is adjudicated: it ended with its standings as they were.", number
+        said = gettext(
+            "Game %(game)s is adjudicated: it ended with its standings as they were.", game=game_id
+        )
+        return said, number
 
     return _act(slug, number, act)
 
@@ -314,6 +336,12 @@ def _season_game(session: Session, league: League, number: int, chosen: str) -> 
     ).first()
     if game_id is None:
         raise NotFound(
-            "game_not_found", f"season {number} of {league.slug} has no running game {chosen!r}"
+            "game_not_found",
+            lazy_gettext(
+                "season %(season)s of %(league)s has no running game '%(game)s'",
+                season=number,
+                league=league.slug,
+                game=chosen,
+            ),
         )
     return game_id

@@ -15,11 +15,14 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from cafe.i18n import gettext, ngettext, pgettext
 from cafe.render import quantities
 from server.league.counts import count_text, division_size_text
 from server.league.reasons import AS_THINGS_STAND, left_text
 from server.league.store import latest_season, running_games_of
 from server.models import GameRecord, GameStatus, League, Player, SeasonStatus, utcnow
+from server.schemas.clock import ClockSettings
+from server.schemas.games import GameOptions
 from server.schemas.leagues import SeasonPublic
 
 
@@ -45,13 +48,71 @@ class SeasonActions:
     running_games: int = 0
 
 
+def season_state(status: str) -> str:
+    """A season's state (the API's `status`) in the language in use: `registration`,
+    `running`, `finished` (said of a season: Russian's "finished" is a game's otherwise)."""
+    if status == SeasonStatus.REGISTRATION:
+        return pgettext("season", "registration")
+    if status == SeasonStatus.RUNNING:
+        return pgettext("season", "running")
+    return pgettext("season", "finished")
+
+
+def clock_text(clock: ClockSettings) -> str:
+    """A league's clock in a phrase: `3 days a turn; out of time, the server plays for you;
+    2 time-outs in a row and you are out; vacations stop the clock`."""
+    parts = [ngettext("%(num)s day a turn", "%(num)s days a turn", clock.days_per_turn)]
+    if clock.timeout == "autoplay":
+        parts.append(gettext("out of time, the server plays for you"))
+        parts.append(
+            ngettext(
+                "%(num)s time-out in a row and you are out",
+                "%(num)s time-outs in a row and you are out",
+                clock.max_timeouts,
+            )
+        )
+    else:
+        parts.append(gettext("out of time, you resign"))
+    parts.append(
+        gettext("vacations stop the clock")
+        if clock.vacation
+        else gettext("vacations do not stop the clock")
+    )
+    return "; ".join(parts)
+
+
+def options_text(options: GameOptions) -> str:
+    """A league's variants: `birthday table at 30 points, coffee klatsch`, `no birthday
+    table`."""
+    text = (
+        ngettext(
+            "birthday table at %(num)s point", "birthday table at %(num)s points", options.birthday
+        )
+        if options.birthday
+        else gettext("no birthday table")
+    )
+    if options.coffee_klatsch:
+        return gettext("%(birthday)s, coffee klatsch", birthday=text)
+    return text
+
+
+def as_things_stand() -> str:
+    """What a finished season's moves are, as a sentence's start: `As things stand; …`."""
+    said = gettext(AS_THINGS_STAND)
+    return said[:1].upper() + said[1:]
+
+
 #: The league's ways of saying things that the pages' templates use, as the emails do.
 WORDS = {
     "points_text": quantities.league_points,
     "count_text": count_text,
     "left_text": left_text,
     "division_size_text": division_size_text,
-    "as_things_stand": AS_THINGS_STAND,
+    "as_things_stand": as_things_stand,
+    "season_state": season_state,
+    "season_place": quantities.season_place,
+    "clock_text": clock_text,
+    "options_text": options_text,
 }
 
 

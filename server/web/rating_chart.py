@@ -1,7 +1,8 @@
 """A player's rating history as an inline SVG line chart, drawn on the server so that it
 shows without JavaScript: the ordinal (mu − 3·sigma, the figure the rating list sorts by)
 after each rated game. The page carries the same figures as a table for screen readers and
-for anyone who wants the numbers; the chart's title and description say what it shows.
+for anyone who wants the numbers; the chart's title and description say what it shows, in
+the reader's language.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
+from cafe.i18n import gettext, ngettext
 from cafe.render import quantities
 from cafe.render.palette import FLOOR, FLOOR_EDGE, MUTED_TEXT, WOOD
 from server.schemas.leagues import RatingPointPublic
@@ -46,15 +48,23 @@ def rating_chart(name: str, history: Sequence[RatingPointPublic]) -> Markup | No
     points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     first, last = values[0], values[-1]
     rating = quantities.rating
-    summary = (
-        f"{quantities.count(len(values), 'rated game')}: the ordinal went from "
-        f"{rating(first)} to {rating(last)} (lowest {rating(min(values))}, "
-        f"highest {rating(max(values))})."
+    summary = ngettext(
+        "%(num)s rated game: the ordinal went from %(first)s to %(last)s (lowest %(lowest)s, "
+        "highest %(highest)s).",
+        "%(num)s rated games: the ordinal went from %(first)s to %(last)s (lowest %(lowest)s, "
+        "highest %(highest)s).",
+        len(values),
+        first=rating(first),
+        last=rating(last),
+        lowest=rating(min(values)),
+        highest=rating(max(values)),
     )
+    title = gettext("Rating history of %(player)s", player=name)
+    first_game, last_game = (gettext("game %(number)s", number=n) for n in (1, len(values)))
     parts = [
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="chart-title">Rating history of {escape(name)}</title>',
+        f'<title id="chart-title">{escape(title)}</title>',
         f'<desc id="chart-desc">{escape(summary)}</desc>',
         f'<rect x="{LEFT}" y="{TOP}" width="{inner_w}" height="{inner_h}" '
         f'fill="none" stroke="{FLOOR_EDGE}"/>',
@@ -68,12 +78,12 @@ def rating_chart(name: str, history: Sequence[RatingPointPublic]) -> Markup | No
         )
     parts.append(
         f'<text x="{x(0):.1f}" y="{HEIGHT - 14}" text-anchor="middle" font-size="15" '
-        f'fill="{MUTED_TEXT}">game 1</text>'
+        f'fill="{MUTED_TEXT}">{escape(first_game)}</text>'
     )
     if len(values) > 1:
         parts.append(
             f'<text x="{x(len(values) - 1):.1f}" y="{HEIGHT - 14}" text-anchor="end" '
-            f'font-size="15" fill="{MUTED_TEXT}">game {len(values)}</text>'
+            f'font-size="15" fill="{MUTED_TEXT}">{escape(last_game)}</text>'
         )
     parts.append(
         f'<polyline points="{points}" fill="none" stroke="{WOOD}" stroke-width="3" '

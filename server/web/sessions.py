@@ -17,14 +17,16 @@ import secrets
 from flask import Flask, Response, g, request, session
 from sqlmodel import Session
 
+from cafe.i18n import N_, lazy_gettext
 from server import auth
 from server.config import settings_of
 from server.db import get_session
 from server.domain import Forbidden
 from server.models import ApiToken, Player, utcnow
 
-#: The label of the tokens behind web sessions (shown in /settings and `cafe tokens`).
-WEB_LABEL = "web sign-in"
+#: The label of the tokens behind web sessions (stored as it is here, in English; /settings
+#: shows it in the reader's language).
+WEB_LABEL = N_("web sign-in")
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -79,7 +81,9 @@ def check_csrf() -> None:
     if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
         raise Forbidden(
             "csrf_failed",
-            "this form is out of date or did not come from this site; reload the page and retry",
+            lazy_gettext(
+                "this form is out of date or did not come from this site; reload the page and retry"
+            ),
         )
 
 

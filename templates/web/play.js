@@ -3,6 +3,8 @@
 // box and its points are previewed by the server before you press "Play this turn", with
 // the birthday nation or `noshrink` chosen beside it (the server adds those to the turn).
 // Everything here is an enhancement: without it the page's buttons and box still play.
+// Its words are the page's, in the reader's language: the composer's data attributes hold
+// them ("{turn}" marks where the turn goes), and the server's preview says its own sentence.
 "use strict";
 (function () {
   const composer = document.getElementById("composer");
@@ -49,7 +51,7 @@
     asked = question;
     delete preview.dataset.points;
     if (!text) { preview.textContent = ""; return; }
-    preview.textContent = "Scoring " + text + " …";
+    preview.textContent = composer.dataset.scoring.replace("{turn}", text);
     fetch(composer.dataset.preview, { method: "POST", body: body, credentials: "same-origin" })
       .then((response) => response.json())
       .then((answer) => {
@@ -57,14 +59,12 @@
         if (answer.error) {
           preview.textContent = text + ": " + answer.message;
         } else {
-          const tables = answer.tables.map((t) => t.table + " " + (t.points >= 0 ? "+" : "") + t.points);
-          preview.textContent = answer.turn + " scores " + answer.points + " points" +
-            (tables.length ? " (" + tables.join(", ") + ")" : "") + ". Press “Play this turn” to play it.";
+          preview.textContent = answer.said;
           preview.dataset.points = String(answer.points);
         }
       })
       .catch(() => {
-        if (question === asked) preview.textContent = "The preview could not be fetched; you can still play.";
+        if (question === asked) preview.textContent = composer.dataset.unreachable;
       });
   }
 

@@ -253,3 +253,46 @@ def test_a_season_of_the_longest_names_keeps_every_column_in_view(browser, clien
         shared.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=shared.SCREENSHOTS / f"season-longest-names-{size['width']}.png")
     context.close()
+
+
+def test_a_running_season_in_german_and_russian_fits_a_phone_and_a_desktop(
+    browser, axe_source, client
+):
+    """The season page's longest words — German's and Russian's headings, a member "removed
+    by the organiser", a 24-character name — break inside their tables: no table scrolls
+    sideways, nor the page, at 375 and at 1280 px (where the divisions' tables stand two
+    side by side; Russian's "Сумма счёта" once pushed a table out of its half)."""
+    names = [client.sign_up(name) for name in ("ann", "konstantin_ziegelm", "cid", "dan",
+                                               "eve", "fay", "gus", "hal", "ivy")]  # fmt: skip
+    organiser, longest = names[0], names[1]
+    assert len(longest) == 24
+    slug = f"r{organiser.lower()}"
+    settings = {"name": "Donnerstagsrunde der Kaffeehausfreunde", "slug": slug,
+                "game_size": 3, "division_size": 4}  # fmt: skip
+    assert client.call("POST", "/api/leagues", organiser, json=settings).status_code == 201
+    assert client.call("POST", f"/api/leagues/{slug}/seasons", organiser).status_code == 201
+    for name in names:
+        assert client.call("POST", f"/api/leagues/{slug}/seasons/1/register", name).ok
+    started = client.call("POST", f"/api/leagues/{slug}/seasons/1/start", organiser).json()
+    division = next(d for d in started["divisions"] if longest in d["players"])
+    removed = next(name for name in division["players"] if name not in (organiser, longest))
+    body = {"player": removed, "reason": "nicht mehr erreichbar"}
+    assert client.call("POST", f"/api/leagues/{slug}/seasons/1/remove", organiser, json=body).ok
+    for language in ("de", "ru"):
+        context = browser.new_context(
+            viewport=PHONE, bypass_csp=True, extra_http_headers={"Accept-Language": language}
+        )
+        page = context.new_page()
+        page.goto(f"{client.server.base}/leagues/{slug}/seasons/1")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        for size in (PHONE, DESKTOP):
+            page.set_viewport_size(size)
+            scrolled = page.evaluate(
+                "[...document.querySelectorAll('.scroll')]"
+                ".filter(e => e.scrollWidth > e.clientWidth + 1)"
+                ".map(e => e.getAttribute('aria-labelledby'))"
+            )
+            assert not scrolled, f"{language} at {size['width']} px: {scrolled} scroll"
+            assert shared.fits(page), f"{language} scrolls sideways at {size['width']} px"
+        shared.check_page(page, axe_source, f"season-running-{language}")
+        context.close()

@@ -48,7 +48,7 @@ def test_a_running_game_has_no_ending() -> None:
 @pytest.mark.parametrize("how", list(Departure))
 def test_only_the_bar_eliminates(how: Departure) -> None:
     assert ("eliminated" in how.words) == (how is Departure.ELIMINATED)
-    assert ("eliminated" in how.predicate) == (how is Departure.ELIMINATED)
+    assert ("eliminated" in how.said("ann")) == (how is Departure.ELIMINATED)
 
 
 def test_every_ending_has_its_words() -> None:

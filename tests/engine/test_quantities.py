@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from cafe.i18n import speaking
 from cafe.render import quantities
 
 D, H, M, S = timedelta(days=1), timedelta(hours=1), timedelta(minutes=1), timedelta(seconds=1)
@@ -95,6 +96,24 @@ def test_ratings_have_one_decimal_place() -> None:
 def test_a_league_game_is_placed_by_league_season_and_division() -> None:
     assert quantities.season_place("Spring League", 2, 1) == "Spring League, season 2, division 1"
     assert quantities.season_path("spring", 2) == "/leagues/spring/seasons/2"
+
+
+@pytest.mark.parametrize(
+    ("language", "place"),
+    [
+        ("cs", "Spring League, sezóna 2, divize 1"),
+        ("de", "Spring League, Saison 2, Division 1"),
+        ("ru", "Spring League, сезон 2, дивизион 1"),
+    ],
+)
+def test_the_place_is_said_in_the_readers_language_and_the_records_event_in_english(
+    language: str, place: str
+) -> None:
+    with speaking(language):
+        assert quantities.season_place("Spring League", 2, 1) == place
+        assert quantities.season_event("Spring League", 2, 1) == (
+            "Spring League, season 2, division 1"
+        )
 
 
 @pytest.mark.parametrize(

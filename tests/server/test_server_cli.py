@@ -116,6 +116,18 @@ def test_worker_once_delivers_the_outbox(env, smtp_server):
     assert mail["To"] == "ann@example.com"
 
 
+def test_worker_once_on_a_database_it_cannot_reach_says_so_in_one_line(env, tmp_path):
+    """An outage is no bug: one line and the exit status that asks to try again later
+    (a cron job or a supervisor retries), not a traceback."""
+    gone = {**env, "CAFE_DATABASE_URL": f"sqlite:///{tmp_path / 'missing' / 'cli.db'}"}
+    result = run(gone, "worker", "--once")
+    assert result.exit_code == 75, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    [line] = result.stderr.splitlines()
+    assert line.startswith("cafe-server: the database cannot be reached (")
+    assert line.endswith("); nothing was lost: run it again")
+
+
 def test_help_lists_the_commands():
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0

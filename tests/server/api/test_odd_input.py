@@ -81,3 +81,18 @@ def test_control_characters_are_refused_as_the_published_pattern_says(
     response = api.call("POST", path, token, json=body)
     assert response.status_code == 400, response.json  # and so does the service
     assert response.json["message"].startswith(f"`{field}` must be")
+
+
+def test_the_published_description_says_what_no_field_pattern_can(api):
+    """Unpaired surrogates have no pattern (many validators cannot read one naming them):
+    every operation that takes a body says in its description that they and NUL are
+    refused anywhere in it, with the 400 the body check answers."""
+    with api.app.test_request_context():
+        paths = apispec.document()["paths"]
+    bodies = [op for item in paths.values() for op in item.values() if "requestBody" in op]
+    assert len(bodies) >= 15
+    for operation in bodies:
+        said = operation["requestBody"]["description"]
+        assert "NUL" in said and "unpaired surrogate (\\ud800-\\udfff)" in said
+        assert "400" in said and operation["requestBody"]["required"] is True
+        assert "400" in operation["responses"]

@@ -172,7 +172,8 @@ def test_a_private_game_cannot_be_rated(api):
 def mentions(text: str, data: Any, game_id: int, finished_at: str) -> bool:
     """Whether an answer (its `text`, and `data` if it is JSON) names the game: its id as a
     game's (JSON fields, links, "Game N") or the moment it finished. `benchmarks/attack.py`
-    scans a deployment with it too."""
+    scans a deployment with it too. An `id` is a game's in an object that lists its
+    players; a player's or a token's own `id` (`/api/me`) may equal the game's by chance."""
     if finished_at in text or re.search(rf"(/games/|Game ){game_id}\b", text):
         return True
     pending = [data]
@@ -180,7 +181,8 @@ def mentions(text: str, data: Any, game_id: int, finished_at: str) -> bool:
         item = pending.pop()
         if isinstance(item, dict):
             for key, value in item.items():
-                if key in ("id", "game", "game_id") and value == game_id:
+                named = key in ("game", "game_id") or (key == "id" and "players" in item)
+                if named and value == game_id:
                     return True
                 if key == "games" and isinstance(value, list) and game_id in value:
                     return True
@@ -188,6 +190,14 @@ def mentions(text: str, data: Any, game_id: int, finished_at: str) -> bool:
         elif isinstance(item, list):
             pending.extend(item)
     return False
+
+
+def test_the_scan_tells_a_game_id_from_another_id_that_equals_it():
+    me = {"id": 18, "name": "eve", "email": "eve@example.com"}
+    assert not mentions("{}", me, 18, "2026-12-02T13:41:00Z")
+    listed = {"games": [{"id": 18, "players": ["ann", "bob"]}]}
+    assert mentions("{}", listed, 18, "2026-12-02T13:41:00Z")
+    assert mentions("{}", {"history": [{"game": 18}]}, 18, "2026-12-02T13:41:00Z")
 
 
 #: GET routes the scan below does not read, and why.

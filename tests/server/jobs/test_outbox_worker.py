@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from server.config import settings_of
 from server.db import get_engine, make_engine
 from server.jobs import outbox
+from server.jobs import worker as worker_module
 from server.jobs.worker import Worker
 from server.mail import batch
 from server.models import OutboxMessage, utcnow
@@ -262,3 +263,32 @@ def test_a_connection_lost_while_events_are_rendered_costs_no_attempt(
         pass
     assert {(row.status, row.attempts) for row in rows(postgres_app)} == {("sent", 1)}
     assert len(handler.messages) == len(waiting)
+
+
+@pytest.mark.postgres
+def test_an_error_that_is_no_outage_leaves_no_claimed_batch_behind(app, smtp_server, monkeypatch):
+    """A bug (or an abort retried to the end) after the first chunk was sent: the round
+    fails, but what the SMTP server accepted is marked sent and the rest is handed back at
+    once, without an attempt — nothing stays `sending` to be sent again after the lease."""
+    handler, port = smtp_server
+    queue(app, 30)  # a first chunk of 5, then chunks of 20
+    reserve = worker_module.quota.reserve
+    chunks = []
+
+    def fails_the_second_time(*args, **kwargs):
+        chunks.append(1)
+        if len(chunks) == 2:
+            raise RuntimeError("a bug in the second chunk")
+        return reserve(*args, **kwargs)
+
+    monkeypatch.setattr(worker_module.quota, "reserve", fails_the_second_time)
+    with pytest.raises(RuntimeError):
+        worker_for(app, port).run_once()
+    states = [(row.status, row.attempts, row.claimed_by) for row in rows(app)]
+    assert states == [("sent", 1, None)] * 5 + [("pending", 0, None)] * 25
+    assert len(handler.messages) == 5
+    monkeypatch.setattr(worker_module.quota, "reserve", reserve)
+    while worker_for(app, port).run_once():
+        pass
+    assert len(handler.messages) == 30
+    assert len({m["Message-ID"] for m in handler.messages}) == 30

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from league_support import NAMES, ok, opened, start
+from server_support import signed_in
 
 from cafe.record import verify
 
@@ -52,6 +53,31 @@ def test_a_league_game_names_its_league_in_the_api_page_emails_and_record(api, b
     record = api.call("GET", f"/api/games/{game_id}/record", tokens["ann"]).get_data(as_text=True)
     assert record.splitlines()[0] == f'[Event "{PLACE}"]'
     assert verify(record).event == PLACE
+
+
+def test_the_place_is_said_in_each_readers_language_and_the_record_keeps_english(api):
+    """The game's page and its emails name the league's season and division in their
+    reader's language; its record's `Event` tag, a file format's, stays English for a
+    Czech reader too."""
+    game_id, tokens = league_game(api)
+    state = ok(api.call("GET", f"/api/games/{game_id}", tokens["ann"]))
+    mover, other = state["to_move"], next(p for p in state["players"] if p != state["to_move"])
+    for name, language in ((mover, "cs"), (other, "de")):
+        body = {"language": language}
+        ok(api.call("PATCH", "/api/me/preferences", tokens[name], json=body))
+    page = signed_in(api, mover).get(f"/games/{game_id}").get_data(as_text=True)
+    assert f'<a href="{SEASON_PAGE}">Tuesday Club, sezóna 1, divize 1</a>' in page
+    hint = ok(api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[mover]))["hints"][0]
+    body = {"turn": hint["turn"], "version": state["version"]}
+    ok(api.call("POST", f"/api/games/{game_id}/turns", tokens[mover], json=body), 201)
+    [(text, html)] = [
+        mail for mail in api.delivered(f"{other}@example.com") if str(game_id) in mail[0]
+    ][-1:]
+    assert "Tuesday Club, Saison 1, Division 1" in " ".join(text.split())
+    assert "Tuesday Club, Saison 1, Division 1" in html
+    headers = {"Accept-Language": "cs"}
+    record = api.call("GET", f"/api/games/{game_id}/record", tokens[mover], headers=headers)
+    assert record.get_data(as_text=True).splitlines()[0] == f'[Event "{PLACE}"]'
 
 
 def test_a_game_outside_a_league_names_none(api):

@@ -3,13 +3,16 @@ when `CAFE_DEV_MAIL` is on; and the mail settings are read from the environment.
 
 from __future__ import annotations
 
+import html
 import re
 from email import message_from_bytes, policy
 
 import pytest
 from mail_support import deliver
+from page_support import english_kept
 from server_support import TEST_CONFIG, Api, free_port
 from sqlmodel import SQLModel
+from translation_support import MOJIBAKE
 
 from server import config
 from server.app import create_app
@@ -195,3 +198,71 @@ def test_the_viewer_needs_the_development_key(tmp_path):
     # and the development key is refused outside `cafe-server dev`
     with pytest.raises(config.ConfigError, match="CAFE_SECRET_KEY"):
         create_app({**TEST_CONFIG, "DEV_MAIL": True, "SECRET_KEY": config.DEV_SECRET_KEY})
+
+
+#: Two caught messages: a sign-in email (no reply address) and a game email one answers.
+CAUGHT = {
+    1: b"From: cafe@localhost\r\nTo: ann@example.com\r\nSubject: Your sign-in code\r\n"
+    b"Date: Thu, 05 Mar 2026 10:00:00 +0000\r\n\r\nYour code is here.\r\n",
+    2: b"From: cafe@localhost\r\nTo: bob@example.com\r\nSubject: Game 7: your turn\r\n"
+    b"Reply-To: nobody-at-all@localhost\r\nMessage-ID: <2@localhost>\r\n"
+    b"Date: Thu, 05 Mar 2026 10:00:00 +0000\r\n\r\nIt is your turn in game 7.\r\n",
+}
+#: The caught messages' own words (the language they were sent in), and the email format's.
+MAIL_WORDS = ("Your sign-in code", "Your code is here.", "Game 7: your turn",
+              "It is your turn in game 7.", "Thu, 05 Mar 2026 10:00:00 +0000")  # fmt: skip
+HEADERS = ("From", "To", "Subject", "Date", "Reply-To", "Message-ID")
+
+
+def viewer_pages(app, language: str) -> dict[str, str]:
+    """Every page of the viewer, and each answer to a reply, in `language`."""
+    client = app.test_client()
+    said = {"Accept-Language": language}
+    with app.app_context():
+        token = form_token(1)
+    stale = {"text": "1", "token": token}  # mail 1's token, sent to mail 2's form
+    with app.app_context():
+        answer = {"text": "1", "token": form_token(2)}
+    pages = {
+        "list": client.get("/dev/mail", headers=said),
+        "sign-in mail": client.get("/dev/mail/1", headers=said),
+        "game mail": client.get("/dev/mail/2", headers=said),
+        "stale form": client.post("/dev/mail/2/reply", data=stale, headers=said),
+        "no reply address": client.post("/dev/mail/1/reply", data=stale, headers=said),
+        "answered": client.post("/dev/mail/2/reply", data=answer, headers=said),
+    }
+    assert [p.status_code for p in pages.values()] == [200, 200, 200, 400, 400, 200]
+    return {name: page.text for name, page in pages.items()}
+
+
+@pytest.mark.parametrize("language", ["cs", "de", "ru"])
+def test_the_viewer_speaks_the_readers_language(tmp_path, language):
+    """The viewer's own words in the reader's language: none of the English is left but the
+    caught messages' (written in their recipient's language), the header names of the email
+    format and the note the mail-in log keeps."""
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    for number, raw in CAUGHT.items():
+        (folder / f"{number:05d}.eml").write_bytes(raw)
+    app = create_app(
+        {
+            **TEST_CONFIG,
+            **DEV,
+            "DEV_MAIL_DIR": str(folder),
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'dev.db'}",
+        }
+    )
+    SQLModel.metadata.create_all(get_engine(app))
+    english, translated = viewer_pages(app, "en"), viewer_pages(app, language)
+    note = re.search(r"<p>In the log: (.*?)</p>", english["answered"])
+    assert note, english["answered"]
+    for name, page in translated.items():
+        assert f'<html lang="{language}">' in page
+        not_ours = (*MAIL_WORDS, html.unescape(note.group(1)))
+        left = english_kept(english[name], page, not_ours, HEADERS)
+        assert not left, (name, left)
+        assert not MOJIBAKE.search(page), name
+    missing = app.test_client().get("/dev/mail/999", headers={"Accept-Language": language})
+    assert missing.status_code == 404 and "/dev/mail" in missing.text
+    assert "no caught message 999" not in missing.text
+    get_engine(app).dispose()

@@ -1,0 +1,95 @@
+"""What a reader sees of a page, for the tests that compare a page's English render with
+its translations (issue 23): its title and its main part — the text of each block apart,
+and the `title`, `aria-label`, `placeholder` and `alt` attributes — without its code (the
+same in every language) or style; the site's header and footer are the base page's own."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from html.parser import HTMLParser
+
+from translation_support import SAME, english_left, without
+
+#: The elements whose text is read apart (a heading, a cell, a button: not run together).
+BLOCKS = {
+    "title", "h1", "h2", "h3", "p", "li", "dt", "dd", "th", "td", "caption", "label",
+    "button", "option", "section", "div", "ul", "ol", "table", "tr", "form", "select", "br",
+}  # fmt: skip
+#: The attributes a reader is shown or read aloud.
+SAID = ("title", "aria-label", "placeholder", "alt")
+
+
+class Visible(HTMLParser):
+    """The pieces of a page a reader sees or hears, each block's text apart: the page's
+    title and its main part, without its code (the same in every language) or style."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pieces: list[list[str]] = [[]]
+        self.inside = 0
+        self.hidden = 0
+
+    def _break(self) -> None:
+        if self.pieces[-1]:
+            self.pieces.append([])
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("title", "main"):
+            self.inside += 1
+        if not self.inside:
+            return
+        if tag in ("code", "style", "script"):
+            self.hidden += 1
+        if tag in BLOCKS:
+            self._break()
+        for name, value in attrs:
+            if name in SAID and value:
+                self._break()
+                self.pieces[-1].append(value)
+                self._break()
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.inside:
+            return
+        if tag in ("code", "style", "script"):
+            self.hidden -= 1
+        if tag in BLOCKS or tag in ("title", "main"):
+            self._break()
+        if tag in ("title", "main"):
+            self.inside -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.inside and not self.hidden:
+            self.pieces[-1].append(data)
+
+    @classmethod
+    def of(cls, html: str) -> list[str]:
+        reader = cls()
+        reader.feed(html)
+        found = (" ".join("".join(piece).split()) for piece in reader.pieces)
+        return [text for text in found if text]
+
+
+def english_words(piece: str, not_ours: Iterable[str] = (), same: Iterable[str] = ()) -> list[str]:
+    """The English-looking words of `piece` that are ours to translate: not the same in
+    every language, not `not_ours`, and not one of `same` (a word, or the whole piece)."""
+    kept = set(same)
+    if piece in kept:
+        return []
+    words = re.findall(r"[A-Za-z'’-]{2,}", SAME.sub(" ", without(piece, not_ours)))
+    return [word for word in words if word not in kept]
+
+
+def english_kept(
+    english: str, translated: str, not_ours: Iterable[str] = (), same: Iterable[str] = ()
+) -> list[str]:
+    """What the translated render of a page keeps of its English render: its sentences
+    (`translation_support.english_left`, each piece apart), and its pieces — a heading, a
+    button, a cell — word for word where they have English words of ours (`same`: what the
+    translation writes as English does, German's "Division", an email's header names)."""
+    ours, theirs = Visible.of(english), Visible.of(translated)
+    others = tuple(not_ours)
+    left = english_left(" — ".join(ours), " — ".join(theirs), not_ours=others)
+    left += [piece for piece in ours if piece in theirs and english_words(piece, others, same)]
+    return left
