@@ -381,3 +381,40 @@ def test_the_rules_are_a_footer_link_away_and_read_well_on_a_phone(browser, axe_
     board = page.locator("figure.board pre")
     assert board.evaluate("e => e.scrollWidth <= e.clientWidth")  # the whole board, no scrolling
     context.close()
+
+
+#: How far the widest number of a list's items reaches past the list's left padding, in
+#: pixels (0 or less: every number shows whole), measured in the items' own font.
+MARKER_OVERHANG = """list => {
+    const font = getComputedStyle(list.querySelector('li')).font;
+    const ruler = document.createElement('canvas').getContext('2d');
+    ruler.font = font;
+    const widest = Math.max(...[...list.children].map(item => ruler.measureText(
+        item.value + '. ').width));
+    return widest - parseFloat(getComputedStyle(list).paddingLeft);
+}"""
+
+
+def test_a_long_games_history_shows_every_turn_number_whole(browser, client):
+    """The history scrolls within its box, which clips what reaches past it: the turn
+    numbers of a long game (two and three digits) must fit the list's left padding, at
+    375 and 1280 px (they were cut to their last digit and the full stop)."""
+    game_id = client.new_game("ann", "bob")
+    for _ in range(12):
+        state = client.state(game_id)
+        [turn] = client.hints(game_id, state["to_move"], 1)
+        body = {"turn": turn, "version": state["version"]}
+        played = client.call("POST", f"/api/games/{game_id}/turns", state["to_move"], json=body)
+        assert played.status_code == 201, played.text
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{client.server.base}/games/{game_id}")
+    history = page.locator("ol.history")
+    expect(history.locator("li").first).to_have_attribute("value", "12")
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        assert history.evaluate(MARKER_OVERHANG) <= 0, size
+        history.evaluate("list => list.firstElementChild.value = 999")  # the longest games
+        assert history.evaluate(MARKER_OVERHANG) <= 0, (size, "three digits")
+        history.evaluate("list => list.firstElementChild.value = 12")
+    context.close()

@@ -134,3 +134,26 @@ def test_a_signed_out_readers_switch_sets_the_cookie_and_their_next_page(browser
     assert language_of(page) == "de"
     fits(page, "the rules in German")
     context.close()
+
+
+def test_a_finished_game_with_departures_and_the_longest_names_fits_a_phone(browser, client):
+    """The final standings of a game two players left, names of 24 characters, in every
+    language at 375 px: the page never scrolls sideways (German's 'aufgegeben' under a
+    name, beside 'Platz', 'Punkte', 'Abzug' and 'Ergebnis', pushed it 31 px too wide)."""
+    names = [client.sign_up(letter * 18) for letter in "tuv"]
+    assert all(len(name) == 24 for name in names)
+    body = {"seats": 3, "options": {}}
+    game_id = client.call("POST", "/api/games", names[0], json=body).json()["id"]
+    for name in names[1:]:
+        assert client.call("POST", f"/api/games/{game_id}/join", name).status_code == 200
+    assert client.call("POST", f"/api/games/{game_id}/start", names[0]).status_code == 200
+    for name in names[:2]:
+        assert client.call("POST", f"/api/games/{game_id}/resign", name).status_code == 200
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    for code in ("en", "cs", "de", "ru"):
+        page.goto(f"{client.server.base}/language/{code}?next=/games/{game_id}")
+        assert language_of(page) == code
+        expect(page.locator("#standings-heading")).to_be_visible()
+        fits(page, f"the finished game's page in {code}")
+    context.close()

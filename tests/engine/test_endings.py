@@ -8,6 +8,7 @@ import pytest
 
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in, end_condition
+from cafe.i18n import gettext, speaking
 from cafe.position import load
 
 
@@ -68,3 +69,16 @@ def test_departures_are_read_from_stored_standings() -> None:
         {"player": "cid"},  # a line stored before `left` was kept
     ]
     assert departures_in(lines) == {"bob": Departure.WITHDREW}
+
+
+def test_in_german_the_reason_keeps_its_word_order_after_because() -> None:
+    """Why a game ended is a main clause in every language (the emails put it after a
+    colon), so German joins it to "The game ended" with `denn`, which keeps a main clause's
+    order; `weil` would need the verb last ("weil die Bar ist voll" is wrong)."""
+    game = Game.new(["ann", "bob"], seed="endings")
+    game.resign("ann")
+    with speaking("de"):
+        said = gettext("The game ended because %(why)s.", why=game.why_over())
+        full = gettext("The game ended because %(why)s.", why=game.why_over(Ending.BAR_FULL))
+    assert said == "Das Spiel endete, denn ann hat aufgegeben, und nur bob war noch im Spiel."
+    assert full == "Das Spiel endete, denn die Bar ist voll (alle 20 Plätze sind besetzt)."

@@ -110,6 +110,29 @@ def test_a_game_ended_by_a_resignation_says_who_left_how_and_the_final_standings
     assert ", resigned" in over.body and "eliminated" not in over.body.split("Final")[1][:300]
 
 
+@pytest.mark.postgres
+def test_a_game_ended_by_a_removal_on_time_says_who_was_removed(api, backend, clock):
+    """(issue 20 §15) The page's final standings and the game over email say the removal
+    ended the game, and mark the player as removed on time, never as eliminated."""
+    game_id, tokens = api.started_game("ann", "bob", clock={**NO_VACATION, "timeout": "resign"})
+    late = state(api, game_id, tokens["ann"])["to_move"]
+    winner = next(name for name in tokens if name != late)
+    clock.advance(3 * DAY)
+    assert sweep(get_engine(api.app), settings_of(api.app)).timeouts == {"removed": 1}
+    api.send_events()
+    shown = state(api, game_id, tokens["ann"])
+    assert shown["ending"] == "others_left"
+    assert {line["player"]: line["left"] for line in shown["standings"]}[late] == "timed_out"
+    page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
+    final = page.split('id="standings-heading"', 1)[1].split("</table>", 1)[0]
+    said = f"{late} was removed on time, and only {winner} was still in"
+    assert f"The game ended because {said}" in final
+    assert '<span class="muted">removed on time</span>' in final and "eliminated" not in final
+    [over] = [m for m in api.outbox(f"{winner}@example.com") if m.kind == "game_over"]
+    assert f"has ended: {said} the game." in " ".join(over.body.split())
+    assert ", removed on time" in over.body
+
+
 def test_a_game_ended_by_the_rules_names_the_condition(api):
     game_id, tokens = api.started_game("ann", "bob")
     shown = state(api, game_id, tokens["ann"])
