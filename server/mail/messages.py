@@ -11,6 +11,7 @@ part the email-safe table board (`server.mail.board`).
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -22,7 +23,7 @@ from cafe.render import quantities
 from cafe.render.board_text import COMPACT
 from server.mail import board, times
 from server.mail.facts import DigestGame, EarlierTurn, GameFacts, LoggedTurn, OfferedTurn
-from server.mail.templates import Rendered
+from server.mail.templates import TEXT_WIDTH, Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
 from server.games.talk import Said
@@ -96,16 +97,32 @@ def variants(options: Options) -> str:
     return gettext("%(birthday)s, coffee klatsch", birthday=birthday)
 
 
+#: How far the text part indents the lines of a message of table talk.
+TALK_INDENT = "    "
+
+
+def _talk_text_lines(text: str) -> list[str]:
+    """A message's text as the text part shows it: its own lines, each broken to fit the
+    78 columns with `TALK_INDENT` — a word longer than that too, an address among them:
+    in a message it is words, not a link of ours."""
+    room = TEXT_WIDTH - len(TALK_INDENT)
+    return [
+        part
+        for line in text.split("\n")
+        for part in (textwrap.wrap(line, room, break_on_hyphens=False) or [""])
+    ]
+
+
 def talk_lines(talk: Sequence[Said], zone: str) -> list[dict[str, Any]]:
     """Messages of table talk as an email quotes them: who, when (in the reader's zone) and
-    the text, line by line as it was written (the HTML part escapes it; no link in it is
-    made one)."""
+    the text, as written (the HTML part escapes it; no link in it is made one) and in
+    lines for the text part."""
     return [
         {
             "player": said.player,
             "at": times.local(said.at, zone),
             "text": said.text,
-            "lines": said.text.split("\n"),
+            "lines": _talk_text_lines(said.text),
         }
         for said in talk
     ]
