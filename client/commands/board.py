@@ -23,6 +23,7 @@ from client.gameview import (
     player_zone,
 )
 from client.output import color_wanted, note, say, terminal_width
+from client.output import command as cafe_command
 from client.timeview import zone
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def print_talk(api: "ApiClient", game_id: int) -> None:
                 "At the table, the last %(num)s of %(all)s messages (all: %(command)s):",
                 SHOWN_TALK,
                 all=len(messages),
-                command=f"cafe talk {game_id}",
+                command=cafe_command("talk", game_id),
             )
         )
     else:

@@ -64,5 +64,10 @@ def mute(game_id: int) -> wrappers.Response:
         flash(gettext("You hear %(player)s again.", player=name))
     else:
         talk.mute(session, player, name)
-        flash(gettext("You muted %(player)s: their messages are hidden from you.", player=name))
+        flash(
+            gettext(
+                "You muted %(player)s: their messages are hidden from you in every game.",
+                player=name,
+            )
+        )
     return _back(game_id)
