@@ -227,7 +227,11 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
         "talk_refused": lambda: messages.talk_refused(
             me,
             game_id=GAME,
-            reason=phrase("the message has %(length)s characters; a message has at most %(most)s", length=612, most=500),
+            reason=phrase(
+                "the message has %(length)s characters; a message has at most %(most)s",
+                length=612,
+                most=500,
+            ),
             text="a message that was too long " * 8,
             links=LINKS,
         ),

@@ -35,6 +35,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, or_, update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from cafe.i18n import Text, lazy_gettext, lazy_ngettext
 from server.db import insert_for, write_transaction
@@ -49,6 +50,7 @@ from server.models import (
     TableTalk,
     TalkEmails,
     aware,
+    stored_id,
     table_of,
     utcnow,
 )
@@ -95,9 +97,7 @@ def clean(text: str) -> str:
     if not kept:
         raise Unreadable(
             "empty_message",
-            lazy_gettext(
-                "the message is empty; write 1 to %(most)s characters", most=TALK_LENGTH
-            ),
+            lazy_gettext("the message is empty; write 1 to %(most)s characters", most=TALK_LENGTH),
         )
     if len(kept) > TALK_LENGTH:
         raise Unreadable(
@@ -260,9 +260,7 @@ def _schedule_emails(session: Session, game_id: int, writer_id: int, now: dateti
         .join(Player, col(Player.id) == GameSeat.player_id)
         .where(GameSeat.game_id == game_id, GameSeat.player_id != writer_id)
     ).all()
-    muting = set(
-        session.exec(select(Mute.player_id).where(Mute.muted_id == writer_id)).all()
-    )
+    muting = set(session.exec(select(Mute.player_id).where(Mute.muted_id == writer_id)).all())
     for seat_id, reader in readers:
         wait = None if reader.id in muting else email_wait(reader)
         if wait is None:
@@ -278,7 +276,7 @@ def _schedule_emails(session: Session, game_id: int, writer_id: int, now: dateti
         )
 
 
-def _muted_by(player_id: int) -> object:
+def _muted_by(player_id: int) -> SelectOfScalar[int]:
     """The players `player_id` muted, as a subquery."""
     return select(Mute.muted_id).where(Mute.player_id == player_id)
 
@@ -316,11 +314,11 @@ def _messages(
 def newest_ids(session: Session, game_ids: Sequence[int]) -> dict[int, int]:
     """The id of the newest message of each of these games that has any."""
     rows = session.exec(
-        select(TableTalk.game_id, func.max(TableTalk.id))
+        select(TableTalk.game_id, func.max(stored_id(TableTalk.id)))
         .where(col(TableTalk.game_id).in_(game_ids))
         .group_by(col(TableTalk.game_id))
     ).all()
-    return {game_id: newest for game_id, newest in rows}
+    return dict(rows)
 
 
 def unmailed(session: Session, game_id: int, reader: Player) -> tuple[list[Said], int]:
@@ -389,9 +387,7 @@ def mute(session: Session, player: Player, name: str) -> list[str]:
     with write_transaction(session) as writer:
         other = _named(writer, name)
         if other.id == player.id:
-            raise Refused(
-                "cannot_mute_yourself", lazy_gettext("you cannot mute yourself")
-            )
+            raise Refused("cannot_mute_yourself", lazy_gettext("you cannot mute yourself"))
         # a mute made meanwhile (another device) is the same mute
         writer.execute(
             insert_for(writer)(table_of(Mute))

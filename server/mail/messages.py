@@ -21,12 +21,12 @@ from cafe.endings import Departure
 from cafe.i18n import N_, gettext, ngettext
 from cafe.render import quantities
 from cafe.render.board_text import COMPACT
+from server.games.talk import Said
 from server.mail import board, times
 from server.mail.facts import DigestGame, EarlierTurn, GameFacts, LoggedTurn, OfferedTurn
 from server.mail.templates import TEXT_WIDTH, Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
-from server.games.talk import Said
 from server.phrases import Words, say
 from server.postbox.facts import Links, Recipient, VacationGame
 
@@ -768,9 +768,7 @@ def table_talk(
         game_id=game_id,
         title=title(game_id, players, recipient.name),
         messages=talk_lines(talk, zone),
-        preheader=gettext(
-            "%(player)s: %(text)s", player=talk[-1].player, text=talk[-1].text[:80]
-        ),
+        preheader=gettext("%(player)s: %(text)s", player=talk[-1].player, text=talk[-1].text[:80]),
     )
     return render_pair("table_talk", context)
 

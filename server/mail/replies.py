@@ -140,9 +140,9 @@ def _handle(
     if reply.automatic:
         _record(session, reply, None, "ignored")
         return Outcome("ignored", "an automatic message")
-    answered = _talk_reply(session, config, reply, ours)  # an email of table talk's address
-    if answered is not None:
-        return answered
+    talked = _talk_reply(session, config, reply, ours)  # an email of table talk's address
+    if talked is not None:
+        return talked
     played = _season_turns(session, config, reply, ours)  # a running season's address
     if played is not None:
         return played
@@ -161,9 +161,7 @@ def _handle(
         return _talk(session, config, reply, player, game.id, "\n".join(reply.said))
     outcome = _turn(session, config, reply, signed, player, game)
     if reply.said and outcome.kind != "duplicate" and not reply.too_large:
-        talked = _talk(
-            session, config, reply, player, game.id, "\n".join(reply.said), record=False
-        )
+        talked = _talk(session, config, reply, player, game.id, "\n".join(reply.said), record=False)
         return dataclasses.replace(outcome, note=f"{outcome.note}; {talked.note}")
     return outcome
 
@@ -268,9 +266,7 @@ def _talk(
     except DomainError as error:
         session.rollback()
         reason = phrases.of_text(error.lazy_message)
-        return _refuse_talk(
-            session, config, reply, player, game_id, reason, text, record=record
-        )
+        return _refuse_talk(session, config, reply, player, game_id, reason, text, record=record)
     except IntegrityError:  # another process handled this reply meanwhile
         session.rollback()
         return Outcome("duplicate", "answered by another process meanwhile")

@@ -1,8 +1,8 @@
 """The web side: every game's page (its table talk: `talk_pages`), signing in, the
 player's games and settings, the one-click unsubscribe, and the development mail viewer
-(`/dev/mail`, only with `DEV_MAIL`). Server-rendered from `templates/web/`; every page works without JavaScript.
-The leagues' and players' pages are `league_pages` and `player_pages`; the rules,
-`rules_page`."""
+(`/dev/mail`, only with `DEV_MAIL`). Server-rendered from `templates/web/`; every page
+works without JavaScript. The leagues' and players' pages are `league_pages` and
+`player_pages`; the rules, `rules_page`."""
 
 from __future__ import annotations
 

@@ -78,9 +78,7 @@ def as_html(text: str) -> Markup:
     for found in _ADDRESS.finditer(text):
         address = found.group(0).rstrip(_TRAILING)
         pieces.append(escape(text[end : found.start()]))
-        pieces.append(
-            Markup('<a href="%s" rel="%s">%s</a>') % (address, LINK_REL, address)
-        )
+        pieces.append(Markup('<a href="%s" rel="%s">%s</a>') % (address, LINK_REL, address))
         end = found.start() + len(address)
     pieces.append(escape(text[end:]))
     return Markup("").join(pieces)
@@ -101,9 +99,7 @@ def build(
     said = talk.read(session, game, viewer)
     muted = set(talk.muted(session, viewer))
     others = [
-        Other(name, name in muted)
-        for name in store.names_of(session, game)
-        if name != viewer.name
+        Other(name, name in muted) for name in store.names_of(session, game) if name != viewer.name
     ]
     return TalkView(
         game_id=game.id,

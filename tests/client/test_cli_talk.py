@@ -10,7 +10,9 @@ from client.errors import ExitCode
 NARROW = {"COLUMNS": "80"}
 
 
-def test_say_then_talk_lists_the_messages_oldest_first(cafe: Cafe, ann: Player, bob: Player) -> None:
+def test_say_then_talk_lists_the_messages_oldest_first(
+    cafe: Cafe, ann: Player, bob: Player
+) -> None:
     game = cafe.started_game(ann, bob)
     written = ann.run("say", str(game), "good", "luck,", "bob!", env=NARROW)
     assert written.exit_code == ExitCode.OK, written.output

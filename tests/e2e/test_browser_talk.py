@@ -78,7 +78,9 @@ def test_write_at_the_table_from_the_page_on_a_phone(browser, axe_source, client
 def test_outsiders_see_no_talk(browser, client):
     game_id = client.new_game("max", "ned")
     player = list(client.tokens)[-1]
-    said = client.call("POST", f"/api/games/{game_id}/messages", player, json={"text": "ours-alone-zq"})
+    said = client.call(
+        "POST", f"/api/games/{game_id}/messages", player, json={"text": "ours-alone-zq"}
+    )
     assert said.status_code == 201
     outsider = client.sign_up("oli")
     context = browser.new_context(viewport=PHONE)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from server.clock.timesource import FakeClock, use
 from server.games import talk
 
@@ -54,7 +55,9 @@ def test_a_message_is_written_and_read_in_order_after_an_id(api):
 @pytest.mark.postgres
 def test_a_message_is_trimmed_keeps_its_line_breaks_and_loses_control_characters(api):
     game_id, tokens = api.started_game("ann", "bob")
-    sent = post(api, game_id, tokens["ann"], "  first line\r\nsecond\x07 line\u202e\tend\n\n\n\nlast  ")
+    sent = post(
+        api, game_id, tokens["ann"], "  first line\r\nsecond\x07 line\u202e\tend\n\n\n\nlast  "
+    )
     assert sent.status_code == 201, sent.json
     assert sent.json["text"] == "first line\nsecond lineend\n\nlast"
     markup = post(api, game_id, tokens["bob"], "<script>alert(1)</script> https://example.org")
@@ -128,7 +131,10 @@ def test_a_message_changes_neither_the_games_version_nor_its_etag(api):
     assert after.json["version"] == before.json["version"]
     assert after.headers["ETag"] == before.headers["ETag"]
     cached = api.call(
-        "GET", f"/api/games/{game_id}", tokens["bob"], headers={"If-None-Match": before.headers["ETag"]}
+        "GET",
+        f"/api/games/{game_id}",
+        tokens["bob"],
+        headers={"If-None-Match": before.headers["ETag"]},
     )
     assert cached.status_code == 304
 

@@ -43,7 +43,10 @@ def test_messages_go_with_their_game_and_the_purge_counts_them(api):
     with api.app.app_context(), Session(get_engine(api.app)) as session:
         would = retention.purge(session, settings_of(api.app), later, dry_run=True)
     assert would["open games expired"] == 1 and would["table talk deleted"] == 2
-    assert talk_of(api.app) == {game_id: ["kept with its game"], opened: ["anyone there?", "hello?"]}
+    assert talk_of(api.app) == {
+        game_id: ["kept with its game"],
+        opened: ["anyone there?", "hello?"],
+    }
     with api.app.app_context(), Session(get_engine(api.app)) as session:
         done = retention.purge(session, settings_of(api.app), later)
     assert done["table talk deleted"] == 2

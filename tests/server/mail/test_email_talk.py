@@ -38,7 +38,9 @@ def play(api, game_id, tokens) -> str:
     name = now["to_move"]
     hint = api.call("GET", f"/api/games/{game_id}/hints?n=1", tokens[name]).json["hints"][0]
     body = {"turn": hint["turn"], "version": now["version"]}
-    assert api.call("POST", f"/api/games/{game_id}/turns", tokens[name], json=body).status_code == 201
+    assert (
+        api.call("POST", f"/api/games/{game_id}/turns", tokens[name], json=body).status_code == 201
+    )
     return name
 
 

@@ -27,7 +27,7 @@ def test_only_players_and_invitees_see_the_talk(api):
     assert page.status_code == 200 and SECRET not in page.text and 'id="talk"' not in page.text
     bob = signed_in(api, "bob")
     page = bob.get(f"/games/{game_id}")
-    assert SECRET in page.text and 'action="/games/%s/messages"' % game_id in page.text
+    assert SECRET in page.text and f'action="/games/{game_id}/messages"' in page.text
     api.register("dan")
     opened = api.call(
         "POST", "/api/games", tokens["ann"], json={"seats": 3, "invite": ["dan"], "private": True}
@@ -114,7 +114,12 @@ def test_the_settings_choose_how_talk_comes_by_email(api):
     assert 'name="talk_emails" value="with_turns" checked' in page
     saved = ann.post(
         "/settings/preferences",
-        data={"csrf": csrf_of(page), "turn_emails": "each", "timezone": "UTC", "talk_emails": "off"},
+        data={
+            "csrf": csrf_of(page),
+            "turn_emails": "each",
+            "timezone": "UTC",
+            "talk_emails": "off",
+        },
     )
     assert saved.status_code == 303
     assert api.call("GET", "/api/me/preferences", token).json["talk_emails"] == "off"
