@@ -67,7 +67,7 @@ def test_write_at_the_table_from_the_page_on_a_phone(browser, axe_source, client
     page.set_viewport_size(PHONE)
     page.get_by_text("Mute a player").click()
     page.get_by_role("button", name=f"Mute {reader}").click()
-    expect(page.get_by_role("status")).to_contain_text(f"You muted {reader}")
+    expect(page.get_by_role("status").filter(has_text=f"You muted {reader}")).to_be_visible()
     expect(page.get_by_role("region", name="Table talk")).not_to_contain_text("bold?")
     page.get_by_text("Mute a player").click()
     page.get_by_role("button", name=f"Hear {reader} again").click()

@@ -5,8 +5,12 @@ settings' one field for talk by email."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from server_support import csrf_of, signed_in
+
+from server.mail import times
 
 SECRET = "only-for-the-table"
 
@@ -124,3 +128,15 @@ def test_the_settings_choose_how_talk_comes_by_email(api):
     assert saved.status_code == 303
     assert api.call("GET", "/api/me/preferences", token).json["talk_emails"] == "off"
     assert 'name="talk_emails" value="off" checked' in ann.get("/settings").text
+
+
+def test_each_message_shows_its_time_in_the_readers_zone(api):
+    game_id, tokens = api.started_game("ann", "bob")
+    say(api, game_id, tokens["ann"], "what time is it?")
+    prefs = {"timezone": "Asia/Tokyo"}
+    assert api.call("PATCH", "/api/me/preferences", tokens["bob"], json=prefs).status_code == 200
+    [said] = api.call("GET", f"/api/games/{game_id}/messages", tokens["bob"]).json["messages"]
+    at = datetime.fromisoformat(said["at"])
+    page = signed_in(api, "bob").get(f"/games/{game_id}").text
+    assert f'<time datetime="{said["at"]}" class="muted">{times.local(at, "Asia/Tokyo")}' in page
+    assert "JST" in times.local(at, "Asia/Tokyo")
