@@ -139,12 +139,11 @@ def readable_game(session: Session, game_id: int, player: Player) -> GameRecord:
     return game
 
 
-def _writer_seat(session: Session, game_id: int, player: Player) -> tuple[GameRecord, GameSeat]:
-    """The game and the seat of `player` writing at its table; the refusals of `readable_game`
-    for an outsider, a 403 for an invitee who has not taken a seat."""
+def _written_at(session: Session, game_id: int, player: Player) -> GameRecord:
+    """The game at whose table `player` writes: the refusals of `readable_game` for an
+    outsider, a 403 for an invitee who has not taken a seat."""
     game = readable_game(session, game_id, player)
-    seat = seat_of(session, game, player)
-    if seat is None:
+    if seat_of(session, game, player) is None:
         raise Forbidden(
             "not_a_player",
             lazy_gettext(
@@ -152,7 +151,7 @@ def _writer_seat(session: Session, game_id: int, player: Player) -> tuple[GameRe
                 game=game_id,
             ),
         )
-    return game, seat
+    return game
 
 
 def post(
@@ -172,7 +171,7 @@ def post(
         # one player's messages are written one at a time (PostgreSQL's row lock; SQLite
         # has one writer anyway), so that two at once cannot both slip under a limit
         writer.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
-        game, _seat = _writer_seat(writer, game_id, player)
+        game = _written_at(writer, game_id, player)
         now = utcnow()
         _within_limits(writer, game_id, player.id, now)
         message = TableTalk(
