@@ -2,7 +2,7 @@
 
 A reply is read the same whatever the player's language: the turn notation (`DEf@DE1`, the
 tile codes, the chairs) is the same everywhere, and each word around it (`bar`, `swap`,
-`birthday=`, `join`, `game`) is accepted in English, Czech (with or without its
+`birthday=`, `join`, `game`, `say:`) is accepted in English, Czech (with or without its
 diacritics), German and Russian alike, in any case. Every word is compared folded (`fold`),
 so that `výměna`, `vymena` and `VÝMĚNA` are one word. The seeds' own words are the ones
 listed: the game's terms of docs/languages.md and the verbs a player writes for them.
