@@ -26,6 +26,7 @@ from cafe.bots import GreedyBot
 from cafe.league.table import Move, TableRow
 from server import config, phrases
 from server.games.store import standing_json
+from server.games.talk import Said
 from server.games.turns import result_detail
 from server.league import messages as league
 from server.league.labels import LeagueLabel
@@ -108,6 +109,21 @@ def removed(game: Game, shown: GameFacts) -> GameFacts:
     return dataclasses.replace(shown, state=after.to_position(), version=shown.version + 1)
 
 
+#: Table talk as long as it gets: a message of the most characters, an address longer than
+#: a line in it, and the writer's line breaks (and a message that is markup, shown as text).
+TALK = [
+    Said(
+        1,
+        BOB,
+        ("<b>Good luck</b> & <script>alert(1)</script>\nSee https://example.org/"
+         + "x" * 90 + "\n\n" + "a long message that wraps " * 20)[:500],
+        DEADLINE - timedelta(hours=3),
+        4,
+    ),
+    Said(2, CID, "Thanks!", DEADLINE - timedelta(hours=2), 4),
+]  # fmt: skip
+
+
 def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
     """One way to build each kind of email, by the name of its template pair; `ones`: with
     1 for every count the samples choose (points, minutes, days, seats, games), for the
@@ -164,7 +180,7 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
             links=LINKS,
         ),
         "game_started": lambda: messages.game_started(running, me, LINKS),
-        "your_turn": lambda: messages.your_turn(running, me, hints, LINKS),
+        "your_turn": lambda: messages.your_turn(running, me, hints, LINKS, TALK),
         "turn_played": lambda: messages.turn_played(running, me, LINKS),
         "turn_confirmed": lambda: messages.turn_confirmed(running, me, log[-1], LINKS),
         "turn_refused": lambda: messages.turn_refused(
@@ -205,6 +221,20 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
         "timed_out": lambda: messages.timed_out(clocked, me, timed_out, LINKS),
         "removed": lambda: messages.removed(removed(game, clocked), me, removal, LINKS),
         "auto_vacation": lambda: messages.auto_vacation(clocked, me, 1 if ones else 3.5, LINKS),
+        "table_talk": lambda: messages.table_talk(
+            me, game_id=GAME, players=[ANN, BOB, CID], talk=TALK[: 1 if ones else 2], links=LINKS
+        ),
+        "talk_refused": lambda: messages.talk_refused(
+            me,
+            game_id=GAME,
+            reason=phrase(
+                "the message has %(length)s characters; a message has at most %(most)s",
+                length=612,
+                most=500,
+            ),
+            text="a message that was too long " * 8,
+            links=LINKS,
+        ),
         "vacation_started": lambda: messages.vacation_started(
             me, until=DEADLINE, games=away, bank_days=1 if ones else 9.5, links=LINKS
         ),
@@ -284,10 +314,12 @@ def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rende
 
 
 def shipped_kinds() -> set[str]:
-    """The email pairs in the installed package (`base` is the layout, not an email)."""
+    """The email pairs in the installed package (`base` is the layout and `_…` are the
+    pieces the pairs include, not emails)."""
     folder = resources.files("server").joinpath("templates", "email")
     pairs = {entry.name.removesuffix(".txt") for entry in folder.iterdir()}
-    return {name for name in pairs if (folder / f"{name}.txt").is_file()} - {"base"}
+    emails = {name for name in pairs if (folder / f"{name}.txt").is_file()} - {"base"}
+    return {name for name in emails if not name.startswith("_")}
 
 
 def check(kind: str, build: Callable[[], messages.Rendered]) -> str | None:

@@ -214,6 +214,39 @@ class ApiClient:
     def resign(self, game_id: int) -> dict[str, Any]:
         return self._json("POST", f"/api/games/{game_id}/resign")
 
+    # --- table talk (docs/playing.md) ----------------------------------------------------
+
+    def messages(self, game_id: int, after: int = 0) -> list[dict[str, Any]]:
+        """The game's table talk after the message `after`, oldest first (`id`, `player`,
+        `text`, `at`, `version`); those of muted players left out."""
+        params = {"after": str(after)}
+        path = f"/api/games/{game_id}/messages"
+        said: list[dict[str, Any]] = self._json("GET", path, params=params, repeatable=True)[
+            "messages"
+        ]
+        return said
+
+    def say(self, game_id: int, text: str) -> dict[str, Any]:
+        """Write `text` at the game's table; the message as stored."""
+        return self._json("POST", f"/api/games/{game_id}/messages", body={"text": text})
+
+    def mutes(self) -> list[str]:
+        """The players the caller muted."""
+        muted: list[str] = self._json("GET", "/api/me/mutes", repeatable=True)["muted"]
+        return muted
+
+    def mute(self, name: str) -> list[str]:
+        """Mute a player (idempotent); the players muted now."""
+        path = f"/api/me/mutes/{_segment(name)}"
+        muted: list[str] = self._json("PUT", path, repeatable=True)["muted"]
+        return muted
+
+    def unmute(self, name: str) -> list[str]:
+        """Hear a muted player again (idempotent); the players muted now."""
+        path = f"/api/me/mutes/{_segment(name)}"
+        muted: list[str] = self._json("DELETE", path, repeatable=True)["muted"]
+        return muted
+
     # --- leagues and ratings (docs/league.md) -------------------------------------------
 
     def leagues(self) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from client.commands import (
     rating,
     records,
     rules,
+    talk,
     vacation,
 )
 from client.config import DEFAULT_PROFILE
@@ -185,6 +186,10 @@ for command in (
     records.record,
     records.verify,
     play.resign,
+    talk.say,
+    talk.talk,
+    talk.mute,
+    talk.unmute,
     vacation.vacation,
     rating.rating,
     account.prefs,

@@ -34,6 +34,16 @@ class TurnEmails(StrEnum):
     NONE = "none"
 
 
+class TalkEmails(StrEnum):
+    """How a player hears of their games' table talk by email (`server.games.talk`): an
+    email per message (several written within minutes come as one), inside the game's
+    other emails but at most a day late (the default), or not at all."""
+
+    EACH = "each"
+    WITH_TURNS = "with_turns"
+    OFF = "off"
+
+
 class GameStatus(StrEnum):
     """A game's life: open for players to join, active (being played), finished."""
 
@@ -182,7 +192,8 @@ class Player(SQLModel, table=True):
     The email preferences: `turn_emails` (a `TurnEmails`) and `others_turns` (also
     hear of the other players' turns); `last_digest_at` is when the last digest period
     closed, for players who chose the digest; `reminders` of deadlines, the `timezone`
-    (an IANA name) times are shown in and the `language` (`cafe.i18n`) they read. The
+    (an IANA name) times are shown in and the `language` (`cafe.i18n`) they read;
+    `talk_emails` (a `TalkEmails`) how the table talk of their games reaches them. The
     vacation bank (`server.clock.bank.Bank`) is `vacation_hours` at `vacation_as_of`, plus
     `vacation_carry` seconds off vacation not yet credited.
     """
@@ -219,6 +230,11 @@ class Player(SQLModel, table=True):
     #: The language the player reads (`cafe.i18n.LANGUAGES`): their emails and pages.
     language: str = Field(
         default=i18n.DEFAULT, max_length=8, sa_column_kwargs={"server_default": i18n.DEFAULT}
+    )
+    talk_emails: TalkEmails = Field(
+        default=TalkEmails.WITH_TURNS,
+        sa_type=AutoString(length=10),
+        sa_column_kwargs={"server_default": TalkEmails.WITH_TURNS.value},
     )
     vacation_hours: int = Field(default=14 * 24, sa_column_kwargs={"server_default": "336"})
     vacation_as_of: datetime = Field(default_factory=utcnow)
@@ -361,7 +377,13 @@ class GameRecord(SQLModel, table=True):
 
 
 class GameSeat(SQLModel, table=True):
-    """A player in a game: the order they joined in, and their seat once the game starts."""
+    """A player in a game: the order they joined in, and their seat once the game starts.
+
+    The game's table talk by email (`server.games.talk`): `talk_mailed` is the newest
+    message (`TableTalk.id`) an email to this player has quoted or passed over (0: none),
+    so that each email quotes only what the player has not been emailed yet; `talk_due`
+    (indexed, for the worker) is when a message not emailed by then is sent alone (None:
+    nothing waits)."""
 
     __tablename__ = "game_seats"
     __table_args__ = (
@@ -375,6 +397,49 @@ class GameSeat(SQLModel, table=True):
     join_order: int
     seat: int | None = None
     joined_at: datetime = Field(default_factory=utcnow)
+    talk_mailed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    talk_due: datetime | None = Field(default=None, index=True)
+
+
+#: The longest message of table talk, in characters (after trimming).
+TALK_LENGTH = 500
+
+
+class TableTalk(SQLModel, table=True):
+    """One message of a game's table talk (`server.games.talk`): who wrote it (`player_id`,
+    one of the game's players), its `text` (1 to `TALK_LENGTH` characters, no control
+    character but line breaks) and the game's `version` when it was written. Only the
+    game's players and invitees read it; it is kept as long as its game is, and deleted
+    with it (`server.jobs.retention`). Writing one changes nothing of the game's row: not
+    its version, nor its ETag."""
+
+    __tablename__ = "table_talk"
+    __table_args__ = (
+        #: A game's messages in order, and those after an id (`?after=`).
+        Index("ix_table_talk_game", "game_id", "id"),
+        #: A player's messages of the last hour or day, for the limits.
+        Index("ix_table_talk_player", "player_id", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    player_id: int = Field(foreign_key="players.id")
+    text: str = Field(max_length=TALK_LENGTH)
+    version: int
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Mute(SQLModel, table=True):
+    """A player (`player_id`) who muted another (`muted_id`): the muted player's table talk
+    is hidden from them in every game and never emailed to them."""
+
+    __tablename__ = "mutes"
+    __table_args__ = (UniqueConstraint("player_id", "muted_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id")
+    muted_id: int = Field(foreign_key="players.id")
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class Vacation(SQLModel, table=True):

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from cafe.i18n import gettext, ngettext
+from cafe.i18n import Message, Text, gettext, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,23 @@ def of(message: Any) -> Phrase:
     phrase: its words are looked up in the catalogs when said, and stay as they are where
     the catalogs do not have them."""
     return Phrase(str(message))
+
+
+def of_text(message: Message) -> Phrase:
+    """A refusal's message as a phrase: a `Text` (a message of the catalogs and its values,
+    as the service's refusals are made) kept as its parts, so that it is said in the
+    reader's language, values that are `Text` too; words already, as `of`."""
+    if not isinstance(message, Text):
+        return of(message)
+    values: dict[str, str | int | Phrase] = {}
+    for name, value in message.values.items():
+        if isinstance(value, Text):
+            values[name] = of_text(value)
+        elif isinstance(value, int | str) and not isinstance(value, bool):
+            values[name] = value
+        else:
+            values[name] = str(value)
+    return Phrase(message.message, values, message.plural, message.num)
 
 
 #: Words to say in an email: a phrase, several (parted by semicolons), or words already.

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cafe.i18n import gettext as _
-from client.errors import CliError, Unreachable
+from cafe.i18n import ngettext
+from client.errors import ApiError, CliError, Unreachable
 from client.gameview import (
     final_text,
     header,
@@ -22,6 +23,7 @@ from client.gameview import (
     player_zone,
 )
 from client.output import color_wanted, note, say, terminal_width
+from client.output import command as cafe_command
 from client.timeview import zone
 
 if TYPE_CHECKING:
@@ -51,6 +53,8 @@ Layout = Annotated[
 ]
 #: The wide board's width: narrower terminals get the compact one.
 WIDE_COLUMNS = 93
+#: How many of the newest messages of table talk `cafe show` prints.
+SHOWN_TALK = 3
 
 #: What one look at the server found: the state to act on (None: keep waiting) and a line
 #: saying what we are waiting for.
@@ -102,7 +106,8 @@ def show(
     In colour on a terminal: nations in their colours, ladies ♀ and gentlemen ♂, the last
     turn's guests reversed, the bar with its next value, the deadline. Plain text when piped,
     with --plain, or with NO_COLOR set (the last turn's guests marked ›). The board fits the
-    terminal: 93 columns, or 80 (--wide / --compact choose).
+    terminal: 93 columns, or 80 (--wide / --compact choose). Under it, for the game's
+    players and invitees, the last three messages of its table talk (all: `cafe talk`).
     """
     import json
 
@@ -118,6 +123,36 @@ def show(
         say(json.dumps(state, indent=2, ensure_ascii=False), fit=False)
     else:
         print_game(state, color=color_wanted(plain), api=api, wide=wide)
+        print_talk(api, game_id)
+
+
+def print_talk(api: "ApiClient", game_id: int) -> None:
+    """The newest `SHOWN_TALK` messages of the game's table talk, if it has any and the
+    player reads it (a spectator does not: the server refuses, and nothing is printed)."""
+    from client.talkview import talk_text
+
+    try:
+        messages = api.messages(game_id)
+    except ApiError as error:
+        if error.status in (403, 404):
+            return
+        raise
+    if not messages:
+        return
+    say("")
+    if len(messages) > SHOWN_TALK:
+        say(
+            ngettext(
+                "At the table, the last %(num)s of %(all)s messages (all: %(command)s):",
+                "At the table, the last %(num)s of %(all)s messages (all: %(command)s):",
+                SHOWN_TALK,
+                all=len(messages),
+                command=cafe_command("talk", game_id),
+            )
+        )
+    else:
+        say(_("At the table:"))
+    say(talk_text(messages[-SHOWN_TALK:], player_zone(api), terminal_width()))
 
 
 def watch(

@@ -17,6 +17,7 @@ from server.api import (
     meta,
     preferences,
     ratings,
+    talk,
     turns,
     vacation,
 )
@@ -29,7 +30,18 @@ SERVER_TIME = "Server-Time"
 
 def init_app(app: Flask) -> None:
     """Register the API blueprints, and the service's time on every answer."""
-    areas = (accounts, preferences, vacation, games, turns, adjudication, leagues, ratings, meta)
+    areas = (
+        accounts,
+        preferences,
+        vacation,
+        games,
+        turns,
+        talk,
+        adjudication,
+        leagues,
+        ratings,
+        meta,
+    )
     for module in areas:
         app.register_blueprint(module.bp)
     app.after_request(_stamp_time)

@@ -15,7 +15,9 @@ with their settings):
 - `signin_codes`: deleted once expired and older than the hour the per-player limit counts;
 - `offered_hints`: deleted once their game has moved past their version or finished;
 - `throttle_events`: deleted after a day (the limits count one hour);
-- open games nobody joined: deleted after `OPEN_GAME_DAYS`, their creator told by email.
+- open games nobody joined: deleted after `OPEN_GAME_DAYS`, their creator told by email;
+- `table_talk`: a game's messages are kept as long as the game, and deleted with it (an
+  expired open game's, counted as their own rule).
 
 `purge` is what `cafe-server purge` and the worker's schedule run.
 """
@@ -40,6 +42,7 @@ from server.models import (
     OutboxStatus,
     Player,
     SignInCode,
+    TableTalk,
     ThrottleEvent,
 )
 from server.postbox import addresses, notices
@@ -61,6 +64,7 @@ def purge(
     """Apply every rule as of `now`; rows changed or deleted per rule. With `dry_run`
     nothing is kept (the counts say what would be done); otherwise it is committed."""
     body_until = now - _days(config.mail_body_days)
+    expired, talk = _expire_open_games(session, config, now)
     counts = {
         "idempotency keys deleted": _delete(
             session,
@@ -115,7 +119,8 @@ def purge(
         "throttle events deleted": _delete(
             session, ThrottleEvent, ThrottleEvent.created_at < now - THROTTLE_KEEP
         ),
-        "open games expired": _expire_open_games(session, config, now),
+        "open games expired": expired,
+        "table talk deleted": talk,
     }
     if dry_run:
         session.rollback()
@@ -146,8 +151,9 @@ def _count(result: Any) -> int:
     return int(result.rowcount)
 
 
-def _expire_open_games(session: Session, config: Settings, now: datetime) -> int:
-    """Delete the open games nobody joined within `OPEN_GAME_DAYS`, telling each creator."""
+def _expire_open_games(session: Session, config: Settings, now: datetime) -> tuple[int, int]:
+    """Delete the open games nobody joined within `OPEN_GAME_DAYS`, telling each creator,
+    and their table talk with them; how many games and messages."""
     age = config.open_game_days
     seated = (
         select(func.count())
@@ -166,6 +172,7 @@ def _expire_open_games(session: Session, config: Settings, now: datetime) -> int
         .with_for_update(skip_locked=True)
     ).all()
     links = addresses.links(config)
+    talk = 0
     for game in games:
         assert game.id is not None
         creator = session.get_one(Player, game.creator_id)
@@ -179,7 +186,8 @@ def _expire_open_games(session: Session, config: Settings, now: datetime) -> int
             days=age,
             links=links,
         )
+        talk += _count(session.execute(delete(TableTalk).where(col(TableTalk.game_id) == game.id)))
         session.execute(delete(GameSeat).where(col(GameSeat.game_id) == game.id))
         session.delete(game)
     session.flush()
-    return len(games)
+    return len(games), talk

@@ -3,8 +3,9 @@ with retries and backoff.
 
 Every `WORKER_SWEEP` seconds a round first sweeps the due deadlines, reminders and vacation
 emails (`server.jobs.sweep`: time-outs, automatic vacation days, reminders, vacations
-starting or ending, league digests, each exactly once however many workers run); their
-emails are then delivered like any other.
+starting or ending, league digests, each exactly once however many workers run) and queues
+the table talk that waited long enough to go alone (`server.jobs.talk_mail`); their emails
+are then delivered like any other.
 
 Each round claims a batch (`server.jobs.outbox.claim`), renders its events from the games as
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
@@ -55,7 +56,7 @@ from sqlmodel import Session
 
 from server.config import Settings
 from server.db import make_engine
-from server.jobs import computers, digest, outbox, retention, sweep
+from server.jobs import computers, digest, outbox, retention, sweep, talk_mail
 from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow
@@ -161,11 +162,12 @@ class Worker:
         return max(0.0, self._resume_at - time.monotonic())
 
     def run_once(self) -> int:
-        """Sweep the clocks (at most every `WORKER_SWEEP` seconds), play the computer
-        players' turns that are due (every round: `server.jobs.computers`), queue the digests that
-        are due (at most once a minute), apply the retention rules (once an hour), then claim
-        and process one batch of messages; the number of games and messages handled (0:
-        nothing due, or the SMTP server cannot be reached). What an error left unwritten of
+        """Sweep the clocks and queue the table talk that is due (at most every
+        `WORKER_SWEEP` seconds), play the computer players' turns that are due (every round:
+        `server.jobs.computers`), queue the digests that are due (at most once a minute),
+        apply the retention rules (once an hour), then claim and process one batch of
+        messages; the number of games and messages handled (0: nothing due, or the SMTP
+        server cannot be reached). What an error left unwritten of
         the last batch is written first."""
         if self._unconcluded is not None:
             self._conclude(self._unconcluded)
@@ -173,7 +175,7 @@ class Worker:
         if time.monotonic() >= self._next_sweep:
             self._next_sweep = time.monotonic() + self.config.worker_sweep
             done = sweep.sweep(self.clock_engine, self.config)
-            swept = done.total
+            swept = done.total + talk_mail.queue_due(self.engine, self.config)
             self.sweeps += 1
             log.debug("sweep %d done: %d acted on", self.sweeps, swept)
             if swept:

@@ -11,6 +11,12 @@ daily digest reads its games' facts from a batch too (`server.mail.digest`).
 The turns a "your turn" email offers are remembered (`OfferedHints`) so that a reply of `1`,
 `2` or `3` means what the email showed: the first offer made at a version is kept, and the
 new ones are written in one statement that leaves a rival's offer of the same turns alone.
+
+An email of a kind that quotes table talk (`KindRules.talk`) carries the messages of the
+game its reader was not emailed yet (`take_talk`, `server.games.talk.unmailed`): the batch
+learns which of its games have talk in one query, quotes each reader's messages in the
+first such email of the batch only, and remembers, with the offers, the newest message
+each reader was emailed (`store`).
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from sqlmodel import Session, col, select
 
 from server.clock.store import seat_clocks
 from server.config import Settings
+from server.games import talk
 from server.games.notify import recipient
+from server.games.talk import Said
 from server.league import labels
 from server.league.labels import LeagueLabel
 from server.mail import messages, outgoing
@@ -46,7 +54,7 @@ from server.models import (
     utcnow,
 )
 from server.postbox import addresses
-from server.postbox.addresses import ReplyAddress
+from server.postbox.addresses import ReplyAddress, TalkReplyAddress
 from server.postbox.facts import Links, Recipient
 from server.postbox.kinds import CREATOR_KINDS, EmailKind
 
@@ -99,7 +107,7 @@ def offered(session: Session, *, game_id: int, version: int, player_id: int) -> 
 class GameMail:
     """One email about a game for one player, as its renderer sees it: the game (its row,
     and the facts of a started game), the recipient, the links, the log entry it tells of
-    (`turn`) and what the caller adds (`extra`)."""
+    (`turn`), the table talk it quotes (`talk`) and what the caller adds (`extra`)."""
 
     kind: EmailKind
     record: GameRecord
@@ -108,6 +116,7 @@ class GameMail:
     batch: Batch
     turn: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    talk: Sequence[Said] = ()
 
     @property
     def game(self) -> GameFacts:
@@ -135,7 +144,20 @@ def _turn_refused(mail: GameMail) -> Rendered:
     state = mail.game.state
     to_move = not mail.game.seed_hex and state["players"][state["to_move"]] == mail.player.name
     hints = mail.hints() if to_move else []
-    return messages.turn_refused(mail.game, mail.to, links=mail.links, hints=hints, **mail.extra)
+    return messages.turn_refused(
+        mail.game, mail.to, links=mail.links, hints=hints, talk=mail.talk, **mail.extra
+    )
+
+
+def _table_talk(mail: GameMail) -> Rendered:
+    """The game's table talk the reader was not emailed with another email (a game that
+    has not started yet too)."""
+    game = mail.record
+    assert game.id is not None
+    players = game.state["players"] if game.state is not None else mail.batch.seated(game.id)
+    return messages.table_talk(
+        mail.to, game_id=game.id, players=players, talk=mail.talk, links=mail.links
+    )
 
 
 def _lobby(mail: GameMail) -> Rendered:
@@ -162,18 +184,23 @@ def _lobby(mail: GameMail) -> Rendered:
 RENDERERS: dict[EmailKind, Renderer] = {
     EmailKind.PLAYER_JOINED: _lobby,
     EmailKind.TABLE_FULL: _lobby,
-    EmailKind.GAME_STARTED: lambda m: messages.game_started(m.game, m.to, m.links),
-    EmailKind.YOUR_TURN: lambda m: messages.your_turn(m.game, m.to, m.hints(), m.links),
-    EmailKind.TURN_PLAYED: lambda m: messages.turn_played(m.game, m.to, m.links),
-    EmailKind.TURN_CONFIRMED: lambda m: messages.turn_confirmed(m.game, m.to, m.played(), m.links),
-    EmailKind.TURN_REFUSED: _turn_refused,
-    EmailKind.GAME_OVER: lambda m: messages.game_over(m.game, m.to, m.links),
-    EmailKind.REMINDER: lambda m: messages.reminder(m.game, m.to, m.hints(), utcnow(), m.links),
-    EmailKind.TIMED_OUT: lambda m: messages.timed_out(m.game, m.to, m.played(), m.links),
-    EmailKind.REMOVED: lambda m: messages.removed(m.game, m.to, m.played(), m.links),
-    EmailKind.AUTO_VACATION: lambda m: messages.auto_vacation(
-        m.game, m.to, m.player.vacation_hours / 24, m.links
+    EmailKind.GAME_STARTED: lambda m: messages.game_started(m.game, m.to, m.links, m.talk),
+    EmailKind.YOUR_TURN: lambda m: messages.your_turn(m.game, m.to, m.hints(), m.links, m.talk),
+    EmailKind.TURN_PLAYED: lambda m: messages.turn_played(m.game, m.to, m.links, m.talk),
+    EmailKind.TURN_CONFIRMED: lambda m: messages.turn_confirmed(
+        m.game, m.to, m.played(), m.links, m.talk
     ),
+    EmailKind.TURN_REFUSED: _turn_refused,
+    EmailKind.GAME_OVER: lambda m: messages.game_over(m.game, m.to, m.links, m.talk),
+    EmailKind.REMINDER: lambda m: messages.reminder(
+        m.game, m.to, m.hints(), utcnow(), m.links, m.talk
+    ),
+    EmailKind.TIMED_OUT: lambda m: messages.timed_out(m.game, m.to, m.played(), m.links, m.talk),
+    EmailKind.REMOVED: lambda m: messages.removed(m.game, m.to, m.played(), m.links, m.talk),
+    EmailKind.AUTO_VACATION: lambda m: messages.auto_vacation(
+        m.game, m.to, m.player.vacation_hours / 24, m.links, m.talk
+    ),
+    EmailKind.TABLE_TALK: _table_talk,
 }
 
 
@@ -239,6 +266,12 @@ class Batch:
         self.new_offers: list[dict[str, Any]] = []
         self.recent = self._recent_turns()
         self.leagues = labels.labels(session, self.games.values())
+        #: the newest message of each of the games that have table talk
+        self.talked = talk.newest_ids(session, list(game_ids)) if game_ids else {}
+        #: the (game, player) pairs whose talk an email of the batch quoted already
+        self._talk_taken: set[tuple[int, int]] = set()
+        #: (game, player, newest message) emailed, to remember (`stage`)
+        self.talk_marks: list[tuple[int, int, int]] = []
 
     def _recent_turns(self) -> dict[int, list[LoggedTurn]]:
         """The end of each game's log, oldest first, in one query: long enough to reach back
@@ -283,9 +316,23 @@ class Batch:
             self._facts[game.id] = facts_of(game, self.recent[game.id], self.leagues.get(game.id))
         return self._facts[game.id]
 
+    def take_talk(self, game: GameRecord, player: Player) -> list[Said]:
+        """The table talk of `game` an email to `player` quotes: the messages they were not
+        emailed yet, in the first email of the batch that asks (none in the later ones);
+        the newest message is remembered as emailed (`stage`)."""
+        assert game.id is not None and player.id is not None
+        key = (game.id, player.id)
+        if game.id not in self.talked or key in self._talk_taken:
+            return []
+        self._talk_taken.add(key)
+        lines, newest = talk.unmailed(self.session, game.id, player)
+        if newest:
+            self.talk_marks.append((game.id, player.id, newest))
+        return lines
+
     def hints(self, facts: GameFacts, player: Player) -> list[OfferedTurn]:
         """The turns a "your turn" email offers: those offered at this version already, or
-        the engine's best (`HINTS`), remembered by `stage_offers`."""
+        the engine's best (`HINTS`), remembered by `stage`."""
         assert player.id is not None
         key = (facts.id, player.id)
         if key not in self.offers:
@@ -304,9 +351,13 @@ class Batch:
             )
         return self.offers[key]
 
-    def stage_offers(self) -> None:
-        """Write the new offers in the session's transaction: one statement; an offer made
-        meanwhile by a rival is kept (the same turns)."""
+    def stage(self) -> None:
+        """Write what rendering learnt in the session's transaction: the new offers, in one
+        statement (an offer made meanwhile by a rival is kept: the same turns), and the
+        newest message of table talk each reader was emailed."""
+        if self.talk_marks:
+            talk.mark_mailed(self.session, self.talk_marks)
+            self.talk_marks = []
         if not self.new_offers:
             return
         dialect = self.session.get_bind().dialect.name
@@ -317,10 +368,10 @@ class Batch:
         self.session.execute(insert(table).on_conflict_do_nothing(), offers)
         self.new_offers = []
 
-    def store_offers(self) -> None:
-        """Remember the new offers (`stage_offers`) and commit them."""
-        if self.new_offers:
-            self.stage_offers()
+    def store(self) -> None:
+        """Remember what rendering learnt (`stage`) and commit it."""
+        if self.new_offers or self.talk_marks:
+            self.stage()
             self.session.commit()
 
     def logged(self, facts: GameFacts, number: int | None) -> LoggedTurn:
@@ -359,20 +410,26 @@ class Batch:
         *,
         turn: int | None = None,
         answering: str | None = None,
+        talk: Sequence[Said] | None = None,
         **extra: Any,
     ) -> Composed:
         """Render the game email `kind` about `game` for `player`: the reply address of an
         email to a seated player names the game's version while the game runs (an email to
-        the creator of an open game has none)."""
+        the creator of an open game has none); that of an email of table talk names the
+        game's table. A kind that quotes table talk quotes `talk`, or else what
+        `take_talk` gives."""
         assert game.id is not None and player.id is not None
         email = EmailKind(kind)
         running = game.status != GameStatus.FINISHED and not email.rules.creator
-        links = addresses.links(
-            self.config,
-            player_id=player.id,
-            reply=ReplyAddress(game.id, game.version, player.id) if running else None,
+        reply: ReplyAddress | TalkReplyAddress | None = (
+            ReplyAddress(game.id, game.version, player.id) if running else None
         )
-        mail = GameMail(email, game, player, links, self, turn, extra)
+        if email is EmailKind.TABLE_TALK:
+            reply = TalkReplyAddress(game.id, player.id)
+        links = addresses.links(self.config, player_id=player.id, reply=reply)
+        if talk is None:
+            talk = self.take_talk(game, player) if email.rules.talk else []
+        mail = GameMail(email, game, player, links, self, turn, extra, talk)
         return Composed(
             to=player.email,
             rendered=RENDERERS[email](mail),

@@ -21,6 +21,10 @@ for, as they are when it is rendered — four players of one game each read thei
 the renderer of its kind (`server.mail.batch.RENDERERS`), with what the batch loaded once
 for all its events (`server.mail.batch.Batch`).
 
+The email of a game's table talk (queued when its messages waited long enough,
+`server.jobs.talk_mail`) carries the messages its reader was not emailed by the time it is
+rendered; if another email of the game carried them all meanwhile, it is superseded.
+
 Notices — league, vacation, invitation, the answers to emailed replies, an expired open
 game — are rendered here from the facts their transaction stored (`server.mail.notices`),
 and sign-in emails too (`server.mail.signin_mail`: their code exists only from the moment they are
@@ -151,7 +155,7 @@ class Preparation:
             if self._outage is not None:
                 raise self._outage
             if self._batch is not None:
-                self._batch.store_offers()
+                self._batch.store()
         finally:
             self.discard()
         self.prepared.ready.sort(key=lambda row: row.id or 0)
@@ -191,6 +195,8 @@ def render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
 def _render(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
     if row.kind == EmailKind.DIGEST:
         return digest.render(batch.session, batch.config, row)
+    if row.kind == EmailKind.TABLE_TALK:
+        return _render_talk(batch, row)
     if row.payload is not None and row.game_id is None:
         outgoing.fill(row, notices.render(batch.config, row))
         return None
@@ -243,6 +249,25 @@ def _render_reminders(
         _fill(batch, row, waiting[0], player)
     else:
         outgoing.fill(row, batch.compose_reminders(player, waiting))
+    return None
+
+
+def _render_talk(batch: Batch, row: OutboxMessage) -> tuple[str, str] | None:
+    """Render the email of a game's table talk for the player it was queued for, from the
+    messages not emailed to them by now (another email of the game may have carried them
+    meanwhile: then there is nothing left to send)."""
+    assert row.payload is not None and row.game_id is not None
+    game = batch.games.get(row.game_id)
+    player = batch.session.get(Player, row.payload["player"])
+    if game is None or player is None:
+        return OutboxStatus.SUPERSEDED, f"game {row.game_id} or its player is gone"
+    why = why_unwanted(player, row.kind)
+    if why is not None:
+        return OutboxStatus.SKIPPED, why
+    talk = batch.take_talk(game, player)
+    if not talk:
+        return OutboxStatus.SUPERSEDED, f"no table talk of game {row.game_id} left to email"
+    outgoing.fill(row, batch.compose(row.kind, game, player, talk=talk))
     return None
 
 

@@ -11,6 +11,7 @@ part the email-safe table board (`server.mail.board`).
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -20,9 +21,10 @@ from cafe.endings import Departure
 from cafe.i18n import N_, gettext, ngettext
 from cafe.render import quantities
 from cafe.render.board_text import COMPACT
+from server.games.talk import Said
 from server.mail import board, times
 from server.mail.facts import DigestGame, EarlierTurn, GameFacts, LoggedTurn, OfferedTurn
-from server.mail.templates import Rendered
+from server.mail.templates import TEXT_WIDTH, Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
 from server.phrases import Words, say
@@ -95,8 +97,46 @@ def variants(options: Options) -> str:
     return gettext("%(birthday)s, coffee klatsch", birthday=birthday)
 
 
-def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -> dict[str, Any]:
-    """The context every game email shares: the pictures, the players, the recipient's seat."""
+#: How far the text part indents the lines of a message of table talk.
+TALK_INDENT = "    "
+
+
+def _talk_text_lines(text: str) -> list[str]:
+    """A message's text as the text part shows it: its own lines, each broken to fit the
+    78 columns with `TALK_INDENT` — a word longer than that too, an address among them:
+    in a message it is words, not a link of ours."""
+    room = TEXT_WIDTH - len(TALK_INDENT)
+    return [
+        part
+        for line in text.split("\n")
+        for part in (textwrap.wrap(line, room, break_on_hyphens=False) or [""])
+    ]
+
+
+def talk_lines(talk: Sequence[Said], zone: str) -> list[dict[str, Any]]:
+    """Messages of table talk as an email quotes them: who, when (in the reader's zone) and
+    the text, as written (the HTML part escapes it; no link in it is made one) and in
+    lines for the text part."""
+    return [
+        {
+            "player": said.player,
+            "at": times.local(said.at, zone),
+            "text": said.text,
+            "lines": _talk_text_lines(said.text),
+        }
+        for said in talk
+    ]
+
+
+def _game(
+    game: GameFacts,
+    recipient: Recipient,
+    links: Links,
+    talk: Sequence[Said] = (),
+    **context: Any,
+) -> dict[str, Any]:
+    """The context every game email shares: the pictures, the players, the recipient's
+    seat, and the table talk it quotes (`talk`: what the reader was not emailed yet)."""
     engine = game.engine
     names = list(engine.players)
     seat = names.index(recipient.name) if recipient.name in names else None
@@ -135,6 +175,7 @@ def _game(game: GameFacts, recipient: Recipient, links: Links, **context: Any) -
         hand_chips=board.hand(engine.hands[seat] if seat is not None else []),
         options=engine.options,
         variants=variants(engine.options),
+        talk=talk_lines(talk, zone),
         **context,
     )
 
@@ -257,9 +298,12 @@ def table_full(
     return render_pair("table_full", context)
 
 
-def game_started(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
-    """The deal: seat order, who begins, the bag's commitment, the recipient's hand."""
-    return render_pair("game_started", _game(game, recipient, links))
+def game_started(
+    game: GameFacts, recipient: Recipient, links: Links, talk: Sequence[Said] = ()
+) -> Rendered:
+    """The deal: seat order, who begins, the bag's commitment, the recipient's hand (and
+    the table talk before the start)."""
+    return render_pair("game_started", _game(game, recipient, links, talk))
 
 
 def birthday_right(game: GameFacts, name: str, example: str | None) -> str | None:
@@ -302,10 +346,15 @@ def birthday_right(game: GameFacts, name: str, example: str | None) -> str | Non
 
 
 def your_turn(
-    game: GameFacts, recipient: Recipient, hints: Sequence[OfferedTurn], links: Links
+    game: GameFacts,
+    recipient: Recipient,
+    hints: Sequence[OfferedTurn],
+    links: Links,
+    talk: Sequence[Said] = (),
 ) -> Rendered:
-    """It is the recipient's turn: the board, what happened since, the best turns to reply,
-    and the birthday right if the recipient may use it."""
+    """It is the recipient's turn: the board, what happened since (the table talk since
+    their last email too), the best turns to reply, and the birthday right if the
+    recipient may use it."""
     preheader = (
         gettext(
             "Your turn %(turn)s in game %(id)s; best turn %(best)s (%(points)s): reply 1 to "
@@ -322,6 +371,7 @@ def your_turn(
         game,
         recipient,
         links,
+        talk,
         since=game.since_last_turn(recipient.name),
         hints=_hints(game.id, hints),
         birthday=birthday_right(game, recipient.name, hints[0].turn if hints else None),
@@ -336,6 +386,7 @@ def reminder(
     hints: Sequence[OfferedTurn],
     now: datetime,
     links: Links,
+    talk: Sequence[Said] = (),
 ) -> Rendered:
     """Time is running out for the recipient's turn: how much is left, the best turns."""
     assert game.deadline is not None
@@ -355,6 +406,7 @@ def reminder(
         game,
         recipient,
         links,
+        talk,
         left=left,
         hints=_hints(game.id, hints),
         since=game.since_last_turn(recipient.name),
@@ -407,13 +459,20 @@ def _timeouts_left(game: GameFacts, name: str) -> int | None:
     return max(0, clock["max_timeouts"] - game.timeouts.get(name, 0))
 
 
-def timed_out(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links) -> Rendered:
+def timed_out(
+    game: GameFacts,
+    recipient: Recipient,
+    played: LoggedTurn,
+    links: Links,
+    talk: Sequence[Said] = (),
+) -> Rendered:
     """The recipient's time ran out and the service played for them: what, for how many
     points, how many more time-outs before removal, and how to avoid them."""
     context = _game(
         game,
         recipient,
         links,
+        talk,
         played=played,
         count=game.timeouts.get(recipient.name, 0),
         remaining=_timeouts_left(game, recipient.name),
@@ -426,13 +485,20 @@ def timed_out(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: 
     return render_pair("timed_out", context)
 
 
-def removed(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links) -> Rendered:
+def removed(
+    game: GameFacts,
+    recipient: Recipient,
+    played: LoggedTurn,
+    links: Links,
+    talk: Sequence[Said] = (),
+) -> Rendered:
     """The recipient was removed from the game on time-out: the game goes on without them,
     or their removal ended it (and why)."""
     context = _game(
         game,
         recipient,
         links,
+        talk,
         played=played,
         count=game.timeouts.get(recipient.name, 0),
         why=why_over(game) if game.engine.is_over else None,
@@ -442,7 +508,11 @@ def removed(game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Li
 
 
 def auto_vacation(
-    game: GameFacts, recipient: Recipient, bank_days: float, links: Links
+    game: GameFacts,
+    recipient: Recipient,
+    bank_days: float,
+    links: Links,
+    talk: Sequence[Said] = (),
 ) -> Rendered:
     """The recipient's time ran out and a day of their vacation bank moved the deadline."""
     clock = game.clock or {}
@@ -450,6 +520,7 @@ def auto_vacation(
         game,
         recipient,
         links,
+        talk,
         bank=quantities.bank(quantities.bank_hours(bank_days)),
         policy=clock.get("timeout"),
         preheader=gettext(
@@ -527,20 +598,26 @@ def vacation_ended(
     return render_pair("vacation_ended", context)
 
 
-def turn_played(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
+def turn_played(
+    game: GameFacts, recipient: Recipient, links: Links, talk: Sequence[Said] = ()
+) -> Rendered:
     """Another player moved (for players who asked to hear of others' turns)."""
     last = game.recent[-1] if game.recent else None
-    return render_pair("turn_played", _game(game, recipient, links, last=last))
+    return render_pair("turn_played", _game(game, recipient, links, talk, last=last))
 
 
 def turn_confirmed(
-    game: GameFacts, recipient: Recipient, played: LoggedTurn, links: Links
+    game: GameFacts,
+    recipient: Recipient,
+    played: LoggedTurn,
+    links: Links,
+    talk: Sequence[Said] = (),
 ) -> Rendered:
     """The answer to an emailed turn that was played: its points, per table, and the draw."""
     preheader = gettext(
         "%(turn)s: %(points)s", turn=played.notation, points=quantities.points(played.points)
     )
-    context = _game(game, recipient, links, played=played, preheader=preheader)
+    context = _game(game, recipient, links, talk, played=played, preheader=preheader)
     return render_pair("turn_confirmed", context)
 
 
@@ -554,6 +631,7 @@ def turn_refused(
     hints: Sequence[OfferedTurn],
     links: Links,
     earlier: EarlierTurn | None = None,
+    talk: Sequence[Said] = (),
 ) -> Rendered:
     """The answer to an emailed turn that was not played: why, the game now, the hints again.
 
@@ -569,6 +647,7 @@ def turn_refused(
         game,
         recipient,
         links,
+        talk,
         problem=problem,
         reason=say(reason),
         read=read,
@@ -624,11 +703,13 @@ def why_over(game: GameFacts) -> str:
     return stored_why_over(game.engine, game.ending, game.standings)
 
 
-def game_over(game: GameFacts, recipient: Recipient, links: Links) -> Rendered:
+def game_over(
+    game: GameFacts, recipient: Recipient, links: Links, talk: Sequence[Said] = ()
+) -> Rendered:
     """Why the game ended, the final standings with penalties, the revealed seed and how to
     verify the game; the game's page shows it all."""
     standings = [{**line, "how": _how_left(line)} for line in game.standings]
-    context = _game(game, recipient, links, why=why_over(game), standings=standings)
+    context = _game(game, recipient, links, talk, why=why_over(game), standings=standings)
     return render_pair("game_over", context)
 
 
@@ -667,6 +748,44 @@ def digest(
     ]
     waiting = sum(1 for item in games if item.your_turn)
     return render_pair("digest", _base(recipient.name, links, items=items, waiting=waiting))
+
+
+def table_talk(
+    recipient: Recipient,
+    *,
+    game_id: int,
+    players: Sequence[str],
+    talk: Sequence[Said],
+    links: Links,
+) -> Rendered:
+    """The messages of a game's table talk the recipient was not emailed with another email
+    of the game (`talk`, oldest first): who wrote what and when, and how to answer by
+    replying."""
+    zone = recipient.timezone
+    context = _base(
+        recipient.name,
+        links,
+        game_id=game_id,
+        title=title(game_id, players, recipient.name),
+        messages=talk_lines(talk, zone),
+        preheader=gettext("%(player)s: %(text)s", player=talk[-1].player, text=talk[-1].text[:80]),
+    )
+    return render_pair("table_talk", context)
+
+
+def talk_refused(
+    recipient: Recipient, *, game_id: int, reason: Words, text: str, links: Links
+) -> Rendered:
+    """The answer to an emailed message of table talk that was not posted: why, and the
+    beginning of what was read."""
+    context = _base(
+        recipient.name,
+        links,
+        game_id=game_id,
+        reason=say(reason),
+        text=text,
+    )
+    return render_pair("talk_refused", context)
 
 
 def reply_unrecognised(*, address: str, links: Links) -> Rendered:

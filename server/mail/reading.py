@@ -5,7 +5,9 @@ has no text, a charset Python does not know is read as UTF-8 (or Latin-1), attac
 ignored, and only the first `MAX_TEXT` characters of the text are looked at. The reply's
 own lines are those above the quoted email and the signature; the turn is the first of them
 that reads as a turn or as the number of a suggested turn (`server.mail.inbound_html` turns
-an HTML-only reply into text first).
+an HTML-only reply into text first). A line `say: …` (its word in any of our languages,
+`server.mail.words.said`) is a message for the game's table, never a turn; the reply's own
+text as a whole (`Reply.text`) is the message of a reply to an email of table talk.
 """
 
 from __future__ import annotations
@@ -83,8 +85,10 @@ class Reply:
     message_id: str | None  # to answer it (only if well-formed)
     recipients: tuple[str, ...]  # envelope recipients first, then To, Cc, Delivered-To…
     automatic: bool  # an auto-responder, a bounce or a list: never answered
-    lines: tuple[str, ...]  # the reply's own lines
+    lines: tuple[str, ...]  # the reply's own lines, but its `say:` lines
     too_large: bool
+    said: tuple[str, ...] = ()  # the text of each `say:` line, in order
+    text: str = ""  # the reply's own text, line breaks and all (not its `>` lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +122,16 @@ def read(
     well_formed = message_id if _MESSAGE_ID.fullmatch(message_id) else None
     key = well_formed or f"sha256:{hashlib.sha256(raw).hexdigest()}"
     text = "" if too_large else _body_text(parsed)
+    own = _own_part(text)
     return Reply(
         message_key=key,
         message_id=well_formed,
         recipients=(*envelope_to, *_addresses(parsed)),
         automatic=bounce or _automatic(parsed),
-        lines=tuple(own_lines(text)),
+        lines=tuple(_tried(own)),
         too_large=too_large,
+        said=tuple(found for line in own if (found := words.said(line)) is not None),
+        text=_joined(own),
     )
 
 
@@ -192,7 +199,15 @@ def _decode(part: Message) -> str:
 
 def own_lines(text: str) -> list[str]:
     """The reply's own non-empty lines: above the attribution line of the quoted email and
-    the signature, quoted (`>`) lines left out, control and format characters removed."""
+    the signature, quoted (`>`) lines and `say:` lines left out, control and format
+    characters removed."""
+    return _tried(_own_part(text))
+
+
+def _own_part(text: str) -> list[str]:
+    """Every line of `text` above the attribution line of the quoted email and the
+    signature, control and format characters removed, stripped (empty and quoted lines
+    too)."""
     text = _INVISIBLE.sub("", text)
     cut = _ATTRIBUTION.search(text)
     if cut is not None:
@@ -204,11 +219,25 @@ def own_lines(text: str) -> list[str]:
         line = _CONTROL.sub("", raw_line).strip()
         if _QUOTE_START.match(line):
             break
-        if line and not line.startswith(">"):
+        lines.append(line)
+    return lines
+
+
+def _tried(own: list[str]) -> list[str]:
+    """The first `MAX_LINES` lines of `own` that may hold a turn, each cut at `MAX_LINE`:
+    not empty, not quoted (`>`), not `say:`."""
+    lines: list[str] = []
+    for line in own:
+        if line and not line.startswith(">") and words.said(line) is None:
             lines.append(line[:MAX_LINE])
         if len(lines) == MAX_LINES:
             break
     return lines
+
+
+def _joined(own: list[str]) -> str:
+    """The reply's own text: its own lines but the quoted (`>`) ones, with their breaks."""
+    return "\n".join(line for line in own if not line.startswith(">")).strip()
 
 
 def choose(lines: tuple[str, ...]) -> Choice | None:

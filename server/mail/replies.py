@@ -13,6 +13,13 @@ registration email (its own form of reply address) registers for the season:
 address) plays a turn in each of the replier's games of that season it names, one line
 each: `GAME: TURN` (`_season_turns`).
 
+Table talk (`server.games.talk`): the lines `say: …` of a reply to a game's email are one
+message at the game's table, posted after the reply's turn (whatever became of it; a reply
+of `say:` lines alone posts the message and plays nothing); the text of a reply to an email
+of table talk (its own form of address) is the message. What the reading takes for the
+quoted email and the signature is never posted. A message that is not posted (empty, too
+long, over the limits, not a player) is answered with the reason.
+
 Every message is handled once, by its Message-ID: a second delivery changes nothing and
 is not answered again. Auto-responders, bounces and list mail are never answered. A reply
 whose address we did not sign gets at most a short refusal, without a word about any game,
@@ -40,7 +47,7 @@ from server.accounts import find_player
 from server.config import Settings, settings_of
 from server.db import get_engine
 from server.domain import DomainError, from_engine
-from server.games import notify, store, turns
+from server.games import notify, store, talk, turns
 from server.league import joining
 from server.league import messages as league_messages
 from server.league.emails import season_facts
@@ -63,7 +70,12 @@ from server.models import (
 )
 from server.phrases import Phrase, phrase
 from server.postbox import addresses, notices
-from server.postbox.addresses import ReplyAddress, is_reply_address, read_reply_address
+from server.postbox.addresses import (
+    ReplyAddress,
+    is_reply_address,
+    read_reply_address,
+    read_talk_reply_address,
+)
 from server.postbox.kinds import EmailKind
 
 log = logging.getLogger(__name__)
@@ -128,6 +140,9 @@ def _handle(
     if reply.automatic:
         _record(session, reply, None, "ignored")
         return Outcome("ignored", "an automatic message")
+    talked = _talk_reply(session, config, reply, ours)  # an email of table talk's address
+    if talked is not None:
+        return talked
     played = _season_turns(session, config, reply, ours)  # a running season's address
     if played is not None:
         return played
@@ -142,6 +157,26 @@ def _handle(
         return Outcome("unrecognised", f"no valid reply address; {answered}")
     player, game = found
     assert signed is not None and game.id is not None
+    if reply.said and not reply.lines and not reply.too_large:
+        return _talk(session, config, reply, player, game.id, "\n".join(reply.said))
+    outcome = _turn(session, config, reply, signed, player, game)
+    if reply.said and outcome.kind != "duplicate" and not reply.too_large:
+        talked = _talk(session, config, reply, player, game.id, "\n".join(reply.said), record=False)
+        return dataclasses.replace(outcome, note=f"{outcome.note}; {talked.note}")
+    return outcome
+
+
+def _turn(
+    session: Session,
+    config: Settings,
+    reply: reading.Reply,
+    signed: ReplyAddress,
+    player: Player,
+    game: GameRecord,
+) -> Outcome:
+    """The turn of a reply to a game's email (the seat, for an invitation): played, or
+    refused with the reason."""
+    assert game.id is not None
     if game.state is None:
         return _join(session, config, reply, player, game.id)
     if reply.too_large:
@@ -181,6 +216,98 @@ def _handle(
             )
     assert notation is not None
     return _play(session, reply, player, game.id, signed.version, notation, config=config)
+
+
+def _talk_reply(
+    session: Session, config: Settings, reply: reading.Reply, ours: list[str]
+) -> Outcome | None:
+    """A reply to an email of a game's table talk (its address names the game and the
+    player): its text is the player's message (its `say:` lines', if it holds nothing
+    else). None unless the address is such an address, signed, of a game and a player
+    that exist."""
+    keys, domain = config.verifying_keys, config.mail_domain
+    signed = next((s for a in ours if (s := read_talk_reply_address(keys, domain, a))), None)
+    if signed is None:
+        return None
+    player = session.get(Player, signed.player_id)
+    game = session.get(GameRecord, signed.game_id)
+    if player is None or game is None:
+        return None
+    if reply.too_large:
+        over = phrase(N_("over %(limit)s bytes"), limit=config.mail_in_max_bytes)
+        return _refuse_talk(session, config, reply, player, signed.game_id, over, "")
+    text = "\n".join(reply.said) if reply.said and not reply.lines else reply.text
+    return _talk(session, config, reply, player, signed.game_id, text)
+
+
+def _talk(
+    session: Session,
+    config: Settings,
+    reply: reading.Reply,
+    player: Player,
+    game_id: int,
+    text: str,
+    *,
+    record: bool = True,
+) -> Outcome:
+    """Post `text` at the game's table as the player, as the API would, and (`record`)
+    record the reply as handled in that transaction; a refusal is answered with its
+    reason. Without `record` the reply was recorded already (with its turn)."""
+    assert player.id is not None
+    by_email = (
+        notify.EmailTurn(
+            message_key=reply.message_key, message_id=reply.message_id, player_id=player.id
+        )
+        if record
+        else None
+    )
+    try:
+        said = talk.post(session, game_id=game_id, player=player, text=text, by_email=by_email)
+    except DomainError as error:
+        session.rollback()
+        reason = phrases.of_text(error.lazy_message)
+        return _refuse_talk(session, config, reply, player, game_id, reason, text, record=record)
+    except IntegrityError:  # another process handled this reply meanwhile
+        session.rollback()
+        return Outcome("duplicate", "answered by another process meanwhile")
+    return Outcome("applied", f"message {said.id} posted at the table of game {game_id}")
+
+
+#: The characters of a refused message an answer quotes.
+QUOTED_TALK = 200
+
+
+def _refuse_talk(
+    session: Session,
+    config: Settings,
+    reply: reading.Reply,
+    player: Player,
+    game_id: int,
+    reason: Phrase,
+    text: str,
+    *,
+    record: bool = True,
+) -> Outcome:
+    """Answer that the reply's message was not posted, and why (and record the reply as
+    handled, unless it was already)."""
+    notices.queue(
+        session,
+        config,
+        EmailKind.TALK_REFUSED,
+        to=player.email,
+        thread=game_id,
+        answering=reply.message_id,
+        recipient=notify.recipient(player),
+        game_id=game_id,
+        reason=reason,
+        text=text[:QUOTED_TALK],
+        links=addresses.links(config, player_id=player.id),
+    )
+    if not record:
+        session.commit()
+    elif not _record(session, reply, player, "talk_refused", game_id=game_id):
+        return Outcome("duplicate", "answered by another process meanwhile")
+    return Outcome("refused", f"table talk: {reason}")
 
 
 def _season_turns(

@@ -2,7 +2,7 @@
 
 A reply is read the same whatever the player's language: the turn notation (`DEf@DE1`, the
 tile codes, the chairs) is the same everywhere, and each word around it (`bar`, `swap`,
-`birthday=`, `join`, `game`) is accepted in English, Czech (with or without its
+`birthday=`, `join`, `game`, `say:`) is accepted in English, Czech (with or without its
 diacritics), German and Russian alike, in any case. Every word is compared folded (`fold`),
 so that `výměna`, `vymena` and `VÝMĚNA` are one word. The seeds' own words are the ones
 listed: the game's terms of docs/languages.md and the verbs a player writes for them.
@@ -72,6 +72,22 @@ JOIN_WORDS = _folded(
         "да",
     )
 )
+#: The word that begins a line of a reply to a game's email with a message for the game's
+#: table (`say: good luck!`): "say" and "tell", and each language's own.
+SAY_WORDS = _folded(
+    (
+        "say",
+        "tell",
+        "řekni",
+        "říct",
+        "vzkaz",
+        "sag",
+        "sage",
+        "sagen",
+        "скажи",
+        "сказать",
+    )
+)
 #: The word before a game's number in a line of a reply to a season's start email
 #: (`game 14: ESm@ES1`).
 GAME_WORDS = _folded(("game", "hra", "spiel", "partie", "игра", "партия"))
@@ -125,3 +141,16 @@ def game_turn(line: str) -> tuple[int, str] | None:
     if match is None or (match[1] is not None and fold(match[1]) not in GAME_WORDS):
         return None
     return int(match[2]), match[3].strip()
+
+
+#: A line with a message for the table: a word, a colon, the message.
+_SAY = re.compile(r"([^\W\d_]+)[ \t]*:[ \t]*(.*)", re.DOTALL)
+
+
+def said(line: str) -> str | None:
+    """The message of a reply's line `say: TEXT` (its word in any language: `Sag: …`,
+    `řekni: …`, `скажи: …`), trimmed (it may be empty); None for any other line."""
+    match = _SAY.fullmatch(line.strip())
+    if match is None or fold(match[1]) not in SAY_WORDS:
+        return None
+    return match[2].strip()

@@ -13,6 +13,12 @@ A **season reply address** (`play+s4-p3-<signature>@<mail domain>`) names a leag
 and the player it was sent to, signed the same way under a key of its own purpose: replying
 `join` to it registers that player for that season (`server.league.joining`).
 
+A **talk reply address** (`play+t17-p3-<signature>@<mail domain>`) names a game and the
+player an email of its table talk was sent to, signed under a key of its own purpose: the
+text of a reply to it is posted at the game's table as that player's message
+(`server.mail.replies`). It names no version: a message is not a turn, and a reply to an
+older message email is as good as one to the newest.
+
 An **unsubscribe token** (`itsdangerous`, timestamped) names a player for the one-click
 unsubscribe link, which must work without signing in; it expires after
 `UNSUBSCRIBE_LINK_DAYS`.
@@ -44,6 +50,7 @@ from server.postbox.facts import Links
 REPLY_LOCAL = "play"
 _REPLY = re.compile(r"play\+g(\d{1,10})-v(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
 _SEASON_REPLY = re.compile(r"play\+s(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
+_TALK_REPLY = re.compile(r"play\+t(\d{1,10})-p(\d{1,10})-([a-z2-7]{16})", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +140,40 @@ def read_season_reply_address(
     return SeasonReplyAddress(int(season), int(player))
 
 
+@dataclass(frozen=True, slots=True)
+class TalkReplyAddress:
+    """What a talk reply address names: the game whose table talk it answers, the player."""
+
+    game_id: int
+    player_id: int
+
+
+def talk_reply_address(secret: str, domain: str, reply: TalkReplyAddress) -> str:
+    """The signed address a reply to an email of a game's table talk is sent to."""
+    numbers = f"t{reply.game_id}-p{reply.player_id}"
+    return f"{REPLY_LOCAL}+{numbers}-{_signature(secret, 'talk', numbers)}@{domain}"
+
+
+def read_talk_reply_address(
+    secrets: str | Sequence[str], domain: str, address: str
+) -> TalkReplyAddress | None:
+    """What a talk reply address names, or None unless it is ours and signed with one of
+    `secrets`."""
+    local, _, at = address.strip().rpartition("@")
+    found = _TALK_REPLY.fullmatch(local)
+    if found is None or at.lower() != domain.lower():
+        return None
+    game, player, signature = found.groups()
+    numbers = f"t{int(game)}-p{int(player)}"
+    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
+    matches = [
+        hmac.compare_digest(signature.lower(), _signature(key, "talk", numbers)) for key in keys
+    ]
+    if not any(matches):
+        return None
+    return TalkReplyAddress(int(game), int(player))
+
+
 @cache
 def _unsubscribe_serializer(secrets: tuple[str, ...]) -> URLSafeTimedSerializer:
     # itsdangerous signs with the last key and verifies with any of them
@@ -172,15 +213,22 @@ def new_message_id(domain: str) -> str:
 
 
 def links(
-    config: Settings, *, player_id: int | None = None, reply: ReplyAddress | None = None
+    config: Settings,
+    *,
+    player_id: int | None = None,
+    reply: ReplyAddress | TalkReplyAddress | None = None,
 ) -> Links:
-    """The links of an email: the service, and if given the reply address and, for a
-    player, the unsubscribe link."""
+    """The links of an email: the service, and if given the reply address (a game's, or
+    its table talk's) and, for a player, the unsubscribe link."""
     base = config.base_url.rstrip("/")
     secret = config.secret_key
+    if isinstance(reply, TalkReplyAddress):
+        reply_to: str | None = talk_reply_address(secret, config.mail_domain, reply)
+    else:
+        reply_to = None if reply is None else reply_address(secret, config.mail_domain, reply)
     return Links(
         base_url=base,
-        reply_to=None if reply is None else reply_address(secret, config.mail_domain, reply),
+        reply_to=reply_to,
         unsubscribe=None
         if player_id is None
         else f"{base}/unsubscribe/{unsubscribe_token(secret, player_id)}",

@@ -11,7 +11,9 @@ spread over sets in four modules each member says once, in its rules (`KindRules
   order of the player who joined, not the recipient's seat);
 - `names_turn`: the row's `turn` names the log entry the email tells of (a confirmed turn,
   a turn played or a removal on time-out);
-- `signin`: a sign-in email (its code is made when rendered; its body is not kept once sent).
+- `signin`: a sign-in email (its code is made when rendered; its body is not kept once sent);
+- `talk`: an email about a game that quotes the game's table talk its reader has not been
+  emailed yet (`server.games.talk`).
 
 Adding a kind of email: a template pair `templates/email/<kind>.txt|html`, a member here
 (with its rules), and a renderer: `server.mail.batch.RENDERERS` for an event about a game,
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import overload
 
-from server.models import Player, TurnEmails
+from server.models import Player, TalkEmails, TurnEmails
 
 
 class Audience(StrEnum):
@@ -44,6 +46,9 @@ class Audience(StrEnum):
     DIGEST = "digest"
     #: a deadline reminder: the `reminders` preference alone
     REMINDERS = "reminders"
+    #: the table talk of a game: `talk_emails` not `off`, and game mail (not
+    #: `turn_emails = none`, which the one-click unsubscribe sets)
+    TALK = "talk"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +60,13 @@ class KindRules:
     creator: bool = False
     names_turn: bool = False
     signin: bool = False
+    talk: bool = False
 
 
 _ALWAYS = KindRules(Audience.ALWAYS)
 _GAME_MAIL = KindRules(Audience.GAME_MAIL)
+_GAME_TALK = KindRules(Audience.GAME_MAIL, talk=True)
+_ALWAYS_TALK = KindRules(Audience.ALWAYS, talk=True)
 
 
 class EmailKind(StrEnum):
@@ -88,17 +96,22 @@ class EmailKind(StrEnum):
     JOIN_ANSWER = "join_answer", _ALWAYS
     PLAYER_JOINED = "player_joined", KindRules(Audience.GAME_MAIL, creator=True)
     TABLE_FULL = "table_full", KindRules(Audience.GAME_MAIL, creator=True)
-    GAME_STARTED = "game_started", _GAME_MAIL
-    YOUR_TURN = "your_turn", KindRules(Audience.EACH, current_only=True)
-    TURN_PLAYED = "turn_played", KindRules(Audience.OTHERS, current_only=True)
-    TURN_CONFIRMED = "turn_confirmed", KindRules(Audience.ALWAYS, names_turn=True)
-    TURN_REFUSED = "turn_refused", _ALWAYS
-    GAME_OVER = "game_over", _GAME_MAIL
+    GAME_STARTED = "game_started", _GAME_TALK
+    YOUR_TURN = "your_turn", KindRules(Audience.EACH, current_only=True, talk=True)
+    TURN_PLAYED = "turn_played", KindRules(Audience.OTHERS, current_only=True, talk=True)
+    TURN_CONFIRMED = "turn_confirmed", KindRules(Audience.ALWAYS, names_turn=True, talk=True)
+    TURN_REFUSED = "turn_refused", _ALWAYS_TALK
+    GAME_OVER = "game_over", _GAME_TALK
     #: about one game; about several (`more_games`), the pair `reminders`
-    REMINDER = "reminder", KindRules(Audience.REMINDERS, current_only=True)
-    TIMED_OUT = "timed_out", KindRules(Audience.ALWAYS, names_turn=True)
-    REMOVED = "removed", KindRules(Audience.ALWAYS, names_turn=True)
-    AUTO_VACATION = "auto_vacation", _ALWAYS
+    REMINDER = "reminder", KindRules(Audience.REMINDERS, current_only=True, talk=True)
+    TIMED_OUT = "timed_out", KindRules(Audience.ALWAYS, names_turn=True, talk=True)
+    REMOVED = "removed", KindRules(Audience.ALWAYS, names_turn=True, talk=True)
+    AUTO_VACATION = "auto_vacation", _ALWAYS_TALK
+    #: the messages of a game's table talk its reader was not emailed with another email
+    #: (queued by `server.jobs.talk_mail` when they are due alone)
+    TABLE_TALK = "table_talk", KindRules(Audience.TALK, talk=True)
+    #: the answer to an emailed message of table talk that was not posted
+    TALK_REFUSED = "talk_refused", _ALWAYS
     VACATION_STARTED = "vacation_started", _ALWAYS
     VACATION_ENDED = "vacation_ended", _ALWAYS
     DIGEST = "digest", KindRules(Audience.DIGEST)
@@ -145,6 +158,8 @@ def wants(player: Player, kind: str) -> bool:
         return player.turn_emails == TurnEmails.EACH and player.others_turns
     if audience is Audience.GAME_MAIL:
         return player.turn_emails != TurnEmails.NONE
+    if audience is Audience.TALK:
+        return player.talk_emails != TalkEmails.OFF and player.turn_emails != TurnEmails.NONE
     return True
 
 
@@ -154,4 +169,6 @@ def why_unwanted(player: Player, kind: str) -> str | None:
         return None
     if EmailKind(kind).rules.audience is Audience.REMINDERS:
         return f"{player.name} turned reminders off"
+    if EmailKind(kind).rules.audience is Audience.TALK and player.talk_emails == TalkEmails.OFF:
+        return f"{player.name} chose talk_emails={player.talk_emails}"
     return f"{player.name} chose turn_emails={player.turn_emails}"

@@ -92,3 +92,18 @@ def queue_digest(
     assert player.id is not None
     facts = {"player": player.id, "since": aware(since).isoformat(), "at": aware(at).isoformat()}
     queue_row(session, config, kind=EmailKind.DIGEST, to_addr=player.email, payload=facts)
+
+
+def queue_talk(session: Session, config: Settings, *, game_id: int, player: Player) -> None:
+    """Queue the email of the game's table talk for `player` (in the caller's transaction):
+    the worker renders it from the messages not emailed to them by the time it sends it
+    (`server.mail.events`), or drops it if none is left."""
+    assert player.id is not None
+    queue_row(
+        session,
+        config,
+        kind=EmailKind.TABLE_TALK,
+        to_addr=player.email,
+        game_id=game_id,
+        payload={"player": player.id},
+    )

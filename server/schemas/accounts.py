@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field
 
 from cafe import i18n
 from cafe.i18n import N_
-from server.models import TurnEmails
+from server.models import TalkEmails, TurnEmails
 from server.schemas.clock import TimeZoneName
 from server.schemas.fields import (
     Email,
@@ -142,13 +142,19 @@ class TokenList(PublicModel):
 class Preferences(PublicModel):
     """How a player hears of games: `turn_emails` each turn, a daily digest or none,
     whether also of the other players' turns, whether `reminders` of deadlines come, the
-    `timezone` times are shown in and the `language` emails and pages are written in."""
+    `timezone` times are shown in, the `language` emails and pages are written in, and how
+    the games' table talk comes by email (`talk_emails`)."""
 
     turn_emails: TurnEmails
     others_turns: bool
     reminders: bool
     timezone: str
     language: str
+    talk_emails: TalkEmails = Field(
+        description="each (an email per message; those written within 10 minutes come "
+        "together), with_turns (quoted in the game's other emails, alone after a day at "
+        "the latest) or off"
+    )
 
 
 class PreferencesUpdate(RequestModel):
@@ -168,3 +174,6 @@ class PreferencesUpdate(RequestModel):
     )
     timezone: TimeZoneName = Field(default=None)  # type: ignore[assignment]  # None: not given
     language: LanguageCode = Field(default=None)  # type: ignore[assignment]  # None: not given
+    talk_emails: TalkEmails = Field(  # type: ignore[assignment]  # None: not given
+        default=None, strict=False, description=N_("each, with_turns or off")
+    )

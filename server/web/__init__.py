@@ -1,8 +1,8 @@
-"""The web side: every game's page, signing in, the player's games and settings, the
-one-click unsubscribe, and the development mail viewer (`/dev/mail`, only with
-`DEV_MAIL`). Server-rendered from `templates/web/`; every page works without JavaScript.
-The leagues' and players' pages are `league_pages` and `player_pages`; the rules,
-`rules_page`."""
+"""The web side: every game's page (its table talk: `talk_pages`), signing in, the
+player's games and settings, the one-click unsubscribe, and the development mail viewer
+(`/dev/mail`, only with `DEV_MAIL`). Server-rendered from `templates/web/`; every page
+works without JavaScript. The leagues' and players' pages are `league_pages` and
+`player_pages`; the rules, `rules_page`."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from server.web import (
     player_pages,
     rules_page,
     sessions,
+    talk_pages,
     unsubscribe,
 )
 
@@ -47,6 +48,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["link"] = link
     app.register_blueprint(account_pages.bp)
     app.register_blueprint(game_pages.bp)
+    app.register_blueprint(talk_pages.bp)
     app.register_blueprint(unsubscribe.bp)
     app.register_blueprint(league_pages.bp)
     app.register_blueprint(player_pages.bp)

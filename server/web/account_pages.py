@@ -266,6 +266,7 @@ def change_preferences() -> Response | tuple[str, int]:
                 "reminders": form.get("reminders") == "on",
                 "timezone": form.get("timezone", "").strip(),
                 "language": form.get("language", player.language),
+                "talk_emails": form.get("talk_emails", player.talk_emails),
             }
         )
     except ValidationError as error:

@@ -29,7 +29,7 @@ from server.games import store, turns
 from server.games.preview import preview_turn
 from server.models import GameStatus, TurnSource
 from server.schemas.games import GameCreate
-from server.web import game_view
+from server.web import game_view, talk_view
 from server.web.sessions import check_csrf, signed_in
 
 bp = Blueprint("game_pages", __name__)
@@ -58,15 +58,27 @@ def _chosen_turn() -> str:
     return notation
 
 
-def _page(
-    game_id: int, *, status: int = 200, problem: str | None = None, typed: str = ""
+def show_page(
+    game_id: int,
+    *,
+    status: int = 200,
+    problem: str | None = None,
+    typed: str = "",
+    talk_problem: str | None = None,
+    talk_draft: str = "",
 ) -> tuple[str, int]:
+    """The game's page as `viewer` sees it, answered with `status`: `problem` said at its
+    top, `typed` in the turn box; `talk_problem` and `talk_draft` at its table talk
+    (`server.web.talk_view`; at the top for a viewer who does not read it)."""
     session = get_session()
     viewer = signed_in()
     game, creator, league = store.load_game_and_creator(session, game_id)
     store.visible_game(session, game, viewer)
     view = game_view.build(session, game, creator, viewer, league)
-    html = render_template("web/game.html", view=view, problem=problem, typed=typed)
+    talk = talk_view.build(session, game, viewer, problem=talk_problem, draft=talk_draft)
+    if talk is None and talk_problem:
+        problem = talk_problem
+    html = render_template("web/game.html", view=view, problem=problem, typed=typed, talk=talk)
     return html, status
 
 
@@ -150,7 +162,7 @@ def join(game_id: int) -> wrappers.Response:
 @page(200, 404)
 def show(game_id: int) -> tuple[str, int]:
     """The game as it is now."""
-    return _page(game_id)
+    return show_page(game_id)
 
 
 @bp.post("/games/<int:game_id>/play")
@@ -166,10 +178,10 @@ def play(game_id: int) -> wrappers.Response | tuple[str, int]:
     seen = request.form.get("version", "")
     if not notation:
         problem = gettext("Write a turn first, or choose one of the best turns.")
-        return _page(game_id, status=400, problem=problem)
+        return show_page(game_id, status=400, problem=problem)
     if not seen.isdigit():
         problem = gettext("This form is damaged (no game version); reload the page.")
-        return _page(game_id, status=400, problem=problem)
+        return show_page(game_id, status=400, problem=problem)
     session = get_session()
     try:
         result = turns.play_turn(
@@ -186,7 +198,7 @@ def play(game_id: int) -> wrappers.Response | tuple[str, int]:
         session.rollback()
         refusal = from_engine(error) if isinstance(error, CafeError) else error
         if refusal.code in ("stale_version", "not_your_turn"):
-            return _page(
+            return show_page(
                 game_id,
                 status=409,
                 problem=gettext(
@@ -194,7 +206,7 @@ def play(game_id: int) -> wrappers.Response | tuple[str, int]:
                     problem=refusal.message,
                 ),
             )
-        return _page(
+        return show_page(
             game_id, status=domain_status(refusal), problem=refusal.message, typed=notation
         )
     flash(

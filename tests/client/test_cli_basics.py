@@ -12,8 +12,8 @@ from client.errors import EXIT_CODE_MEANINGS, ExitCode
 
 COMMANDS = [
     "register", "login", "logout", "whoami", "games", "new", "join", "start", "show", "move",
-    "hint", "watch", "history", "record", "verify", "resign", "vacation", "rating", "prefs",
-    "rules", "league",
+    "hint", "watch", "history", "record", "verify", "resign", "say", "talk", "mute", "unmute",
+    "vacation", "rating", "prefs", "rules", "league",
 ]  # fmt: skip
 
 

@@ -49,17 +49,24 @@ def test_prefs_shows_and_changes_them(ann: Player) -> None:
         "language      en",
         "others_turns  off",
         "reminders     on",
+        "talk_emails   with_turns",
         "timezone      UTC",
         "turn_emails   each",
     ]
     changed = ann.run(
-        "prefs", "turn_emails=digest", "others_turns=on", "reminders=off", "timezone=Europe/Prague"
+        "prefs",
+        "turn_emails=digest",
+        "others_turns=on",
+        "reminders=off",
+        "timezone=Europe/Prague",
+        "talk_emails=each",
     )
     assert changed.exit_code == ExitCode.OK, changed.output
     assert changed.stdout.splitlines()[1:] == [
         "language      en",
         "others_turns  on",
         "reminders     off",
+        "talk_emails   each",
         "timezone      Europe/Prague",
         "turn_emails   digest",
     ]

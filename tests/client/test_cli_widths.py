@@ -286,7 +286,39 @@ def opening_a_game(world: World) -> list[Run]:
     return [(world.players[0], [*words, "--auto-start"], None)]
 
 
+#: A message as long as the service takes: an address longer than a line, then words.
+MESSAGE = ("https://example.org/" + "x" * 100 + " " + "a message long enough to wrap " * 20)[:500]
+
+
+def talked(world: World) -> None:
+    """Messages as long as they may be at the table of the running game, by the longest
+    names."""
+    for player in world.players[:2]:
+        ok(player, "say", str(world.running), MESSAGE)
+
+
+def talking(world: World) -> list[Run]:
+    talked(world)
+    return [
+        (world.players[2], ["talk", str(world.running)], None),
+        (world.players[2], ["talk", str(world.finished)], None),
+    ]
+
+
+def muting(world: World) -> list[Run]:
+    return [
+        (world.players[3], ["mute", world.players[0].name], None),
+        (world.players[3], ["mute"], None),
+    ]
+
+
+def unmuting(world: World) -> list[Run]:
+    ok(world.players[2], "mute", world.players[1].name)
+    return [(world.players[2], ["unmute", world.players[1].name], None)]
+
+
 def showing(world: World) -> list[Run]:
+    talked(world)
     return [
         (world.mover(world.running), ["show", str(world.running)], None),
         (world.players[0], ["show", str(world.finished)], None),
@@ -335,6 +367,10 @@ RUNS: dict[str, Callable[[World], list[Run]]] = {
     "record": lambda world: [],
     "verify": each(by(0, "verify", lambda w: str(w.record_file))),
     "resign": resigning,
+    "say": each(by(1, "say", game_id("running"), MESSAGE)),
+    "talk": talking,
+    "mute": muting,
+    "unmute": unmuting,
     "vacation": each(
         by(0, "vacation"),
         by(0, "vacation", "start", "3", "--from", "2099-07-01"),

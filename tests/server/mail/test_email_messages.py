@@ -19,6 +19,7 @@ from cafe.render.common import NATION_COLOURS
 from cafe.render.palette import INK, JOKER
 from cafe.render.quantities import points
 from server.games.store import standing_json
+from server.games.talk import Said
 from server.mail import board, messages, templates
 from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
 from server.mail.templates import render as render_pair
@@ -39,6 +40,11 @@ VACATION_GAMES = [
     VacationGame(9, ["cid"], paused=False),
 ]
 CLOCK = {"days_per_turn": 3, "timeout": "autoplay", "max_timeouts": 2, "vacation": True}
+#: Table talk that is markup, and longer than a line: shown as text everywhere.
+TALK = [
+    Said(1, "bob", "<script>alert(1)</script> & <b>hi</b>\n" + "word " * 40, DEADLINE, 3),
+    Said(2, "cid", "https://example.org/" + "x" * 100, DEADLINE, 3),
+]
 
 
 def played_game(turns: int | None = None) -> tuple[Game, list[LoggedTurn]]:
@@ -111,7 +117,7 @@ def every_message() -> dict[str, messages.Rendered]:
             links=LINKS,
         ),
         "game_started": messages.game_started(running, me, LINKS),
-        "your_turn": messages.your_turn(running, me, hints_of(game), LINKS),
+        "your_turn": messages.your_turn(running, me, hints_of(game), LINKS, TALK),
         "turn_played": messages.turn_played(running, me, LINKS),
         "turn_confirmed": messages.turn_confirmed(running, me, log[-1], LINKS),
         "turn_refused": messages.turn_refused(
@@ -147,6 +153,12 @@ def every_message() -> dict[str, messages.Rendered]:
         "timed_out": messages.timed_out(running, me, timeout, LINKS),
         "removed": messages.removed(running, me, removal, LINKS),
         "auto_vacation": messages.auto_vacation(running, me, 3.5, LINKS),
+        "table_talk": messages.table_talk(
+            me, game_id=7, players=["ann", "bob", "cid"], talk=TALK, links=LINKS
+        ),
+        "talk_refused": messages.talk_refused(
+            me, game_id=7, reason="x" * 200, text="<script>" + "y " * 100, links=LINKS
+        ),
         "vacation_started": messages.vacation_started(
             me, until=DEADLINE, games=VACATION_GAMES, bank_days=9.5, links=LINKS
         ),
@@ -308,7 +320,8 @@ def test_the_pairs_are_package_data_of_server(monkeypatch, tmp_path):
     assert isinstance(templates._environment().loader, PackageLoader)
     shipped = resources.files("server").joinpath("templates", "email")
     names = [entry.name for entry in shipped.iterdir()]
-    kinds = {name.removesuffix(".txt") for name in names if name.endswith(".txt")} - {"base"}
+    pairs = {name.removesuffix(".txt") for name in names if name.endswith(".txt")} - {"base"}
+    kinds = {name for name in pairs if not name.startswith("_")}  # `_talk`: a piece of them
     league = {kind for kind in kinds if kind.startswith("league_")}
     assert kinds - league == set(KINDS)
     assert all(f"{kind}.html" in names for kind in kinds)

@@ -15,6 +15,7 @@ DEFAULTS = {
     "reminders": True,
     "timezone": "UTC",
     "language": "en",
+    "talk_emails": "with_turns",
 }
 
 
@@ -47,6 +48,7 @@ def test_defaults_and_changes(api):
     "body",
     [
         {"turn_emails": "weekly"},
+        {"talk_emails": "sometimes"},
         {"turn_emails": None},
         {"others_turns": "yes"},
         {"others_turns": 1},

@@ -28,12 +28,15 @@ KINDS = sorted(SAMPLES.builders())
 LANGUAGES = ("cs", "de", "ru")
 
 #: Text of a sample email that is no message of the emails: the organiser's reasons and the
-#: league's name (typed by people), the engine's refusal of the sample turn.
+#: league's name (typed by people), the engine's refusal of the sample turn, the players'
+#: table talk (each of its lines, as they wrote it) and the text of a refused message.
 NOT_OURS = (
     SAMPLES.SEASON.league,
     "two months without a turn; the division waited for you long enough",
     "the club's summer break, until the 1st of September",
     "no free chair",
+    *(line for said in SAMPLES.TALK for line in said.text.split("\n") if line),
+    "a message that was too long " * 8,
 )
 #: A moment as the emails wrote it before they spoke the reader's language (`times.local`).
 MOMENT = re.compile(
