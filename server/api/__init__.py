@@ -12,6 +12,7 @@ from flask import Flask, Response
 from server.api import (
     accounts,
     adjudication,
+    channels,
     games,
     leagues,
     meta,
@@ -29,7 +30,18 @@ SERVER_TIME = "Server-Time"
 
 def init_app(app: Flask) -> None:
     """Register the API blueprints, and the service's time on every answer."""
-    areas = (accounts, preferences, vacation, games, turns, adjudication, leagues, ratings, meta)
+    areas = (
+        accounts,
+        preferences,
+        channels,
+        vacation,
+        games,
+        turns,
+        adjudication,
+        leagues,
+        ratings,
+        meta,
+    )
     for module in areas:
         app.register_blueprint(module.bp)
     app.after_request(_stamp_time)

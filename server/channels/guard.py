@@ -164,6 +164,8 @@ def check(url: str, *, allowed: Sequence[Network], resolver: Resolver) -> Target
     """`url` checked, its host resolved once and every address checked: the target to
     connect to, or `Refused` saying why."""
     scheme, host, port, literal = _host_of(url)
+    if scheme == "http" and not allowed:
+        raise Refused(_("The URL must start with https://."))
     answers = [literal] if literal is not None else list(resolver(host, port))
     if not answers:
         raise Refused(_("The host %(host)s cannot be found.", host=host))

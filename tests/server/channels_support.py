@@ -51,7 +51,7 @@ class Receiver:
 
 
 @contextmanager
-def receiver(host: str = "127.0.0.1") -> Iterator[Receiver]:
+def hook_receiver(host: str = "127.0.0.1") -> Iterator[Receiver]:
     """A running receiver on `host`, stopped at the end."""
     state = Receiver(host=host, port=0)
     lock = threading.Lock()

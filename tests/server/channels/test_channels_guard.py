@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from channels_support import Reply, fake_resolver, receiver
+from channels_support import Reply, fake_resolver, hook_receiver
 
 from server import config
 from server.channels import guard, sending
@@ -109,7 +109,7 @@ def test_a_hostile_url_is_refused_with_a_clear_message(url: str, why: str) -> No
 
 def test_no_hostile_url_reaches_a_receiver() -> None:
     """The same refusals, with the receiver's own port in every URL: 0 requests arrive."""
-    with receiver() as hook:
+    with hook_receiver() as hook:
         for url, _why in HOSTILE:
             spliced = url.replace("/", f":{hook.port}/", 3).replace(f"//:{hook.port}", "//", 1)
             for candidate in (url, hook.url(), spliced):
@@ -172,7 +172,7 @@ def test_a_resolver_that_answers_public_then_private_is_refused_the_second_time(
 def test_the_connection_goes_to_the_checked_address_whatever_dns_says_later() -> None:
     """The name is resolved once; the request connects to that address with the name in
     `Host`, even though the system resolver knows no such name."""
-    with receiver() as hook:
+    with hook_receiver() as hook:
         allowed = allowing("127.0.0.1/32")
         calls: list[str] = []
 
@@ -208,7 +208,7 @@ def test_a_request_without_a_checked_address_is_never_made() -> None:
 
 
 def test_a_redirect_to_loopback_is_not_followed_and_is_a_failure() -> None:
-    with receiver("127.0.0.2") as inside, receiver() as hook:
+    with hook_receiver("127.0.0.2") as inside, hook_receiver() as hook:
         hook.answer = lambda _r: Reply(302, {"Location": inside.url("/admin")}, b"")
         target = check(hook.url(), allowed=allowing("127.0.0.1/32"), resolver=RESOLVE)
         answer = sending.send("POST", target, body=b"{}", headers={})
