@@ -738,7 +738,8 @@ class ChannelDelivery(SQLModel, table=True):
     `event` is a `ChannelEvent`; `game_id` and `version` the game it is about, rendered as
     the game is when sent; `payload` the facts of an event that is not a game's (a test).
     `status` is `pending`, `sending` (claimed until `claimed_until`), `sent`, `failed`
-    (the schedule ran out, or the channel was disabled) or `superseded` (out of date).
+    (the schedule ran out, or the channel was disabled) or `superseded` (out of date);
+    `claimed_by` is the worker's claim while it is `sending`.
     """
 
     __tablename__ = "channel_deliveries"
@@ -754,6 +755,7 @@ class ChannelDelivery(SQLModel, table=True):
     status: str = Field(default="pending", max_length=12)
     attempts: int = 0
     available_at: datetime = Field(default_factory=utcnow)
+    claimed_by: str | None = Field(default=None, max_length=32)
     claimed_until: datetime | None = None
     last_error: str | None = Field(default=None, max_length=500)
     created_at: datetime = Field(default_factory=utcnow)

@@ -62,6 +62,7 @@ def upgrade() -> None:
         sa.Column('status', _Text(length=12), nullable=False),
         sa.Column('attempts', sa.Integer(), nullable=False),
         sa.Column('available_at', _Time(), nullable=False),
+        sa.Column('claimed_by', _Text(length=32), nullable=True),
         sa.Column('claimed_until', _Time(), nullable=True),
         sa.Column('last_error', _Text(length=500), nullable=True),
         sa.Column('created_at', _Time(), nullable=False),
