@@ -15,6 +15,7 @@ from server.mail.templates import QUANTITY_FILTERS
 from server.mail.times import TIME_FILTERS
 from server.web import (
     account_pages,
+    channel_pages,
     devmail,
     game_pages,
     languages,
@@ -35,6 +36,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(QUANTITY_FILTERS)
     app.jinja_env.filters.update(TIME_FILTERS)
     app.register_blueprint(account_pages.bp)
+    app.register_blueprint(channel_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(unsubscribe.bp)
     app.register_blueprint(league_pages.bp)
