@@ -30,7 +30,9 @@ from __future__ import annotations
 import logging
 import random
 import uuid
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
@@ -50,7 +52,6 @@ from server.models import (
     GameStatus,
     Player,
     aware,
-    stored_id,
     utcnow,
 )
 from server.postbox import addresses, notices, pings
@@ -98,11 +99,12 @@ def _retry_after_seconds(value: str | None, now: datetime) -> float:
 
 
 @retried
-def claim(engine: Engine, *, claimer: str, limit: int, lease: float = LEASE) -> list[int]:
-    """Claim up to `limit` due deliveries (pending and due, or a lapsed claim) for `claimer`;
-    their ids. Leases run on the system's clock, as the mail's do."""
+def claim(engine: Engine, *, claimer: str, limit: int, lease: float = LEASE) -> list[Claimed]:
+    """Claim up to `limit` due deliveries (pending and due, or a lapsed claim) for `claimer`,
+    with their channels, owners and games. Leases run on the system's clock, as the mail's
+    do."""
     now, lease_now = utcnow(), timesource.system_now()
-    with Session(engine) as session:
+    with Session(engine, expire_on_commit=False) as session:
         due = (
             select(ChannelDelivery.id)
             .where(
@@ -132,17 +134,64 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease: float = LEASE) -> 
             .execution_options(synchronize_session=False)
         )
         session.commit()
-        return list(
+        rows = list(
             session.exec(
-                select(stored_id(ChannelDelivery.id))
+                select(ChannelDelivery)
                 .where(ChannelDelivery.claimed_by == claimer, ChannelDelivery.status == "sending")
                 .order_by(col(ChannelDelivery.id))
             ).all()
         )
+        if not rows:
+            return []
+        channels = {
+            c.id: c
+            for c in session.exec(
+                select(Channel).where(col(Channel.id).in_({r.channel_id for r in rows}))
+            )
+        }
+        owners = {
+            p.id: p
+            for p in session.exec(
+                select(Player).where(col(Player.id).in_({c.player_id for c in channels.values()}))
+            )
+        }
+        game_ids = {r.game_id for r in rows if r.game_id is not None}
+        games = {
+            g.id: g
+            for g in session.exec(select(GameRecord).where(col(GameRecord.id).in_(game_ids)))
+        }
+        claimed = []
+        for row in rows:
+            channel = channels[row.channel_id]
+            owner = owners[channel.player_id]
+            game = games.get(row.game_id) if row.game_id is not None else None
+            claimed.append(Claimed(row, channel, owner, game))
+        return claimed
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """A claimed delivery with all it is rendered from, read in the claim's transaction."""
+
+    row: ChannelDelivery
+    channel: Channel
+    owner: Player
+    game: GameRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What came of an attempt, for the worker's round to record."""
+
+    claimed: Claimed
+    answer: sending.Answer | None  # None: not sent (`status` says why)
+    status: str | None = None
+    reason: str | None = None
 
 
 class Deliveries:
-    """The channel deliveries of one worker: its threads and what they are sending."""
+    """The channel deliveries of one worker: its threads, what they are sending, and the
+    outcomes the next round records (the successes of a round in one transaction)."""
 
     def __init__(
         self,
@@ -154,71 +203,62 @@ class Deliveries:
         lease: float = LEASE,
     ) -> None:
         self.engine = engine
-        self.lease = lease
         self.config = config
         self.resolver = resolver
         self.threads = threads
+        self.lease = lease
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="channel")
-        self._running: set[Future[None]] = set()
+        self._running: set[Future[Outcome]] = set()
 
     def run_once(self, *, wait_for: float = 0.0) -> int:
-        """Claim due deliveries for the free threads and start them; when none was claimed
-        but some are under way, wait up to `wait_for` seconds for one to end. The number
-        started and ended, at least 1 while any is under way (0: nothing to do)."""
-        ended = self._reap()
-        free = self.threads - len(self._running)
+        """Record the deliveries that ended, claim due ones for the free places (four per
+        thread, so that each thread always has the next one; well within the lease) and
+        start them; when none was claimed but some are under way, wait up to `wait_for`
+        seconds for one to end. The number started and ended, at least 1 while any is
+        under way (0: nothing to do)."""
+        ended = self._record_ended()
+        free = 4 * self.threads - len(self._running)
         started = 0
         if free > 0:
-            for delivery in claim(
-                self.engine, claimer=uuid.uuid4().hex, limit=free, lease=self.lease
-            ):
-                self._running.add(self._pool.submit(self._attempt, delivery))
+            claimer = uuid.uuid4().hex
+            for claimed in claim(self.engine, claimer=claimer, limit=free, lease=self.lease):
+                self._running.add(self._pool.submit(self._attempt, claimed))
                 started += 1
         if not started and self._running and wait_for:
             wait(self._running, timeout=wait_for, return_when=FIRST_COMPLETED)
-            ended += self._reap()
+            ended += self._record_ended()
         return started + ended or (1 if self._running else 0)
 
-    def _reap(self) -> int:
+    def _record_ended(self) -> int:
         done = {future for future in self._running if future.done()}
         self._running -= done
+        outcomes = []
         for future in done:
             error = future.exception()
             if error is not None:  # a bug: the claim lapses and the row is tried again
                 log.error("a channel delivery failed: %r", error)
+            else:
+                outcomes.append(future.result())
+        record(self.engine, self.config, outcomes)
         return len(done)
 
-    @property
-    def busy(self) -> int:
-        """Deliveries under way."""
-        return len(self._running)
-
     def close(self) -> None:
-        """Let the deliveries under way end (each within `sending.TIMEOUT`)."""
+        """Let the deliveries under way end (each within `sending.TIMEOUT`) and record them."""
         self._pool.shutdown(wait=True)
+        self._record_ended()
 
-    def _attempt(self, delivery_id: int) -> None:
-        attempt(self.engine, self.config, delivery_id, resolver=self.resolver)
+    def _attempt(self, claimed: Claimed) -> Outcome:
+        return attempt(self.config, claimed, resolver=self.resolver)
 
 
-def attempt(engine: Engine, config: Settings, row_id: int, *, resolver: guard.Resolver) -> None:
-    """One attempt of a claimed delivery: render, check, send, record."""
-    with Session(engine, expire_on_commit=False) as session:
-        row = session.get(ChannelDelivery, row_id)
-        if row is None or row.status != "sending":
-            return
-        channel = session.get_one(Channel, row.channel_id)
-        owner = session.get_one(Player, channel.player_id)
-        game = session.get(GameRecord, row.game_id) if row.game_id is not None else None
-    # the session is closed: no transaction is held while the receiver answers
-    claimer = row.claimed_by
+def attempt(config: Settings, claimed: Claimed, *, resolver: guard.Resolver) -> Outcome:
+    """One attempt of a claimed delivery, holding no transaction: render, check, send."""
+    row, channel, owner, game = claimed.row, claimed.channel, claimed.owner, claimed.game
     if channel.state != pings.ACTIVE:
-        _finish(engine, row_id, claimer, status="failed", last_error="the channel is disabled")
-        return
+        return Outcome(claimed, None, "failed", "the channel is disabled")
     stale = game is None or game.status == GameStatus.FINISHED or game.version != row.version
     if row.event in _CURRENT_ONLY and stale:
-        _finish(engine, row_id, claimer, status="superseded", last_error="the game moved on")
-        return
+        return Outcome(claimed, None, "superseded", "the game moved on")
     with i18n.speaking(owner.language):
         ping = _ping(config, row, game, owner)
     outgoing = formats.request(
@@ -232,12 +272,49 @@ def attempt(engine: Engine, config: Settings, row_id: int, *, resolver: guard.Re
     try:
         target = guard.check(channel.url, allowed=config.channels_allowed, resolver=resolver)
     except guard.Refused as refusal:
-        answer = sending.Answer(status=None, error=str(refusal))
-    else:
-        answer = sending.send(
-            outgoing.method, target, body=outgoing.body, headers=outgoing.headers, url=outgoing.url
-        )
-    _record(engine, config, row_id, claimer, row.attempts, channel.id or 0, answer)
+        return Outcome(claimed, sending.Answer(status=None, error=str(refusal)))
+    answer = sending.send(
+        outgoing.method, target, body=outgoing.body, headers=outgoing.headers, url=outgoing.url
+    )
+    return Outcome(claimed, answer)
+
+
+@retried
+def record(engine: Engine, config: Settings, outcomes: Sequence[Outcome]) -> None:
+    """Record what came of `outcomes` in one transaction: the deliveries sent and their
+    channels' success in two statements, every other outcome one by one."""
+    if not outcomes:
+        return
+    now = utcnow()
+    with Session(engine) as session:
+        sent = [o for o in outcomes if o.answer is not None and o.answer.ok]
+        for outcome in sent:
+            session.execute(
+                update(ChannelDelivery)
+                .where(_held(outcome.claimed.row))
+                .values(claimed_by=None, claimed_until=None, status="sent", sent_at=now)
+            )
+        if sent:
+            session.execute(
+                update(Channel)
+                .where(col(Channel.id).in_({o.claimed.channel.id for o in sent}))
+                .values(failing_since=None, last_error=None, last_sent_at=now)
+            )
+        for outcome in outcomes:
+            if outcome.answer is None:
+                session.execute(
+                    update(ChannelDelivery)
+                    .where(_held(outcome.claimed.row))
+                    .values(
+                        claimed_by=None,
+                        claimed_until=None,
+                        status=outcome.status,
+                        last_error=outcome.reason,
+                    )
+                )
+            elif not outcome.answer.ok:
+                _failed(session, config, outcome, now)
+        session.commit()
 
 
 def _ping(
@@ -264,77 +341,46 @@ def _data(row: ChannelDelivery, game: GameRecord | None, ping: texts.Ping) -> di
     return data
 
 
-def _held(row_id: int, claimer: str | None) -> ColumnElement[bool]:
-    """The delivery `row_id` while `claimer` still holds it (a lapsed claim is another's)."""
-    return (col(ChannelDelivery.id) == row_id) & (col(ChannelDelivery.claimed_by) == claimer)
+def _held(row: ChannelDelivery) -> ColumnElement[bool]:
+    """The delivery while its claimer still holds it (a lapsed claim is another's)."""
+    return (col(ChannelDelivery.id) == row.id) & (col(ChannelDelivery.claimed_by) == row.claimed_by)
 
 
-@retried
-def _finish(engine: Engine, row_id: int, claimer: str | None, **values: object) -> None:
-    """Write `values` into a delivery this claimer still holds, releasing the claim."""
-    with Session(engine) as session:
-        session.execute(
-            update(ChannelDelivery)
-            .where(_held(row_id, claimer))
-            .values(claimed_by=None, claimed_until=None, **values)
-        )
-        session.commit()
-
-
-@retried
-def _record(
-    engine: Engine,
-    config: Settings,
-    row_id: int,
-    claimer: str | None,
-    attempts: int,
-    channel_id: int,
-    answer: sending.Answer,
-) -> None:
-    """Record what the receiver answered: on the delivery and on its channel, and disable
-    the channel when it is gone (410) or has failed long enough."""
-    now = utcnow()
+def _failed(session: Session, config: Settings, outcome: Outcome, now: datetime) -> None:
+    """Record a failed attempt (in the caller's transaction): on the delivery and on its
+    channel, and disable the channel when it is gone (410) or has failed long enough."""
+    assert outcome.answer is not None
+    answer, row = outcome.answer, outcome.claimed.row
+    channel = session.get_one(Channel, outcome.claimed.channel.id, with_for_update=True)
     summary = answer.summary()[:500]
-    with Session(engine) as session:
-        channel = session.get_one(Channel, channel_id, with_for_update=True)
-        values: dict[str, object] = {"claimed_by": None, "claimed_until": None}
-        disable = None
-        if answer.ok:
-            values |= {"status": "sent", "sent_at": now, "last_error": None}
-            channel.failing_since = None
-            channel.last_error = None
-            channel.last_sent_at = now
-        else:
-            channel.last_error = summary
-            channel.failing_since = channel.failing_since or now
-            values["last_error"] = summary
-            retryable = answer.status is None or answer.status == 429 or answer.status >= 500
-            delay = retry_delay(attempts, answer.retry_after, now) if retryable else None
-            if answer.status == 410:
-                values["status"] = "failed"
-                disable = "the receiver answered 410 Gone"
-            elif delay is None:
-                values["status"] = "failed"
-                if retryable:
-                    disable = "three days of failures"
-            else:
-                values |= {"status": "pending", "available_at": now + timedelta(seconds=delay)}
-            failing = now - aware(channel.failing_since)
-            if disable is None and failing >= GIVE_UP_AFTER:
-                disable = "three days of failures"
-        session.execute(update(ChannelDelivery).where(_held(row_id, claimer)).values(**values))
-        if disable is not None and channel.state == pings.ACTIVE:
-            _disable(session, config, channel, disable)
-        session.add(channel)
-        session.commit()
-    if not answer.ok:
-        log.info(
-            "channel %s delivery %s not delivered (%s)%s",
-            channel_id,
-            row_id,
-            summary[:80],
-            ", channel disabled" if disable else "",
-        )
+    channel.last_error = summary
+    channel.failing_since = channel.failing_since or now
+    values: dict[str, object] = {"claimed_by": None, "claimed_until": None, "last_error": summary}
+    retryable = answer.status is None or answer.status == 429 or answer.status >= 500
+    delay = retry_delay(row.attempts, answer.retry_after, now) if retryable else None
+    disable = None
+    if answer.status == 410:
+        values["status"] = "failed"
+        disable = "the receiver answered 410 Gone"
+    elif delay is None:
+        values["status"] = "failed"
+        if retryable:
+            disable = "three days of failures"
+    else:
+        values |= {"status": "pending", "available_at": now + timedelta(seconds=delay)}
+    if disable is None and now - aware(channel.failing_since) >= GIVE_UP_AFTER:
+        disable = "three days of failures"
+    session.execute(update(ChannelDelivery).where(_held(row)).values(**values))
+    if disable is not None and channel.state == pings.ACTIVE:
+        _disable(session, config, channel, disable)
+    session.add(channel)
+    log.info(
+        "channel %s delivery %s not delivered (%s)%s",
+        channel.id,
+        row.id,
+        summary[:80],
+        ", channel disabled" if disable else "",
+    )
 
 
 def _disable(session: Session, config: Settings, channel: Channel, reason: str) -> None:
