@@ -27,7 +27,7 @@ from server.channels import store
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
-from server.jobs import deliveries
+from server.jobs import deliveries, retention
 from server.jobs.deliveries import Deliveries
 from server.models import Channel, ChannelDelivery, Player, utcnow
 from server.postbox import pings
@@ -323,3 +323,22 @@ def test_a_worker_killed_mid_delivery_sends_at_most_twice_with_one_id(
     assert len(hook.received) == 2
     assert len({r.headers["webhook-id"] for r in hook.received}) == 1
     assert [r.status for r in rows(api)] == ["sent"]
+
+
+def test_old_finished_deliveries_are_purged_and_waiting_ones_kept(allowed: Api) -> None:
+    api = allowed
+    token = api.register("ann")
+    made = add_channel(api, token, "slack", "http://127.0.0.1:9/x")
+    queue_test_delivery(api, made["id"])
+    queue_test_delivery(api, made["id"])
+    config = settings_of(api.app)
+    with Session(get_engine(api.app)) as session:
+        first, second = session.exec(select(ChannelDelivery).order_by(col(ChannelDelivery.id)))
+        first.status = "sent"
+        for row in (first, second):
+            row.created_at = utcnow() - timedelta(days=config.mail_keep_days + 1)
+            session.add(row)
+        session.commit()
+        counts = retention.purge(session, config, utcnow())
+    assert counts["channel deliveries deleted"] == 1
+    assert [r.status for r in rows(api)] == ["pending"]
