@@ -3,6 +3,8 @@ the API refuses), see it masked, send it a test and remove it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from channels_support import Reply, hook_receiver
 from server_support import Api, csrf_of, reconfigure, signed_in
@@ -35,14 +37,17 @@ def test_add_test_and_remove_a_channel_from_the_settings_page(api: Api) -> None:
         assert "your_turn, game_over" in shown
         again = browser.get("/settings").get_data(as_text=True)
         assert "whsec_" not in again  # shown once
-        tested = browser.post("/settings/channels/1/test", data={"csrf": csrf})
+        found = re.search(r'action="/settings/channels/(\d+)/test"', again)
+        assert found is not None
+        number = found.group(1)
+        tested = browser.post(f"/settings/channels/{number}/test", data={"csrf": csrf})
         assert tested.status_code == 303
         report = browser.get("/settings").get_data(as_text=True)
         assert "Delivered: the receiver answered 200." in report and "pong" in report
     assert len(hook.received) == 1
-    removed = browser.post("/settings/channels/1/remove", data={"csrf": csrf})
+    removed = browser.post(f"/settings/channels/{number}/remove", data={"csrf": csrf})
     assert removed.status_code == 303
-    assert "Channel 1 removed." in browser.get("/settings").get_data(as_text=True)
+    assert f"Channel {number} removed." in browser.get("/settings").get_data(as_text=True)
 
 
 def test_a_url_inside_the_network_is_refused_on_the_page(api: Api) -> None:
