@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 from requests.adapters import HTTPAdapter
 
+from cafe.i18n import gettext as _
 from server.channels.guard import Target
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class Answer:
     def summary(self) -> str:
         """One line for `last_error` and the test's report (no URL: it is a secret)."""
         if self.status is None:
-            return self.error or "no answer"
+            return self.error or _("no answer")
         return f"HTTP {self.status}: {self.body}".strip()
 
 
@@ -119,11 +120,13 @@ def send(
     try:
         response = _ADAPTER.send(request, stream=True, timeout=(timeout, timeout), verify=True)
     except requests.exceptions.Timeout:
-        return Answer(status=None, error=f"no answer within {timeout:g} s")
+        return Answer(
+            status=None, error=_("no answer within %(seconds)s s", seconds=format(timeout, "g"))
+        )
     except requests.exceptions.SSLError:
-        return Answer(status=None, error="the TLS handshake or certificate check failed")
+        return Answer(status=None, error=_("the TLS handshake or certificate check failed"))
     except requests.exceptions.ConnectionError:
-        return Answer(status=None, error="the connection was refused or broken")
+        return Answer(status=None, error=_("the connection was refused or broken"))
     try:
         chunks: list[bytes] = []
         read = 0

@@ -41,6 +41,7 @@ from sqlalchemy import ColumnElement, Engine, update
 from sqlmodel import Session, col, select
 
 from cafe import i18n
+from cafe.i18n import gettext as _
 from server.channels import formats, guard, sending, texts
 from server.channels.store import destination
 from server.clock import timesource
@@ -255,12 +256,20 @@ def attempt(config: Settings, claimed: Claimed, *, resolver: guard.Resolver) -> 
     """One attempt of a claimed delivery, holding no transaction: render, check, send."""
     row, channel, owner, game = claimed.row, claimed.channel, claimed.owner, claimed.game
     if channel.state != pings.ACTIVE:
-        return Outcome(claimed, None, "failed", "the channel is disabled")
+        with i18n.speaking(owner.language):
+            return Outcome(claimed, None, "failed", _("the channel is disabled"))
     stale = game is None or game.status == GameStatus.FINISHED or game.version != row.version
     if row.event in _CURRENT_ONLY and stale:
-        return Outcome(claimed, None, "superseded", "the game moved on")
-    with i18n.speaking(owner.language):
-        ping = _ping(config, row, game, owner)
+        with i18n.speaking(owner.language):
+            return Outcome(claimed, None, "superseded", _("the game moved on"))
+    with i18n.speaking(owner.language):  # the ping, and what went wrong, in the owner's words
+        return _send(config, claimed, resolver)
+
+
+def _send(config: Settings, claimed: Claimed, resolver: guard.Resolver) -> Outcome:
+    """Render, check and send a claimed delivery (in its owner's language)."""
+    row, channel, owner, game = claimed.row, claimed.channel, claimed.owner, claimed.game
+    ping = _ping(config, row, game, owner)
     outgoing = formats.request(
         destination(channel),
         delivery_id=row.delivery_id,
@@ -359,17 +368,19 @@ def _failed(session: Session, config: Settings, outcome: Outcome, now: datetime)
     retryable = answer.status is None or answer.status == 429 or answer.status >= 500
     delay = retry_delay(row.attempts, answer.retry_after, now) if retryable else None
     disable = None
+    with i18n.speaking(outcome.claimed.owner.language):
+        gone, too_long = _("the receiver answered 410 Gone"), _("three days of failures")
     if answer.status == 410:
         values["status"] = "failed"
-        disable = "the receiver answered 410 Gone"
+        disable = gone
     elif delay is None:
         values["status"] = "failed"
         if retryable:
-            disable = "three days of failures"
+            disable = too_long
     else:
         values |= {"status": "pending", "available_at": now + timedelta(seconds=delay)}
     if disable is None and now - aware(channel.failing_since) >= GIVE_UP_AFTER:
-        disable = "three days of failures"
+        disable = too_long
     session.execute(update(ChannelDelivery).where(_held(row)).values(**values))
     if disable is not None and channel.state == pings.ACTIVE:
         _disable(session, config, channel, disable)
@@ -395,7 +406,7 @@ def _disable(session: Session, config: Settings, channel: Channel, reason: str) 
             col(ChannelDelivery.channel_id) == channel.id,
             col(ChannelDelivery.status) == "pending",
         )
-        .values(status="failed", last_error="the channel is disabled")
+        .values(status="failed", last_error=reason)
     )
     owner = session.get_one(Player, channel.player_id)
     notices.queue(

@@ -342,3 +342,15 @@ def test_old_finished_deliveries_are_purged_and_waiting_ones_kept(allowed: Api) 
         counts = retention.purge(session, config, utcnow())
     assert counts["channel deliveries deleted"] == 1
     assert [r.status for r in rows(api)] == ["pending"]
+
+
+def test_what_went_wrong_is_said_in_the_owners_language(allowed: Api, dead_port: int) -> None:
+    api = allowed
+    token = api.register("ann")
+    api.call("PATCH", "/api/me/preferences", token, json={"language": "ru"})
+    made = add_channel(api, token, "slack", f"http://127.0.0.1:{dead_port}/x")
+    queue_test_delivery(api, made["id"])
+    sender = sender_of(api)
+    drain(sender)
+    sender.close()
+    assert channel(api, made["id"]).last_error == "соединение отклонено или прервано"
