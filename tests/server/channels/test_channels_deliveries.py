@@ -354,3 +354,24 @@ def test_what_went_wrong_is_said_in_the_owners_language(allowed: Api, dead_port:
     drain(sender)
     sender.close()
     assert channel(api, made["id"]).last_error == "соединение отклонено или прервано"
+
+
+def test_two_workers_at_once_send_each_delivery_once(allowed: Api) -> None:
+    api = allowed
+    with hook_receiver() as hook:
+        hook.answer = lambda _r: Reply(200, delay=0.01)
+        token = api.register("ann")
+        made = add_channel(api, token, "webhook", hook.url())
+        for _ in range(60):
+            queue_test_delivery(api, made["id"])
+        first, second = sender_of(api, threads=4), sender_of(api, threads=4)
+        end = time.monotonic() + 30
+        while time.monotonic() < end and (
+            first.run_once(wait_for=0.02) + second.run_once(wait_for=0.02)
+        ):
+            pass
+        first.close()
+        second.close()
+    ids = [r.headers["webhook-id"] for r in hook.received]
+    assert len(ids) == 60 and len(set(ids)) == 60
+    assert {r.status for r in rows(api)} == {"sent"}
