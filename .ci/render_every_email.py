@@ -206,6 +206,14 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
         "game_expired": lambda: messages.game_expired(
             game_id=GAME, seats=seats, days=days, links=LINKS
         ),
+        "channel_disabled": lambda: messages.channel_disabled(
+            name="Zoë",
+            channel=3,
+            service="discord",
+            host="discord.com",
+            error="HTTP 503: Service Unavailable",
+            links=LINKS,
+        ),
         "reminder": lambda: messages.reminder(
             clocked, me, hints, DEADLINE - timedelta(days=1), LINKS
         ),

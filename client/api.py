@@ -124,6 +124,24 @@ class ApiClient:
         """End the declared vacation now."""
         return self._json("DELETE", "/api/me/vacation")
 
+    # --- channels ----------------------------------------------------------------------
+
+    def channels(self) -> list[dict[str, Any]]:
+        """The caller's channels beyond email (secrets masked)."""
+        return list(self._json("GET", "/api/me/channels", repeatable=True)["channels"])
+
+    def add_channel(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Add a channel (`POST /api/me/channels`); a webhook's secret is in this answer only."""
+        return self._json("POST", "/api/me/channels", body=body)
+
+    def remove_channel(self, channel_id: int) -> None:
+        """Remove a channel."""
+        self._send("DELETE", f"/api/me/channels/{channel_id}", repeatable=True)
+
+    def test_channel(self, channel_id: int) -> dict[str, Any]:
+        """Send a channel a test message now; the receiver's answer."""
+        return self._json("POST", f"/api/me/channels/{channel_id}/test")
+
     # --- games -------------------------------------------------------------------------
 
     def games(self, *, status: str | None = None, mine: bool = True) -> list[dict[str, Any]]:

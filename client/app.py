@@ -19,6 +19,7 @@ from client.commands import (
     board,
     league,
     lobby,
+    notify,
     play,
     rating,
     records,
@@ -197,4 +198,5 @@ for command in (
 ):
     app.command()(command)
 app.add_typer(league.app)
+app.add_typer(notify.app)
 helptext.translate(app)

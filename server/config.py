@@ -22,6 +22,7 @@ import difflib
 import os
 from collections.abc import Mapping
 from email.utils import parseaddr
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
@@ -145,6 +146,8 @@ class Settings(BaseSettings):
     stranger_mail_hours: int = 24  # records of mail from no known player
     inbound_mail_days: int = 30  # records of handled replies (duplicates are recognised)
     open_game_days: int = 30  # an open game nobody joined expires
+    # channels beyond email (`server.channels`)
+    channels_allow: str = ""  # networks channels may reach (CIDR, comma-separated; http too)
 
     @classmethod
     def settings_customise_sources(
@@ -178,7 +181,24 @@ class Settings(BaseSettings):
                 f"CAFE_DATABASE_URL={self.database_url!r}: use sqlite:///path/to/file.db "
                 "or postgresql+psycopg://user@host/dbname"
             )
+        try:
+            assert self.channels_allowed is not None
+        except ValueError as error:
+            raise ConfigError(f"CAFE_CHANNELS_ALLOW: {error}") from None
         return self
+
+    @property
+    def channels_allowed(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """The networks of `CHANNELS_ALLOW` a channel may reach though the guard refuses
+        them (`server.channels.guard`); a part that is not a network raises ValueError."""
+        networks: list[IPv4Network | IPv6Network] = []
+        for part in (part.strip() for part in self.channels_allow.split(",")):
+            if part:
+                try:
+                    networks.append(ip_network(part, strict=True))
+                except ValueError as error:
+                    raise ValueError(f"{part!r} is not a network ({error})") from None
+        return tuple(networks)
 
     @property
     def old_secret_keys(self) -> tuple[str, ...]:

@@ -761,3 +761,67 @@ class SeasonLogEntry(SQLModel, table=True):
     player_id: int | None = Field(default=None, foreign_key="players.id")
     game_id: int | None = Field(default=None, foreign_key="games.id")
     reason: str = Field(default="", max_length=REASON_LENGTH)
+
+
+class Channel(SQLModel, table=True):
+    """A place besides email where a player is told of their games (issue 26): a Discord or
+    Slack webhook, a Matrix room, an ntfy topic or a signed webhook (`server.channels`).
+
+    `url` (the webhook, or the Matrix or ntfy server), `target` (the Matrix room or the
+    ntfy topic), `token` (Matrix's access token, ntfy's bearer token) and `secret` (a
+    webhook's signing secret, `whsec_…`) are secrets: shown once when the channel is made,
+    then only masked, never logged, and deleted with the player. `events` are the events it
+    takes (`server.postbox.pings.ChannelEvent`). `state` is `active` or `disabled` (with
+    `disabled_reason`); `failing_since` is when its deliveries began to fail (None: the last
+    one succeeded), `last_error` what its receiver last answered.
+    """
+
+    __tablename__ = "channels"
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    kind: str = Field(max_length=16)
+    url: str = Field(max_length=2000)
+    target: str | None = Field(default=None, max_length=255)
+    token: str | None = Field(default=None, max_length=500)
+    secret: str | None = Field(default=None, max_length=100)
+    events: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    state: str = Field(default="active", max_length=12)
+    disabled_reason: str | None = Field(default=None, max_length=500)
+    failing_since: datetime | None = None
+    last_error: str | None = Field(default=None, max_length=500)
+    last_sent_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ChannelDelivery(SQLModel, table=True):
+    """One event for one channel, written in the transaction of the change it tells of and
+    sent by the worker (`server.jobs.deliveries`): the outbox of channels.
+
+    `delivery_id` is fixed when the row is written, so every attempt carries the same id
+    (a webhook's `webhook-id`, Matrix's transaction id): a receiver may drop a repeat.
+    `event` is a `ChannelEvent`; `game_id` and `version` the game it is about, rendered as
+    the game is when sent; `payload` the facts of an event that is not a game's (a test).
+    `status` is `pending`, `sending` (claimed until `claimed_until`), `sent`, `failed`
+    (the schedule ran out, or the channel was disabled) or `superseded` (out of date);
+    `claimed_by` is the worker's claim while it is `sending`.
+    """
+
+    __tablename__ = "channel_deliveries"
+    __table_args__ = (Index("ix_channel_deliveries_due", "status", "available_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    channel_id: int = Field(foreign_key="channels.id", index=True)
+    delivery_id: str = Field(max_length=40, unique=True)
+    event: str = Field(max_length=16)
+    game_id: int | None = None
+    version: int | None = None
+    payload: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True)))
+    status: str = Field(default="pending", max_length=12)
+    attempts: int = 0
+    available_at: datetime = Field(default_factory=utcnow)
+    claimed_by: str | None = Field(default=None, max_length=32)
+    claimed_until: datetime | None = None
+    last_error: str | None = Field(default=None, max_length=500)
+    created_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime | None = None

@@ -12,6 +12,7 @@ from flask import Flask, Response
 from server.api import (
     accounts,
     adjudication,
+    channels,
     games,
     leagues,
     meta,
@@ -33,6 +34,7 @@ def init_app(app: Flask) -> None:
     areas = (
         accounts,
         preferences,
+        channels,
         vacation,
         games,
         turns,

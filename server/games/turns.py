@@ -46,7 +46,7 @@ from server.models import (
     table_of,
     utcnow,
 )
-from server.postbox import outgoing
+from server.postbox import outgoing, pings
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
 #: would, without its deep copy of every value (they are all plain already).
@@ -147,6 +147,8 @@ def write_change(
     write = GuardedWrite(game, values)
     write.insert(_TURNS, [_turn_row(entry)])
     write.insert(outgoing.TABLE, outgoing.event_rows(config, events))
+    players = values["state"]["players"]  # the recipients' names, from the snapshot
+    write.insert(pings.TABLE, pings.rows_for_events(session, events, players))
     if remembered is not None:
         write.insert(idempotency.TABLE, [remembered])
     if not write.apply(session):

@@ -32,6 +32,7 @@ from sqlmodel import Session, col, select
 
 from server.config import Settings
 from server.models import (
+    ChannelDelivery,
     GameRecord,
     GameSeat,
     GameStatus,
@@ -89,6 +90,12 @@ def purge(
             OutboxMessage,
             col(OutboxMessage.status).in_(DONE),
             OutboxMessage.created_at < body_until - _days(config.mail_keep_days),
+        ),
+        "channel deliveries deleted": _delete(
+            session,
+            ChannelDelivery,
+            col(ChannelDelivery.status).in_(("sent", "failed", "superseded")),
+            ChannelDelivery.created_at < now - _days(config.mail_keep_days),
         ),
         "stranger mail deleted": _delete(
             session,

@@ -56,7 +56,7 @@ from sqlmodel import Session
 
 from server.config import Settings
 from server.db import make_engine
-from server.jobs import computers, digest, outbox, retention, sweep, talk_mail
+from server.jobs import computers, deliveries, digest, outbox, retention, sweep, talk_mail
 from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
 from server.models import OutboxMessage, utcnow
@@ -69,6 +69,7 @@ CHUNK = 20  # messages rendered, then sent while the next ones are rendered
 FIRST_CHUNK = 5  # the first chunk of a batch is rendered with nothing to overlap: small
 DIGEST_CHECK = 60  # seconds between two looks for digests that are due
 PURGE_EVERY = 3600  # seconds between two applications of the retention rules
+CHANNELS_WAIT = 0.2  # seconds a round waits for a channel delivery under way, when none began
 DATABASE_WAIT_MAX = 60  # longest wait, in seconds, between two tries of a database that is down
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
 
@@ -155,6 +156,8 @@ class Worker:
         self._unconcluded: Batch | None = None  # a batch an error left partly unwritten
         # one connection for as long as there is mail to send (TLS and login are costly)
         self._mailer = Mailer(config)
+        #: the channels' deliveries, sent by threads of their own (`server.jobs.deliveries`)
+        self.deliveries = deliveries.Deliveries(engine, config)
 
     @property
     def waiting(self) -> float:
@@ -164,7 +167,8 @@ class Worker:
     def run_once(self) -> int:
         """Sweep the clocks and queue the table talk that is due (at most every
         `WORKER_SWEEP` seconds), play the computer players' turns that are due (every round:
-        `server.jobs.computers`), queue the digests that are due (at most once a minute),
+        `server.jobs.computers`), start the channels' deliveries that are due
+        (`server.jobs.deliveries`), queue the digests that are due (at most once a minute),
         apply the retention rules (once an hour), then claim and process one batch of
         messages; the number of games and messages handled (0: nothing due, or the SMTP
         server cannot be reached). What an error left unwritten of
@@ -187,6 +191,7 @@ class Worker:
                     done.league_digests,
                 )
         swept += computers.play_due(self.clock_engine, self.config)
+        swept += self.deliveries.run_once(wait_for=CHANNELS_WAIT)
         if time.monotonic() >= self._next_digests:
             self._next_digests = time.monotonic() + DIGEST_CHECK
             digest.queue_due(self.engine, self.config)
@@ -395,3 +400,4 @@ class Worker:
             if handled == 0:
                 stop.wait(self.waiting or self.config.worker_poll)
         self._mailer.close()
+        self.deliveries.close()

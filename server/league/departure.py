@@ -3,7 +3,8 @@ everywhere, with every table left consistent.
 
 In one transaction: every season they are registered for and that has not finished is
 withdrawn from (a running season's games of theirs resigned, as a withdrawal does), every
-other running game of theirs resigned, their API tokens revoked and their emails turned off.
+other running game of theirs resigned, their API tokens revoked, their emails turned off
+and their channels deleted with their secrets.
 Their finished games, results and rating stay, as a record of what was played.
 """
 
@@ -30,6 +31,7 @@ from server.models import (
     TurnEmails,
     utcnow,
 )
+from server.postbox import pings
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,7 @@ def remove_player(session: Session, player: Player, *, config: Settings) -> Depa
         .where(col(ApiToken.player_id) == player.id, col(ApiToken.revoked_at).is_(None))
         .values(revoked_at=now)
     )
+    pings.remove_players_channels(session, player.id)  # their secrets go with them
     player.turn_emails = TurnEmails.NONE
     player.reminders = False
     session.add(player)

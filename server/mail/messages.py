@@ -799,6 +799,15 @@ def game_expired(*, game_id: int, seats: int, days: int, links: Links) -> Render
     return render_pair("game_expired", context)
 
 
+def channel_disabled(
+    *, name: str, channel: int, service: str, host: str, error: str, links: Links
+) -> Rendered:
+    """To a channel's owner: the worker stopped sending to it (its receiver answered 410,
+    or failed for three days); `error` is what it last answered."""
+    context = _base(name, links, channel=channel, service=service, host=host, error=error)
+    return render_pair("channel_disabled", context)
+
+
 def _scores(game: GameFacts) -> str:
     state = game.state
     return " · ".join(f"{p} {s}" for p, s in zip(state["players"], state["scores"], strict=True))

@@ -45,6 +45,7 @@ BUILDERS: dict[EmailKind, Builder] = {
     EmailKind.REPLY_UNRECOGNISED: messages.reply_unrecognised,
     EmailKind.GAME_EXPIRED: messages.game_expired,
     EmailKind.TALK_REFUSED: messages.talk_refused,
+    EmailKind.CHANNEL_DISABLED: messages.channel_disabled,
     EmailKind.LEAGUE_REGISTRATION: league.registration,
     EmailKind.LEAGUE_SEASON_STARTED: league.season_started,
     EmailKind.LEAGUE_DIGEST: league.digest,

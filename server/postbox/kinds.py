@@ -117,6 +117,8 @@ class EmailKind(StrEnum):
     DIGEST = "digest", KindRules(Audience.DIGEST)
     REPLY_UNRECOGNISED = "reply_unrecognised", _ALWAYS
     GAME_EXPIRED = "game_expired", _ALWAYS
+    #: to a channel's owner: the worker disabled it (issue 26)
+    CHANNEL_DISABLED = "channel_disabled", _ALWAYS
     LEAGUE_REGISTRATION = "league_registration", _GAME_MAIL
     LEAGUE_SEASON_STARTED = "league_season_started", _GAME_MAIL
     LEAGUE_DIGEST = "league_digest", _GAME_MAIL

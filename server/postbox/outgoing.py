@@ -17,6 +17,7 @@ from sqlmodel import Session
 
 from server.config import Settings
 from server.models import OutboxMessage, OutboxStatus, Player, aware, table_of, utcnow
+from server.postbox import pings
 from server.postbox.addresses import new_message_id
 from server.postbox.kinds import EmailKind
 
@@ -59,9 +60,11 @@ class Event:
 
 
 def queue_events(session: Session, config: Settings, events: Sequence[Event]) -> None:
-    """Add events to the outbox in one statement (in the caller's transaction)."""
+    """Add events to the outbox in one statement (in the caller's transaction), and the
+    pings their recipients' channels take (`server.postbox.pings`)."""
     if events:
         session.execute(_INSERT, event_rows(config, events))
+        pings.queue_for_events(session, events)
 
 
 def event_rows(config: Settings, events: Sequence[Event]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from server.mail.templates import QUANTITY_FILTERS, bold, command
 from server.mail.times import TIME_FILTERS
 from server.web import (
     account_pages,
+    channel_pages,
     devmail,
     game_pages,
     languages,
@@ -47,6 +48,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters.update({"b": bold, "cmd": command})
     app.jinja_env.globals["link"] = link
     app.register_blueprint(account_pages.bp)
+    app.register_blueprint(channel_pages.bp)
     app.register_blueprint(game_pages.bp)
     app.register_blueprint(talk_pages.bp)
     app.register_blueprint(unsubscribe.bp)

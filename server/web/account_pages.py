@@ -43,6 +43,7 @@ from server.schemas.accounts import (
     TokenCreate,
 )
 from server.schemas.clock import VacationCreate
+from server.web import channel_pages
 from server.web.sessions import WEB_LABEL, check_csrf, sign_in, sign_out, signed_in
 
 bp = Blueprint("account_pages", __name__)
@@ -220,7 +221,7 @@ def signout() -> Response:
 @bp.get("/settings")
 @page(200, 302)
 def settings() -> Response | str:
-    """Email preferences, time zone and reminders, vacation, and API tokens."""
+    """Email preferences, time zone and reminders, vacation, channels and API tokens."""
     player = signed_in()
     if player is None:
         return redirect(url_for("account_pages.form", next="/settings"))
@@ -231,6 +232,7 @@ def settings() -> Response | str:
         "web/settings.html",
         player=player,
         tokens=[(token, _label(token)) for token in accounts.list_tokens(session, player=player)],
+        **channel_pages.section(session, player),
         choices=list(TurnEmails),
         languages=i18n.NAMES,
         bank=quantities.bank(quantities.bank_hours(status.bank_days)),

@@ -347,6 +347,16 @@ def game_id(attribute: str) -> Callable[[World], str]:
     return lambda world: str(getattr(world, attribute))
 
 
+#: A channel URL the guard lets through at creation (https, a public address).
+PUBLIC_HOOK = "https://93.184.215.14/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX"
+
+
+def newest_channel(world: World) -> str:
+    """The number of the first player's newest channel."""
+    listed = world.players[0].run("notify", "list").stdout.splitlines()
+    return max((line.split()[0] for line in listed if line[:3].strip().isdigit()), key=int)
+
+
 #: How to run each command at its widest. `cafe record` prints the game record, a file
 #: format whose header lines name every player; `--json` and completion scripts are for
 #: programs. Those stay out of the width rule.
@@ -396,6 +406,14 @@ RUNS: dict[str, Callable[[World], list[Run]]] = {
     "league adjudicate": adjudicating,
     "league log": reading_the_log,
     "rules": each(by(0, "rules"), by(0, "rules", "notation")),
+    "notify add": each(by(0, "notify", "add", "webhook", PUBLIC_HOOK, "--events", "your_turn")),
+    "notify list": each(by(0, "notify", "add", "slack", PUBLIC_HOOK), by(0, "notify", "list")),
+    "notify remove": each(
+        by(0, "notify", "add", "slack", PUBLIC_HOOK), by(0, "notify", "remove", newest_channel)
+    ),
+    "notify test": each(
+        by(0, "notify", "add", "slack", PUBLIC_HOOK), by(0, "notify", "test", newest_channel)
+    ),
 }
 
 

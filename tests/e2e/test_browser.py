@@ -417,4 +417,19 @@ def test_a_long_games_history_shows_every_turn_number_whole(browser, client):
         history.evaluate("list => list.firstElementChild.value = 999")  # the longest games
         assert history.evaluate(MARKER_OVERHANG) <= 0, (size, "three digits")
         history.evaluate("list => list.firstElementChild.value = 12")
+
+
+def test_the_channels_section_reads_well_on_a_phone(browser, axe_source, client):
+    game_id = client.new_game("quin", "ros")
+    quin = client.state(game_id)["players"][0]
+    url = "https://93.184.215.14/api/webhooks/1234567890/a-long-secret-token-of-the-hook"
+    made = client.call("POST", "/api/me/channels", quin, json={"kind": "discord", "url": url})
+    assert made.status_code == 201, made.text
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    sign_in(page, client, quin)
+    page.goto(client.server.base + "/settings")
+    expect(page.get_by_role("button", name=f"Remove channel {made.json()['id']}")).to_be_visible()
+    assert "a-long-secret-token" not in page.content()
+    check_page(page, axe_source, "settings-channels")
     context.close()

@@ -63,6 +63,7 @@ LAYERS: dict[str, int] = {
     "server.schemas": DOMAIN,  # the public models the domain's JSON builders fill
     # Email: composing, queueing, reading and sending it.
     "server.mail": MAIL,
+    "server.channels": MAIL,  # channels beyond email: the guard, formats, texts, sending
     "server.devmail": MAIL,
     "server.league.joining": MAIL,  # a `join` reply to a season's email, read by mail.replies
     "server.league.messages": MAIL,  # the league's email builders (`mail.notices.BUILDERS`)

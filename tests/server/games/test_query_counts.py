@@ -70,7 +70,7 @@ def test_a_turn_reads_no_seats(api):
 
 
 @pytest.mark.postgres
-def test_a_turn_is_six_statements_and_renders_nothing_three_on_postgresql(api):
+def test_a_turn_is_seven_statements_and_renders_nothing_four_on_postgresql(api):
     game_id, tokens = api.started_game("ann", "bob", "cid")
     state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
     mover = tokens[state["to_move"]]
@@ -84,14 +84,16 @@ def test_a_turn_is_six_statements_and_renders_nothing_three_on_postgresql(api):
             headers={"Idempotency-Key": "one"},
         )
     assert response.status_code == 201
-    # the token's owner; the game; then the compare-and-set, the log entry, the events (one
-    # statement for all) and the idempotency record — on PostgreSQL those four are one
-    # statement (`server.games.guarded`)
+    # the token's owner; the game; the recipients' channels (issue 26: by name, one indexed
+    # read); then the compare-and-set, the log entry, the events (one statement for all)
+    # and the idempotency record — on PostgreSQL those four are one statement
+    # (`server.games.guarded`)
+    assert "FROM players JOIN channels" in " ".join(seen[2].split()), seen[2]
     if get_engine(api.app).dialect.name == "postgresql":
-        assert len(seen) == 3, seen
-        assert " ".join(seen[2].split()).startswith("WITH moved AS (UPDATE games"), seen[2]
+        assert len(seen) == 4, seen
+        assert " ".join(seen[3].split()).startswith("WITH moved AS (UPDATE games"), seen[3]
     else:
-        assert len(seen) == 6, seen
+        assert len(seen) == 7, seen
     assert not [s for s in seen if s.startswith("SELECT") and "idempotency_keys" in s]
     with Session(get_engine(api.app)) as session:
         log = session.exec(select(TurnRecord).where(TurnRecord.game_id == game_id)).all()
@@ -122,6 +124,6 @@ def test_a_turn_on_postgresql_is_one_write_outside_a_transaction(api):
         )
     assert response.status_code == 201
     if get_engine(api.app).dialect.name == "postgresql":
-        assert after == [False, False, False]
+        assert after == [False, False, False, False]  # the channels' read stands alone too
     else:
         assert after[-1] is True  # the log entry's insert, inside the turn's transaction

@@ -1,0 +1,147 @@
+"""`cafe notify …`: channels beyond email — Discord, Slack, Matrix, ntfy, signed webhooks —
+that tell you of your turns (issue 26; docs/playing.md).
+
+A channel's URL and tokens are secrets: the service shows them back only masked, and a
+webhook's signing secret once, when it is added.
+"""
+
+from typing import Annotated, Any
+
+import typer
+
+from cafe.i18n import gettext as _
+from client.errors import UsageError
+from client.output import command, say
+
+KINDS = ("discord", "slack", "matrix", "ntfy", "webhook")
+EVENTS = ("your_turn", "reminder", "game_over", "message", "league")
+
+app = typer.Typer(
+    name="notify",
+    help=_("Channels besides email: Discord, Slack, Matrix, ntfy or a signed webhook."),
+    short_help=_("Channels besides email: Discord, Slack, Matrix, ntfy, webhooks."),
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+
+ChannelId = Annotated[
+    int, typer.Argument(help=_("The channel's number (see `cafe notify list`)."), min=1)
+]
+
+
+@app.command()
+def add(
+    ctx: typer.Context,
+    kind: Annotated[str, typer.Argument(help=_("discord, slack, matrix, ntfy or webhook"))],
+    url: Annotated[
+        str,
+        typer.Argument(
+            help=_("The webhook's URL, or the Matrix or ntfy server's (https)."), metavar="URL"
+        ),
+    ],
+    events: Annotated[
+        str | None,
+        typer.Option(
+            "--events",
+            metavar="LIST",
+            help=_(
+                "Comma-separated: your_turn, reminder, game_over, message, league"
+                " [default: your_turn,reminder,game_over]"
+            ),
+            show_default=False,
+        ),
+    ] = None,
+    room: Annotated[
+        str | None, typer.Option(help=_("Matrix: the room's id (!…:server)."), show_default=False)
+    ] = None,
+    topic: Annotated[
+        str | None, typer.Option(help=_("ntfy: the topic."), show_default=False)
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(help=_("Matrix: the access token; ntfy: a bearer token."), show_default=False),
+    ] = None,
+) -> None:
+    """Add a channel (at most 5); it is told of your turns from now on."""
+    if kind not in KINDS:
+        raise UsageError(
+            _(
+                "%(kind)s is not a kind of channel: choose one of %(kinds)s",
+                kind=repr(kind),
+                kinds=", ".join(KINDS),
+            )
+        )
+    body: dict[str, Any] = {"kind": kind, "url": url}
+    if events is not None:
+        chosen = [event.strip() for event in events.split(",") if event.strip()]
+        unknown = [event for event in chosen if event not in EVENTS]
+        if unknown or not chosen:
+            raise UsageError(_("--events takes some of %(events)s", events=", ".join(EVENTS)))
+        body["events"] = chosen
+    for name, value in (("room", room), ("topic", topic), ("token", token)):
+        if value is not None:
+            body[name] = value
+    made = ctx.obj.api().add_channel(body)
+    say(
+        _(
+            "Channel %(id)s added: %(kind)s, %(url)s.",
+            id=made["id"],
+            kind=made["kind"],
+            url=made["url"],
+        )
+    )
+    if made.get("secret"):
+        say(_("Its signing secret, shown only now: %(secret)s", secret=made["secret"]))
+    say(_("Send it a test: %(command)s", command=command("notify", "test", made["id"])))
+
+
+@app.command("list")
+def list_channels(ctx: typer.Context) -> None:
+    """Your channels: what each takes, its state and its last error."""
+    channels = ctx.obj.api().channels()
+    if not channels:
+        say(
+            _(
+                "No channels yet; add one with `%(command)s`.",
+                command=command("notify", "add", "KIND URL"),
+            )
+        )
+        return
+    for channel in channels:
+        say(channel_text(channel))
+
+
+def channel_text(channel: dict[str, Any]) -> str:
+    """One channel in a few lines of at most 80 columns."""
+    state = (
+        _("active")
+        if channel["state"] == "active"
+        else _("disabled: %(reason)s", reason=channel.get("disabled_reason") or "")
+    )
+    lines = [f"{channel['id']:>3}  {channel['kind']:<8} {channel['url']}", "     " + state]
+    lines.append("     " + _("events: %(events)s", events=", ".join(channel["events"])))
+    if channel.get("last_error"):
+        lines.append("     " + _("last error: %(error)s", error=channel["last_error"][:60]))
+    return "\n".join(lines)
+
+
+@app.command()
+def remove(ctx: typer.Context, channel_id: ChannelId) -> None:
+    """Remove a channel, with its secrets."""
+    ctx.obj.api().remove_channel(channel_id)
+    say(_("Channel %(id)s removed.", id=channel_id))
+
+
+@app.command()
+def test(ctx: typer.Context, channel_id: ChannelId) -> None:
+    """Send a channel a test message now and show what its receiver answered."""
+    answer = ctx.obj.api().test_channel(channel_id)
+    if answer["delivered"]:
+        say(_("Delivered: the receiver answered %(status)s.", status=answer["status"]))
+    elif answer["status"] is None:
+        say(_("Not delivered: %(error)s", error=answer["error"]))
+    else:
+        say(_("Not delivered: the receiver answered %(status)s.", status=answer["status"]))
+    if answer["body"]:
+        say(answer["body"])

@@ -1,0 +1,169 @@
+"""Recording that channels are due a ping (issue 26): one `ChannelDelivery` row per event and
+channel, written in the change's own transaction beside its email events
+(`server.postbox.outgoing.queue_events` calls `queue_for_events`), and sent by the worker
+(`server.jobs.deliveries`). What a channel is and how it is sent is `server.channels`'.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import and_, delete, insert, or_
+from sqlmodel import Session, col, select
+
+from server.models import (
+    Channel,
+    ChannelDelivery,
+    GameSeat,
+    Player,
+    stored_id,
+    table_of,
+    utcnow,
+)
+
+if TYPE_CHECKING:
+    from server.postbox.outgoing import Event
+
+
+class ChannelEvent(StrEnum):
+    """The events a channel can take (`Channel.events`)."""
+
+    YOUR_TURN = "your_turn"
+    REMINDER = "reminder"
+    GAME_OVER = "game_over"
+    #: table talk, where it exists (queued by the talk, not by a game change)
+    MESSAGE = "message"
+    #: a league's season started or finished
+    LEAGUE = "league"
+    #: "send a test": never chosen, always taken
+    TEST = "test"
+
+
+#: What a channel takes when its owner does not say.
+DEFAULT_EVENTS = (ChannelEvent.YOUR_TURN, ChannelEvent.REMINDER, ChannelEvent.GAME_OVER)
+#: The events a player may choose.
+CHOOSABLE = tuple(event for event in ChannelEvent if event is not ChannelEvent.TEST)
+
+#: The email event kinds (`server.postbox.kinds.EmailKind` values) a channel hears of.
+_OF_EMAIL = {
+    "your_turn": ChannelEvent.YOUR_TURN,
+    "reminder": ChannelEvent.REMINDER,
+    "game_over": ChannelEvent.GAME_OVER,
+}
+
+ACTIVE = "active"
+DISABLED = "disabled"
+
+#: The deliveries, written with a plain INSERT (a turn writes them in its one statement).
+TABLE = table_of(ChannelDelivery)
+_INSERT = insert(TABLE)
+
+
+def new_delivery_id() -> str:
+    """A fresh delivery id (`msg_…`, Standard Webhooks' form): fixed when the row is written."""
+    return f"msg_{uuid.uuid4().hex}"
+
+
+def delivery_row(
+    channel_id: int,
+    event: ChannelEvent,
+    now: datetime,
+    *,
+    game_id: int | None = None,
+    version: int | None = None,
+    payload: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A new delivery row, as its INSERT binds it: pending, due now."""
+    return {
+        "channel_id": channel_id,
+        "delivery_id": new_delivery_id(),
+        "event": event.value,
+        "game_id": game_id,
+        "version": version,
+        "payload": payload,
+        "status": "pending",
+        "attempts": 0,
+        "available_at": now,
+        "created_at": now,
+    }
+
+
+def queue_for_events(session: Session, events: Sequence[Event]) -> None:
+    """Queue `rows_for_events` (in the caller's transaction), in one INSERT."""
+    rows = rows_for_events(session, events)
+    if rows:
+        session.execute(_INSERT, rows)
+
+
+def rows_for_events(
+    session: Session, events: Sequence[Event], players: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """One delivery per event and active channel of its recipient that takes it, as their
+    INSERT binds them: one query finds the channels of every recipient — by their names
+    when the game's `players` (by seat) are at hand, as a turn has them in its snapshot,
+    else through the games' seats."""
+    wanted = [(event, _OF_EMAIL[event.kind]) for event in events if event.kind in _OF_EMAIL]
+    if not wanted:
+        return []
+    channel = (stored_id(Channel.id), Channel.events)
+    found: list[tuple[int, int | None, int, Any]]  # (game, seat, channel, its events)
+    if players is not None:
+        names = {players[event.seat] for event, _ in wanted}
+        by_name = session.exec(
+            select(Player.name, *channel)
+            .join(Channel, col(Channel.player_id) == Player.id)
+            .where(Channel.state == ACTIVE, col(Player.name).in_(names))
+            .order_by(col(Channel.id))
+        ).all()
+        found = [
+            (event.game_id, event.seat, channel_id, taken)
+            for event, _ in wanted
+            for name, channel_id, taken in by_name
+            if name == players[event.seat]
+        ]
+    else:
+        seats = {(event.game_id, event.seat) for event, _ in wanted}
+        found = list(
+            session.exec(
+                select(GameSeat.game_id, GameSeat.seat, *channel)
+                .join(Channel, col(Channel.player_id) == GameSeat.player_id)
+                .where(
+                    Channel.state == ACTIVE,
+                    or_(
+                        *(
+                            and_(col(GameSeat.game_id) == g, col(GameSeat.seat) == s)
+                            for g, s in seats
+                        )
+                    ),
+                )
+                .order_by(col(Channel.id))
+            ).all()
+        )
+    now = utcnow()
+    return [
+        delivery_row(channel_id, channel_event, now, game_id=event.game_id, version=event.version)
+        for event, channel_event in wanted
+        for game_id, seat, channel_id, taken in found
+        if (game_id, seat) == (event.game_id, event.seat) and channel_event in taken
+    ]
+
+
+def remove_channels(session: Session, channel_ids: Iterable[int]) -> None:
+    """Delete channels and their deliveries (in the caller's transaction): their secrets go
+    with them."""
+    ids = list(channel_ids)
+    if ids:
+        session.execute(delete(ChannelDelivery).where(col(ChannelDelivery.channel_id).in_(ids)))
+        session.execute(delete(Channel).where(col(Channel.id).in_(ids)))
+
+
+def remove_players_channels(session: Session, player_id: int) -> None:
+    """Delete every channel of a player, with its deliveries and secrets."""
+    remove_channels(
+        session,
+        session.exec(select(stored_id(Channel.id)).where(Channel.player_id == player_id)).all(),
+    )
