@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 from werkzeug.wrappers import Response
 
+from cafe.i18n import N_
 from cafe.i18n import gettext as _
 from server.apispec import page, refusal
 from server.channels import store
@@ -24,6 +25,23 @@ from server.web.sessions import check_csrf, signed_in
 
 bp = Blueprint("channel_pages", __name__)
 
+#: What the page calls each kind of channel: the services by their names, the rest in words.
+KIND_NAMES = {
+    "discord": "Discord",
+    "slack": "Slack",
+    "matrix": "Matrix",
+    "ntfy": "ntfy",
+    "webhook": N_("signed webhook"),
+}
+#: What the page calls each event a channel can take.
+EVENT_NAMES = {
+    "your_turn": N_("your turn"),
+    "reminder": N_("reminders"),
+    "game_over": N_("game over"),
+    "message": N_("table talk"),
+    "league": N_("league seasons"),
+}
+
 _BACK = "/settings"
 
 
@@ -36,7 +54,7 @@ def section(session: Session, player: Player) -> dict[str, Any]:
                 "id": channel.id,
                 "kind": channel.kind,
                 "url": store.masked_url(channel.url),
-                "events": channel.events,
+                "events": ", ".join(_(EVENT_NAMES[event]) for event in channel.events),
                 "state": channel.state,
                 "disabled_reason": channel.disabled_reason,
                 "last_error": channel.last_error,
@@ -44,6 +62,8 @@ def section(session: Session, player: Player) -> dict[str, Any]:
             for channel in store.of_player(session, player)
         ],
         "events": [event.value for event in CHOOSABLE],
+        "kind_names": {code: _(name) for code, name in KIND_NAMES.items()},
+        "event_names": {code: _(name) for code, name in EVENT_NAMES.items()},
         "default_events": [event.value for event in DEFAULT_EVENTS],
         "most": store.MOST,
     }

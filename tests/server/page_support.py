@@ -16,8 +16,14 @@ from cafe import i18n
 from cafe.board import NATIONS
 
 #: Names, the same in every language: the game's, the languages' (each in itself), the
-#: nations' in English where another language writes them alike ("China").
-NAMES_OF_THINGS = ("Café International", *i18n.NAMES.values(), *NATIONS.values())
+#: nations' in English where another language writes them alike ("China"), the chat
+#: services' a channel may be.
+NAMES_OF_THINGS = (
+    "Café International",
+    *i18n.NAMES.values(),
+    *NATIONS.values(),
+    *("Discord", "Slack", "Matrix", "ntfy"),
+)
 #: The elements whose text is read apart (a heading, a cell, a button: not run together).
 BLOCKS = {
     "title", "h1", "h2", "h3", "p", "li", "dt", "dd", "th", "td", "caption", "label",

@@ -310,6 +310,8 @@ def test_the_preview_says_its_turn_and_points_in_the_readers_language(api):
     ).json
     with speaking("ru"):
         points = quantities.points(answer["points"])
-    assert answer["said"].startswith(f"{answer['turn']} приносит {points} (")
+    said = f"{answer['turn']} приносит {points}"
+    assert answer["said"].startswith(said)  # then how the points are made up, if in parts
+    assert answer["said"][len(said)] in " .", answer["said"]
     button = re.search(r'<button type="submit" name="hint" value="">([^<]+)</button>', page)[1]
     assert f"«{button}»" in answer["said"] and button == "Сыграть этот ход"

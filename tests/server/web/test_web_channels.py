@@ -34,7 +34,7 @@ def test_add_test_and_remove_a_channel_from_the_settings_page(api: Api) -> None:
         shown = browser.get("/settings").get_data(as_text=True)
         assert "Its signing secret, shown only now: whsec_" in shown
         assert "very-secret" not in shown and "http://127.0.0.1/…" in shown
-        assert "your_turn, game_over" in shown
+        assert "events: your turn, game over" in shown
         again = browser.get("/settings").get_data(as_text=True)
         assert "whsec_" not in again  # shown once
         found = re.search(r'action="/settings/channels/(\d+)/test"', again)
