@@ -9,6 +9,10 @@
 brings each language's catalog up to date with them: new messages are added untranslated,
 messages the code no longer has are dropped. The files are written sorted, without line
 numbers and with a fixed header, so that two branches that add messages merge cleanly.
+
+A message is its msgid and, said in a sense (`pgettext`), its context: the same English in
+two senses is two entries, checked and filled apart. A key names it as gettext does,
+`CONTEXT\x04MSGID` (`"stool\u0004bar"` in a JSON file), and the msgid alone without one.
 """
 
 from __future__ import annotations
@@ -146,9 +150,15 @@ def fill(code: str, source: Path) -> list[str]:
     return sorted(given.keys() - found.keys())
 
 
+#: What parts a message's context from its msgid in a key, as in a compiled catalog.
+CONTEXT_SEPARATOR = "\x04"
+
+
 def _key(message: Message) -> str:
-    """A message's msgid: its singular, for a plural message."""
-    return message.id if isinstance(message.id, str) else message.id[0]
+    """A message's key: its msgid (its singular, for a plural message), after its context
+    and `CONTEXT_SEPARATOR` where it has one."""
+    msgid = message.id if isinstance(message.id, str) else message.id[0]
+    return f"{message.context}{CONTEXT_SEPARATOR}{msgid}" if message.context else msgid
 
 
 def main(arguments: list[str]) -> int:
