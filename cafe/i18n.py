@@ -214,3 +214,44 @@ class Country:
 
     def __str__(self) -> str:
         return nation_name(self.code)
+
+
+def to_json(message: Message) -> str | dict[str, Any]:
+    """`message` kept for later as JSON (an email's facts, `server.postbox.facts`): words
+    already stay as they are; a `Text` is its parts, `{"message", "values", "plural",
+    "num"}`, never the words of one language. A value is kept the same way (a `Text`, or an
+    error's `lazy_message`), a nation as `{"nation": code}`, a number as it is, anything
+    else as its text (a tile's code, a chair)."""
+    if isinstance(message, str):
+        return message
+    values = {name: _value_to_json(value) for name, value in message.values.items()}
+    return {
+        "message": message.message,
+        "values": values,
+        "plural": message.plural,
+        "num": message.num,
+    }
+
+
+def _value_to_json(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Country):
+        return {"nation": value.code}
+    said_later = getattr(value, "lazy_message", value)  # an error carries its `Text`
+    return to_json(said_later) if isinstance(said_later, Text) else str(value)
+
+
+def from_json(kept: str | dict[str, Any]) -> Message:
+    """The message `to_json` kept: its words, or a `Text` said in the language in use when
+    read."""
+    if isinstance(kept, str):
+        return kept
+    values = {name: _value_from_json(value) for name, value in (kept.get("values") or {}).items()}
+    return Text(kept["message"], kept.get("plural"), kept.get("num", 1), **values)
+
+
+def _value_from_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Country(value["nation"]) if "nation" in value else from_json(value)
+    return value
