@@ -8,6 +8,9 @@ it with its standings as they were): those endings are the service's, not the bo
 
 "Eliminated" is the bar's rule (§7: a player who cannot pay at the bar is out); a player
 who resigns, is removed on time or withdraws is never called eliminated.
+
+The words are said in the language in use when they are asked for (`cafe.i18n`): why a
+game ended and how a player left are each one message per sentence, the names inside it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from cafe.board import BAR_VALUES, CHAIRS
+from cafe.i18n import N_, gettext, ngettext
 from cafe.state import State
 
 #: The bag's size at which a game ends (§10.3).
@@ -45,21 +49,34 @@ class Departure(StrEnum):
 
     @property
     def words(self) -> str:
-        """The mark beside the player: `eliminated at the bar`, `resigned`, `removed on
-        time`, `withdrew`."""
-        return _MARKS[self]
+        """The mark beside the player, in the language in use: `eliminated at the bar`,
+        `resigned`, `removed on time`, `withdrew`."""
+        return gettext(_MARKS[self])
+
+    def sentence(self, player: str) -> str:
+        """What `player` did, as one sentence in the language in use: `ann resigned`, `ann
+        was removed on time`, `ann withdrew from the season`."""
+        return gettext(_SENTENCES[self], player=player)
 
     @property
     def predicate(self) -> str:
-        """What the player did, after their name: `resigned`, `was removed on time`, …"""
+        """What the player did, in English, after their name (`resigned`, `was removed on
+        time`): the game page's history only, until it says `sentence`; everything else
+        says the whole sentence."""
         return _PREDICATES[self]
 
 
 _MARKS = {
-    Departure.ELIMINATED: "eliminated at the bar",
-    Departure.RESIGNED: "resigned",
-    Departure.TIMED_OUT: "removed on time",
-    Departure.WITHDREW: "withdrew",
+    Departure.ELIMINATED: N_("eliminated at the bar"),
+    Departure.RESIGNED: N_("resigned"),
+    Departure.TIMED_OUT: N_("removed on time"),
+    Departure.WITHDREW: N_("withdrew"),
+}
+_SENTENCES = {
+    Departure.ELIMINATED: N_("%(player)s was eliminated at the bar"),
+    Departure.RESIGNED: N_("%(player)s resigned"),
+    Departure.TIMED_OUT: N_("%(player)s was removed on time"),
+    Departure.WITHDREW: N_("%(player)s withdrew from the season"),
 }
 _PREDICATES = {
     Departure.ELIMINATED: "was eliminated at the bar",
@@ -68,8 +85,9 @@ _PREDICATES = {
     Departure.WITHDREW: "withdrew from the season",
 }
 
-#: How a turn the service played for a player whose time ran out is marked.
-TIMEOUT_MARK = "played on time-out"
+#: How a turn the service played for a player whose time ran out is marked (a message:
+#: said where it is shown, `gettext(TIMEOUT_MARK)`).
+TIMEOUT_MARK = N_("played on time-out")
 
 
 def end_condition(state: State) -> Ending | None:
@@ -95,34 +113,58 @@ def departures_in(standings: Iterable[Mapping[str, Any]]) -> dict[str, Departure
 
 
 def why(ending: Ending, state: State, departures: Mapping[str, Departure]) -> str:
-    """Why the game in `state` ended (`ending`), as a phrase: `departures` says how each
-    player who left did (the last to leave is named for `OTHERS_LEFT`)."""
+    """Why the game in `state` ended (`ending`), as a phrase in the language in use:
+    `departures` says how each player who left did (the last to leave is named for
+    `OTHERS_LEFT`)."""
     in_game = [state.players[seat] for seat in state.in_game()]
-    still_in = f"only {in_game[0]} was still in the game" if len(in_game) == 1 else ""
+    alone = in_game[0] if len(in_game) == 1 else None
     if ending is Ending.OTHERS_LEFT:
         order = [state.players[seat] for seat in state.elimination_order]
-        last = order[-1] if order else None
-        how = departures.get(last, Departure.RESIGNED) if last else None
-        if last is None or how is None:
-            return "every other player left the game"
-        return f"{last} {how.predicate}" + (f", and {still_in}" if still_in else "")
+        if not order:
+            return gettext("every other player left the game")
+        last = order[-1]
+        left = departures.get(last, Departure.RESIGNED).sentence(last)
+        if alone is None:
+            return left
+        return gettext(
+            "%(left)s, and only %(player)s was still in the game", left=left, player=alone
+        )
     if ending is Ending.HAND_EMPTY:
         emptied = [state.players[s] for s in state.in_game() if not state.hands[s]]
-        return f"{emptied[0] if emptied else 'a player'} played the last tile of their hand"
+        if not emptied:
+            return gettext("a player played the last tile of their hand")
+        return gettext("%(player)s played the last tile of their hand", player=emptied[0])
     if ending is Ending.LAST_IN_GAME:
-        return (still_in or "one player was left") + " (the others were eliminated at the bar)"
-    if ending is Ending.ADJUDICATED and state.adjudication:
-        return (
-            f"the league's organiser adjudicated it ({state.adjudication}), ending it with the "
-            "standings as they were"
+        if alone is None:
+            return gettext("one player was left (the others were eliminated at the bar)")
+        return gettext(
+            "only %(player)s was still in the game (the others were eliminated at the bar)",
+            player=alone,
         )
-    return _WHY[ending]
-
-
-_WHY = {
-    Ending.BAR_FULL: f"the bar is full (all {len(BAR_VALUES)} stools are taken)",
-    Ending.CHAIRS_FULL: f"there is no free chair left (all {len(CHAIRS)} are taken)",
-    Ending.BAG_LOW: f"the bag is nearly empty ({BAG_END} tiles or fewer are left)",
-    Ending.ADJUDICATED: "the league's organiser adjudicated it, ending it with the standings "
-    "as they were",
-}
+    if ending is Ending.ADJUDICATED and state.adjudication:
+        return gettext(
+            "the league's organiser adjudicated it (%(reason)s), ending it with the standings "
+            "as they were",
+            reason=state.adjudication,
+        )
+    if ending is Ending.BAR_FULL:
+        return ngettext(
+            "the bar is full (its %(num)s stool is taken)",
+            "the bar is full (all %(num)s stools are taken)",
+            len(BAR_VALUES),
+        )
+    if ending is Ending.CHAIRS_FULL:
+        return ngettext(
+            "there is no free chair left (its %(num)s chair is taken)",
+            "there is no free chair left (all %(num)s are taken)",
+            len(CHAIRS),
+        )
+    if ending is Ending.BAG_LOW:
+        return ngettext(
+            "the bag is nearly empty (%(num)s tile or fewer is left)",
+            "the bag is nearly empty (%(num)s tiles or fewer are left)",
+            BAG_END,
+        )
+    return gettext(
+        "the league's organiser adjudicated it, ending it with the standings as they were"
+    )

@@ -16,7 +16,7 @@ from typing import Any
 from cafe import fairbag, position
 from cafe.endings import Departure, Ending, end_condition, why
 from cafe.errors import CafeError, GameOverError, InvalidPositionError
-from cafe.i18n import lazy_gettext
+from cafe.i18n import gettext, lazy_gettext
 from cafe.movegen import Found, ScoredTurn, as_turn, find_turns
 from cafe.notation import Turn, TurnKind
 from cafe.players import check_players
@@ -419,7 +419,7 @@ class Game:
         player who left did."""
         found = ending or self.ending
         if found is None:
-            return "the game is not over"
+            return gettext("the game is not over")
         return why(found, self._state, departures or {})
 
     def __repr__(self) -> str:

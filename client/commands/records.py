@@ -39,7 +39,7 @@ def history(
     for entry in turns:
         left = Departure(entry["left"]) if entry.get("left") else None
         if left is not None and left is not Departure.ELIMINATED:
-            say(f"{entry['number']:>3}. {entry['player']} {left.predicate}")
+            say(f"{entry['number']:>3}. {left.sentence(entry['player'])}")
             continue
         if entry["kind"] == "end":
             said = _(
@@ -47,7 +47,7 @@ def history(
             )
             say(f"{entry['number']:>3}. {said}")
             continue
-        marks = [TIMEOUT_MARK] if entry["kind"] == "timeout" else []
+        marks = [_(TIMEOUT_MARK)] if entry["kind"] == "timeout" else []
         marks += [left.words] if left is not None else []
         shown = f" ({', '.join(marks)})" if marks else ""
         points = signed(entry["points"])

@@ -10,6 +10,9 @@ from client_support import Cafe, Player, to_move
 
 from cafe import Game
 from cafe.bots import GreedyBot, play_out
+from cafe.endings import Departure
+from cafe.i18n import gettext as _
+from cafe.i18n import speaking
 from client.errors import ExitCode
 
 
@@ -161,3 +164,20 @@ def test_resign_from_a_three_player_game_passes_the_turn(cafe: Cafe) -> None:
     assert result.exit_code == ExitCode.OK, result.output
     after = trio[0].state(game)
     assert result.stdout == f"You resigned from game {game}. {after['to_move']} moves next.\n"
+
+
+def test_how_a_player_left_is_one_translated_sentence(players: list[Player], game: int) -> None:
+    """`cafe history` and the end of `cafe show` say a player leaving as one sentence of the
+    run's language (`Departure.sentence`), never an English predicate after the name."""
+    bob = players[1]
+    assert bob.run("resign", str(game), "--yes").exit_code == ExitCode.OK
+    for language in ("cs", "de", "ru"):
+        with speaking(language):
+            sentence = Departure.RESIGNED.sentence(bob.name)
+            left = _("Left before the end: %(players)s.", players=sentence)
+        history = players[0].run("--lang", language, "history", str(game))
+        assert history.stdout.splitlines()[-1] == f"  1. {sentence}"
+        shown = players[0].run("--lang", language, "show", str(game), "--plain")
+        assert shown.exit_code == ExitCode.OK, shown.output
+        end = " ".join(shown.stdout.split())
+        assert left in end and "resigned" not in end and "still in the game" not in end

@@ -5,8 +5,9 @@ columns; the nouns the emails count take the three Czech and Russian forms.
 
 What stays the same in every language is left out of the comparison: names, tile codes,
 the turn notation, commands, links and numbers — and the words that are not the emails'
-own: what an organiser typed, the league's name, and the engine's words (why a game ended,
-how a player left, a rule's refusal), which `cafe`'s catalogs say."""
+own: what an organiser typed, the league's name, and the board's text picture, which its
+own test compares. The engine's words in an email — why a game ended, how a player left, a
+rule's refusal — are compared like the emails' own."""
 
 from __future__ import annotations
 
@@ -47,17 +48,16 @@ def render(kind: str, language: str, ones: bool = False) -> Rendered:
 
 
 def engine_words() -> list[str]:
-    """The engine's words in the samples, said in English: why the sample games ended, and
-    the text board pictures (`cafe.render.text`)."""
+    """The text board pictures of the samples (`cafe.render.text`), said in English: their
+    own test compares them (why a game ended and how a player left are compared here)."""
     finished = SAMPLES.facts(*SAMPLES.play(None))
     game, log = SAMPLES.play(10)
     running = SAMPLES.facts(game, log)
     removed = SAMPLES.removed(game, running)
-    pictures = [
+    return [
         picture(facts.engine, layout=messages.PICTURE).rstrip("\n")
         for facts in (finished, running, removed)
     ]
-    return [*pictures, messages.why_over(finished), messages.why_over(removed)]
 
 
 ENGINE = engine_words()
