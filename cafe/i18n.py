@@ -26,9 +26,13 @@ import io
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from babel import Locale
 
 #: The languages of the project, English (the code's own) first.
 LANGUAGES = ("en", "cs", "de", "ru")
@@ -148,6 +152,56 @@ def _territories(language: str) -> dict[str, str]:
     except ImportError:
         return {}
     return dict(Locale.parse(language).territories)
+
+
+#: The CLDR locale each language's dates are written by, where it is not the language's
+#: own: English keeps the service's day-month order and 24-hour clock (British English).
+DATE_LOCALES = {"en": "en_GB"}
+
+
+def moment(seen: datetime, *, year: bool = True) -> str:
+    """`seen` (an aware time, in its reader's zone) as a reader of the language in use reads
+    it, with CLDR's formats through Babel: `Thu, 5 Mar 2026, 10:00 CET` (`čt 5. 3. 2026
+    10:00 SEČ`, `Do., 5. März 2026, 10:00 MEZ`, `чт, 5 мар. 2026 г., 10:00 CET`); without
+    the `year`, `Thu 5 Mar, 10:00 CET` (`čt 5. 3. 10:00 SEČ`) for a table's cell. The one
+    way dates are written: the service's emails and pages (`server.mail.times`) and `cafe`
+    (`client.timeview`) both say them here."""
+    from babel.dates import format_skeleton, format_time  # noqa: PLC0415 (the engine alone)
+
+    locale = _date_locale()
+    day_part = format_skeleton(
+        "yMMMEd" if year else "MMMEd", seen, tzinfo=seen.tzinfo, locale=locale
+    )
+    time_part = format_time(seen, "short", tzinfo=seen.tzinfo, locale=locale)
+    joined = str(locale.datetime_formats["medium"]).format(time_part, day_part)
+    return f"{joined} {_zone_name(seen)}"
+
+
+def day(seen: date) -> str:
+    """The day `seen` as a reader of the language in use reads it (CLDR's, through Babel):
+    `5 Mar 2026` (`5. 3. 2026`, `05.03.2026`, `5 мар. 2026 г.`)."""
+    from babel.dates import format_date  # noqa: PLC0415 (the engine alone goes without)
+
+    return format_date(seen, "medium", locale=_date_locale())
+
+
+def _date_locale() -> Locale:
+    from babel import Locale  # noqa: PLC0415 (the engine alone goes without)
+
+    language = current()
+    return Locale.parse(DATE_LOCALES.get(language, language))
+
+
+def _zone_name(seen: datetime) -> str:
+    """The zone's short name in the language in use where CLDR has one (`CET`, `SEČ`,
+    `MEZ`), else its usual abbreviation (`JST`, `MSK`, `CET` in Russian): never an offset
+    or a long name."""
+    from babel.dates import format_time  # noqa: PLC0415 (the engine alone goes without)
+
+    named = format_time(seen, "z", tzinfo=seen.tzinfo, locale=_date_locale())
+    if named.isalpha() and len(named) <= 5:
+        return named
+    return seen.tzname() or "UTC"
 
 
 def compile_catalog(source: Path) -> bytes:
