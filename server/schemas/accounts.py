@@ -142,13 +142,17 @@ class TokenList(PublicModel):
 class Preferences(PublicModel):
     """How a player hears of games: `turn_emails` each turn, a daily digest or none,
     whether also of the other players' turns, whether `reminders` of deadlines come, the
-    `timezone` times are shown in and the `language` emails and pages are written in."""
+    `timezone` times are shown in and the `language` emails and pages are written in;
+    `language_chosen`: whether the player chose that language (else it is the one that
+    registered them), so that `cafe` keeps only a chosen one and otherwise speaks the
+    terminal's."""
 
     turn_emails: TurnEmails
     others_turns: bool
     reminders: bool
     timezone: str
     language: str
+    language_chosen: bool
 
 
 class PreferencesUpdate(RequestModel):

@@ -1,8 +1,8 @@
 """`cafe` in Czech, German and Russian (issue 23): the run's language from `--lang`, else
 `CAFE_LANG`, else the profile's, else the terminal's (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`,
 `LANG`), else English; help, tables and errors in it, with no English sentence of ours left
-and no mojibake; `Accept-Language` on every request, and the language the server keeps for a
-player stored in their profile.
+and no mojibake; `Accept-Language` on every request, and the profile keeping a language only
+once the player chose it (a player who never did reads the terminal's).
 
 The help is translated where the commands are defined, so what shows it runs `cafe` as the
 console script does, in a fresh interpreter (`client.cli.main`) that reaches the live
@@ -155,6 +155,28 @@ def test_help_in_the_runs_language(language: str, args: list[str], env: dict[str
     assert_speaks(language, english.stdout, translated.stdout)
 
 
+def test_a_player_who_never_chose_reads_the_terminals_language(
+    players: list[Player], game: int
+) -> None:
+    """ann registered and signed in with `cafe` and never chose a language (the server reads
+    English to her): her profile keeps none, so `LANG` decides — until she chooses one,
+    which her profile keeps and a new machine learns at `cafe login`."""
+    ann = players[0]
+    german = ann.run("games", env={"LANG": "de_DE.UTF-8"})
+    assert german.exit_code == ExitCode.OK, german.output
+    assert german.stdout.split()[:3] == ["Nr.", "Status", "Spieler"], german.stdout
+    assert_speaks("de", ann.run("games").stdout, german.stdout)
+    assert ann.run("prefs", "language=ru", env={"LANG": "de_DE.UTF-8"}).exit_code == ExitCode.OK
+    assert ann.run("games", env={"LANG": "de_DE.UTF-8"}).stdout.split()[:2] == ["№", "статус"]
+    server = ann.cafe.server
+    elsewhere = Cafe(server, ann.cafe.config_dir.parent / "another-machine")
+    asked = elsewhere.run("login", ann.email, "--server", server.url, input="0000000000\n")
+    assert asked.exit_code == ExitCode.NOT_SIGNED_IN, asked.output  # a new code was mailed
+    signed_in = elsewhere.run("login", ann.email, "--code", server.code_for(ann.email))
+    assert signed_in.exit_code == ExitCode.OK, signed_in.output
+    assert run_language([], {"CAFE_CONFIG_DIR": str(elsewhere.config_dir)}) == "ru"
+
+
 def test_games_and_show_in_each_language(players: list[Player], game: int) -> None:
     ann = players[0]
     profile = ["--profile", ann.name]
@@ -162,10 +184,9 @@ def test_games_and_show_in_each_language(players: list[Player], game: int) -> No
     for args in (["games"], ["show", str(game), "--plain"]):
         english = cafe_process(*profile, *args, env=where)
         assert english.returncode == 0, english.stderr
-        # ann's profile keeps the language the server told at login (en), which outranks the
-        # terminal's (test_the_order_of_precedence): CAFE_LANG and --lang choose here
+        # ann never chose a language: the terminal's speaks, and CAFE_LANG and --lang above it
         for language, env in (
-            ("de", {"LANG": "cs_CZ.UTF-8", "CAFE_LANG": "de"}),
+            ("de", {"LANG": "de_DE.UTF-8"}),
             ("cs", {"LANG": "de_DE.UTF-8", "CAFE_LANG": "cs"}),
             ("ru", {"CAFE_LANG": "cs", "LANG": "de_DE.UTF-8"}),
         ):
@@ -216,20 +237,25 @@ def test_an_unknown_language_is_refused(cafe: Cafe) -> None:
 
 def listening_service(heard: list[dict[str, str]]) -> Flask:
     """A server that notes each request's headers and answers as the service would: a
-    registered player (whose language is the request's) and their preferences."""
+    registered player (whose language is the request's, not chosen) and their preferences
+    (the language chosen once a request gives one)."""
     app = Flask("listening")
+    kept = {"language": "de", "language_chosen": False}
 
     @app.post("/api/players")
     def register() -> tuple[dict[str, Any], int]:
         heard.append(dict(request.headers))
         body = request.get_json()
-        language = request.headers.get("Accept-Language", "en")
-        return {"name": body["name"], "email": body["email"], "language": language}, 201
+        kept["language"] = request.headers.get("Accept-Language", "en")
+        return {"name": body["name"], "email": body["email"], "message": "sent"}, 202
 
     @app.route("/api/me/preferences", methods=["GET", "PATCH"])
     def preferences() -> dict[str, Any]:
         heard.append(dict(request.headers))
-        return {"language": (request.get_json(silent=True) or {}).get("language", "de")}
+        given = (request.get_json(silent=True) or {}).get("language")
+        if given:
+            kept.update(language=given, language_chosen=True)
+        return dict(kept)
 
     return app
 
@@ -242,21 +268,21 @@ def heard() -> Iterator[tuple[LiveServer, list[dict[str, str]]]]:
     server.stop()
 
 
-def test_register_sends_the_terminals_language_and_keeps_the_servers(
+def test_register_sends_the_terminals_language_and_keeps_none(
     cafe: Cafe, heard: tuple[LiveServer, list[dict[str, str]]]
 ) -> None:
     server, noted = heard
+    Store(cafe.config_dir).save(Profile(name=DEFAULT_PROFILE, language="cs"))  # someone else's
     registered = cafe.run(
         "register", "olga", "olga@example.com", "--server", server.url,
-        env={"LANG": "ru_RU.UTF-8"},
+        env={"CAFE_LANG": "ru"},
     )  # fmt: skip
     assert registered.exit_code == ExitCode.OK, registered.output
     assert noted[-1]["Accept-Language"] == "ru"
     assert_speaks("ru", "", registered.stdout)
-    # the profile keeps the language the server answered: the next run speaks it, whatever
-    # the terminal says
+    # the new player chose no language: the profile keeps none, the terminal's counts
     where = {"CAFE_CONFIG_DIR": str(cafe.config_dir), "LANG": "de_DE.UTF-8"}
-    assert run_language([], where) == "ru"
+    assert run_language([], where) == "de"
 
 
 def test_every_request_asks_for_the_runs_language_and_prefs_store_it(
