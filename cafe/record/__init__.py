@@ -7,8 +7,8 @@ this order, then one blank line:
 
 ``[Event "Spring League, season 2, division 1"]``
     Optional, as PGN's Event: the competition a league game was played in, its league,
-    season and division (``cafe.render.quantities.season_place``); left out for a game
-    outside a league.
+    season and division (``cafe.render.quantities.season_place``, in English); left out
+    for a game outside a league.
 ``[Site "https://cafe.example.org"]``
     Optional, as in PGN's seven-tag roster: where the game was played (the service).
 ``[Date "2026.11.30"]``

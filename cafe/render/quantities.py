@@ -133,8 +133,14 @@ def bank_hours(days: float) -> int:
 
 
 def season_place(league: str, season: int, division: int) -> str:
-    """Where a league game is played: `Spring League, season 2, division 1`."""
-    return f"{league}, season {season}, division {division}"
+    """Where a league game is played, in the language in use: `Spring League, season 2,
+    division 1` (a game record's Event tag says it in English, as a record is written)."""
+    return gettext(
+        "%(league)s, season %(season)s, division %(division)s",
+        league=league,
+        season=season,
+        division=division,
+    )
 
 
 def season_path(slug: str, season: int) -> str:

@@ -417,7 +417,7 @@ def record_text(session: Session, game: GameRecord, *, config: Settings) -> str:
     started = game.started_at
     league = labels.label(session, game)
     return replay(session, game).to_record(
-        event=league.text if league else None,
+        event=league.event if league else None,
         site=config.base_url,
         date=started.strftime("%Y.%m.%d") if started else None,
         game_id=str(game.id),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
+from cafe.i18n import DEFAULT, speaking
 from cafe.render.quantities import season_path, season_place, season_short_path
 from server.models import GameRecord, League, Season
 
@@ -24,8 +25,15 @@ class LeagueLabel:
 
     @property
     def text(self) -> str:
-        """`Spring League, season 2, division 1`."""
+        """`Spring League, season 2, division 1`, in the language in use."""
         return season_place(self.name, self.season, self.division)
+
+    @property
+    def event(self) -> str:
+        """The game record's `Event` tag: `Spring League, season 2, division 1` in English
+        whoever asks, as the whole record is written (`cafe.record`)."""
+        with speaking(DEFAULT):
+            return self.text
 
     @property
     def path(self) -> str:
