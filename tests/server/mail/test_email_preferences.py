@@ -15,6 +15,7 @@ DEFAULTS = {
     "reminders": True,
     "timezone": "UTC",
     "language": "en",
+    "language_chosen": False,
 }
 
 
