@@ -162,10 +162,11 @@ DATE_LOCALES = {"en": "en_GB"}
 def moment(seen: datetime, *, year: bool = True) -> str:
     """`seen` (an aware time, in its reader's zone) as a reader of the language in use reads
     it, with CLDR's formats through Babel: `Thu, 5 Mar 2026, 10:00 CET` (`čt 5. 3. 2026
-    10:00 SEČ`, `Do., 5. März 2026, 10:00 MEZ`, `чт, 5 мар. 2026 г., 10:00 CET`); without
-    the `year`, `Thu 5 Mar, 10:00 CET` (`čt 5. 3. 10:00 SEČ`) for a table's cell. The one
-    way dates are written: the service's emails and pages (`server.mail.times`) and `cafe`
-    (`client.timeview`) both say them here."""
+    10:00 SEČ`, `Do., 5. März 2026, 10:00 MEZ`, `чт, 5 мар. 2026 г., 10:00 CET`). Without
+    the `year`, for a table's cell, the same day without it and the time beside it, as
+    narrow as it goes: `Thu 5 Mar 10:00 CET` (`čt 5. 3. 10:00 SEČ`, `Do., 5. März 10:00
+    MEZ`). The one way dates are written: the service's emails and pages
+    (`server.mail.times`) and `cafe` (`client.timeview`) both say them here."""
     from babel.dates import format_skeleton, format_time  # noqa: PLC0415 (the engine alone)
 
     locale = _date_locale()
@@ -173,7 +174,11 @@ def moment(seen: datetime, *, year: bool = True) -> str:
         "yMMMEd" if year else "MMMEd", seen, tzinfo=seen.tzinfo, locale=locale
     )
     time_part = format_time(seen, "short", tzinfo=seen.tzinfo, locale=locale)
-    joined = str(locale.datetime_formats["medium"]).format(time_part, day_part)
+    joined = (
+        str(locale.datetime_formats["medium"]).format(time_part, day_part)
+        if year
+        else f"{day_part} {time_part}"
+    )
     return f"{joined} {_zone_name(seen)}"
 
 

@@ -43,10 +43,10 @@ def zone(name: str | None) -> ZoneInfo:
 
 
 def local(moment: datetime, where: ZoneInfo) -> str:
-    """`Thu 5 Mar, 14:00 CET`: the moment in the player's zone, written as the emails and
-    pages write it but for the year (`cafe.i18n.moment`: CLDR's formats, through Babel, in
-    the language in use: `čt 5. 3. 14:00 SEČ`, `Do., 5. März, 14:00 MEZ`, `чт, 5 мар.,
-    14:00 CET`)."""
+    """`Thu 5 Mar 14:00 CET`: the moment in the player's zone, written as the emails and
+    pages write it but for the year, narrow enough for a table's cell (`cafe.i18n.moment`:
+    CLDR's formats, through Babel, in the language in use: `čt 5. 3. 14:00 SEČ`, `Do., 5.
+    März 14:00 MEZ`, `чт, 5 мар. 14:00 CET`)."""
     return moment_text(moment.astimezone(where), year=False)
 
 

@@ -129,7 +129,7 @@ def test_games_lists_yours_waiting_first_and_marked(
         "id", "status", "players", "to", "move", "score", "time", "left", "deadline"
     ]  # fmt: skip
     assert lines[1].split()[:3] == ["▶", str(game), "active"]
-    assert re.search(r" you +0 +2 days 23 hours  \w{3} \d+ \w{3}, \d\d:\d\d UTC$", lines[1])
+    assert re.search(r" you +0 +2 days 23 hours  \w{3} \d+ \w{3} \d\d:\d\d UTC$", lines[1])
     assert lines[-1] == f"▶ your turn in game {game}: cafe show {game}"
     theirs = waiter.run("games").stdout.splitlines()
     assert theirs[1].split()[:2] == [str(game), "active"]

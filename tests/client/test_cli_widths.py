@@ -419,4 +419,4 @@ def test_tables_use_a_wider_terminal(world: World) -> None:
         assert widest(narrow) <= 80 < widest(wide) <= 120
         assert narrow.splitlines()[0].split()[-2:] == ["time", "left"], narrow
         assert wide.splitlines()[0].split()[-1] == "deadline", wide
-        assert re.search(r"  \w{3} \d+ \w{3}, \d\d:\d\d UTC$", wide.splitlines()[1]), wide
+        assert re.search(r"  \w{3} \d+ \w{3} \d\d:\d\d UTC$", wide.splitlines()[1]), wide
