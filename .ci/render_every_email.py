@@ -23,8 +23,9 @@ from pathlib import Path
 import server
 from cafe import Game
 from cafe.bots import GreedyBot
+from cafe.i18n import lazy_gettext
 from cafe.league.table import Move, TableRow
-from server import config, phrases
+from server import config
 from server.games.store import standing_json
 from server.games.talk import Said
 from server.games.turns import result_detail
@@ -33,7 +34,6 @@ from server.league.labels import LeagueLabel
 from server.league.ratings import DEFAULT, Skill
 from server.mail import messages
 from server.mail.facts import DigestGame, GameFacts, LoggedTurn, OfferedTurn
-from server.phrases import phrase
 from server.postbox import addresses
 from server.postbox.addresses import ReplyAddress
 from server.postbox.facts import Recipient, VacationGame
@@ -187,7 +187,8 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
             running,
             me,
             problem="illegal",
-            reason=phrases.of("no free chair"),  # the engine's words
+            # the engine's refusal of the turn, said in the reader's language
+            reason=lazy_gettext("%(chair)s has no free private chair", chair="US1"),
             read="USm@US1",
             hints=hints,
             links=LINKS,
@@ -235,7 +236,7 @@ def builders(ones: bool = False) -> dict[str, Callable[[], messages.Rendered]]:
         "talk_refused": lambda: messages.talk_refused(
             me,
             game_id=GAME,
-            reason=phrase(
+            reason=lazy_gettext(
                 "the message has %(length)s characters; a message has at most %(most)s",
                 length=612,
                 most=500,
@@ -283,7 +284,7 @@ def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rende
         "league_join_refused": lambda: league.join_refused(
             ann,
             SEASON,
-            reason=phrase(
+            reason=lazy_gettext(
                 "you are registered for season %(season)s of %(league)s",
                 season=SEASON.number,
                 league=SEASON.slug,
@@ -294,8 +295,10 @@ def league_builders(ones: bool = False) -> dict[str, Callable[[], messages.Rende
             ann,
             SEASON,
             reason=[
-                phrase("game %(game)s is not a game of season %(season)s", game=123999, season=12),
-                phrase("you do not play in game %(game)s", game=123458),
+                lazy_gettext(
+                    "game %(game)s is not a game of season %(season)s", game=123999, season=12
+                ),
+                lazy_gettext("you do not play in game %(game)s", game=123458),
             ],
             example="123456: ESm@ES1",
             links=LINKS,

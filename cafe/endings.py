@@ -8,6 +8,9 @@ it with its standings as they were): those endings are the service's, not the bo
 
 "Eliminated" is the bar's rule (§7: a player who cannot pay at the bar is out); a player
 who resigns, is removed on time or withdraws is never called eliminated.
+
+The words are said in the language in use when they are asked for (`cafe.i18n`): why a
+game ended and how a player left are each one message per sentence, the names inside it.
 """
 
 from __future__ import annotations
@@ -50,9 +53,9 @@ class Departure(StrEnum):
         `resigned`, `removed on time`, `withdrew`."""
         return gettext(_MARKS[self])
 
-    def said(self, player: str) -> str:
-        """What `player` did, as a sentence in the language in use: `ann resigned`, `ann was
-        removed on time`, …"""
+    def sentence(self, player: str) -> str:
+        """What `player` did, as one sentence in the language in use: `ann resigned`, `ann
+        was removed on time`, `ann withdrew from the season`."""
         return gettext(_SENTENCES[self], player=player)
 
 
@@ -69,14 +72,9 @@ _SENTENCES = {
     Departure.WITHDREW: N_("%(player)s withdrew from the season"),
 }
 
-#: How a turn the service played for a player whose time ran out is marked (the English:
-#: `timeout_mark()` says it in the language in use).
+#: How a turn the service played for a player whose time ran out is marked (a message:
+#: said where it is shown, `gettext(TIMEOUT_MARK)`).
 TIMEOUT_MARK = N_("played on time-out")
-
-
-def timeout_mark() -> str:
-    """`TIMEOUT_MARK` in the language in use."""
-    return gettext(TIMEOUT_MARK)
 
 
 def end_condition(state: State) -> Ending | None:
@@ -109,16 +107,14 @@ def why(ending: Ending, state: State, departures: Mapping[str, Departure]) -> st
     alone = in_game[0] if len(in_game) == 1 else None
     if ending is Ending.OTHERS_LEFT:
         order = [state.players[seat] for seat in state.elimination_order]
-        last = order[-1] if order else None
-        how = departures.get(last, Departure.RESIGNED) if last else None
-        if last is None or how is None:
+        if not order:
             return gettext("every other player left the game")
+        last = order[-1]
+        left = departures.get(last, Departure.RESIGNED).sentence(last)
         if alone is None:
-            return how.said(last)
+            return left
         return gettext(
-            "%(left)s, and only %(player)s was still in the game",
-            left=how.said(last),
-            player=alone,
+            "%(left)s, and only %(player)s was still in the game", left=left, player=alone
         )
     if ending is Ending.HAND_EMPTY:
         emptied = [state.players[s] for s in state.in_game() if not state.hands[s]]
@@ -139,15 +135,14 @@ def why(ending: Ending, state: State, departures: Mapping[str, Departure]) -> st
             reason=state.adjudication,
         )
     if ending is Ending.BAR_FULL:
-        stools = len(BAR_VALUES)
         return ngettext(
-            "the bar is full (all %(num)s stool is taken)",
+            "the bar is full (its %(num)s stool is taken)",
             "the bar is full (all %(num)s stools are taken)",
-            stools,
+            len(BAR_VALUES),
         )
     if ending is Ending.CHAIRS_FULL:
         return ngettext(
-            "there is no free chair left (all %(num)s is taken)",
+            "there is no free chair left (its %(num)s chair is taken)",
             "there is no free chair left (all %(num)s are taken)",
             len(CHAIRS),
         )

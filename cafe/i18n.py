@@ -26,9 +26,13 @@ import io
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from babel import Locale
 
 #: The languages of the project, English (the code's own) first.
 LANGUAGES = ("en", "cs", "de", "ru")
@@ -150,6 +154,61 @@ def _territories(language: str) -> dict[str, str]:
     return dict(Locale.parse(language).territories)
 
 
+#: The CLDR locale each language's dates are written by, where it is not the language's
+#: own: English keeps the service's day-month order and 24-hour clock (British English).
+DATE_LOCALES = {"en": "en_GB"}
+
+
+def moment(seen: datetime, *, year: bool = True) -> str:
+    """`seen` (an aware time, in its reader's zone) as a reader of the language in use reads
+    it, with CLDR's formats through Babel: `Thu, 5 Mar 2026, 10:00 CET` (`čt 5. 3. 2026
+    10:00 SEČ`, `Do., 5. März 2026, 10:00 MEZ`, `чт, 5 мар. 2026 г., 10:00 CET`). Without
+    the `year`, for a table's cell, the same day without it and the time beside it, as
+    narrow as it goes: `Thu 5 Mar 10:00 CET` (`čt 5. 3. 10:00 SEČ`, `Do., 5. März 10:00
+    MEZ`). The one way dates are written: the service's emails and pages
+    (`server.mail.times`) and `cafe` (`client.timeview`) both say them here."""
+    from babel.dates import format_skeleton, format_time  # noqa: PLC0415 (the engine alone)
+
+    locale = _date_locale()
+    day_part = format_skeleton(
+        "yMMMEd" if year else "MMMEd", seen, tzinfo=seen.tzinfo, locale=locale
+    )
+    time_part = format_time(seen, "short", tzinfo=seen.tzinfo, locale=locale)
+    joined = (
+        str(locale.datetime_formats["medium"]).format(time_part, day_part)
+        if year
+        else f"{day_part} {time_part}"
+    )
+    return f"{joined} {_zone_name(seen)}"
+
+
+def day(seen: date) -> str:
+    """The day `seen` as a reader of the language in use reads it (CLDR's, through Babel):
+    `5 Mar 2026` (`5. 3. 2026`, `05.03.2026`, `5 мар. 2026 г.`)."""
+    from babel.dates import format_date  # noqa: PLC0415 (the engine alone goes without)
+
+    return format_date(seen, "medium", locale=_date_locale())
+
+
+def _date_locale() -> Locale:
+    from babel import Locale  # noqa: PLC0415 (the engine alone goes without)
+
+    language = current()
+    return Locale.parse(DATE_LOCALES.get(language, language))
+
+
+def _zone_name(seen: datetime) -> str:
+    """The zone's short name in the language in use where CLDR has one (`CET`, `SEČ`,
+    `MEZ`), else its usual abbreviation (`JST`, `MSK`, `CET` in Russian): never an offset
+    or a long name."""
+    from babel.dates import format_time  # noqa: PLC0415 (the engine alone goes without)
+
+    named = format_time(seen, "z", tzinfo=seen.tzinfo, locale=_date_locale())
+    if named.isalpha() and len(named) <= 5:
+        return named
+    return seen.tzname() or "UTC"
+
+
 def compile_catalog(source: Path) -> bytes:
     """The `.mo` bytes of the `.po` catalog at `source` (Babel reads and writes both)."""
     # Only a checkout compiles (a wheel ships `.mo` files): the engine imports without Babel.
@@ -214,3 +273,44 @@ class Country:
 
     def __str__(self) -> str:
         return nation_name(self.code)
+
+
+def to_json(message: Message) -> str | dict[str, Any]:
+    """`message` kept for later as JSON (an email's facts, `server.postbox.facts`): words
+    already stay as they are; a `Text` is its parts, `{"message", "values", "plural",
+    "num"}`, never the words of one language. A value is kept the same way (a `Text`, or an
+    error's `lazy_message`), a nation as `{"nation": code}`, a number as it is, anything
+    else as its text (a tile's code, a chair)."""
+    if isinstance(message, str):
+        return message
+    values = {name: _value_to_json(value) for name, value in message.values.items()}
+    return {
+        "message": message.message,
+        "values": values,
+        "plural": message.plural,
+        "num": message.num,
+    }
+
+
+def _value_to_json(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Country):
+        return {"nation": value.code}
+    said_later = getattr(value, "lazy_message", value)  # an error carries its `Text`
+    return to_json(said_later) if isinstance(said_later, Text) else str(value)
+
+
+def from_json(kept: str | dict[str, Any]) -> Message:
+    """The message `to_json` kept: its words, or a `Text` said in the language in use when
+    read."""
+    if isinstance(kept, str):
+        return kept
+    values = {name: _value_from_json(value) for name, value in (kept.get("values") or {}).items()}
+    return Text(kept["message"], kept.get("plural"), kept.get("num", 1), **values)
+
+
+def _value_from_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Country(value["nation"]) if "nation" in value else from_json(value)
+    return value

@@ -39,7 +39,7 @@ class Profile:
     token: str | None = None
     token_id: int | None = None
     awaiting_code: bool = False  # `register` mailed a code that `login` has not used yet
-    language: str | None = None  # the player's, as the server last told it (`client.language`)
+    language: str | None = None  # the one the player chose (`client.language`)
 
 
 def config_dir(environ: Mapping[str, str]) -> Path:

@@ -153,7 +153,7 @@ def final_text(state: dict[str, Any], engine: Game, width: int = 80) -> str:
     ending = Ending(state["ending"]) if state.get("ending") else None
     lines = [_("The game ended because %(why)s.", why=engine.why_over(ending, left))]
     if left:
-        gone = "; ".join(f"{name} {how.words}" for name, how in left.items())
+        gone = "; ".join(how.sentence(name) for name, how in left.items())
         lines.append(_("Left before the end: %(players)s.", players=gone))
     return "\n".join(
         textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) for line in lines

@@ -1,9 +1,10 @@
 """Deadlines as players read them: the time left in words ("2 days 4 hours", "23 minutes")
 and the moment in the player's own time zone (their `timezone` preference).
 
-`zoneinfo` loads only when a zone is looked up (`zone`), and the engine's wording of
-quantities (`cafe.render.quantities`) only when a time is said: `cafe --help` and the
-commands that show no moment do without them.
+`zoneinfo` loads only when a zone is looked up (`zone`), the engine's wording of
+quantities (`cafe.render.quantities`) only when a time is said, and Babel only when a
+moment is written (`local`): `cafe --help` and the commands that show no moment do without
+them.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from cafe.i18n import DEFAULT, current
 from cafe.i18n import gettext as _
+from cafe.i18n import moment as moment_text
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -42,18 +43,11 @@ def zone(name: str | None) -> ZoneInfo:
 
 
 def local(moment: datetime, where: ZoneInfo) -> str:
-    """`Thu 5 Mar 14:00 CET`: the moment in the player's zone, the day and month named in
-    the language in use (`čt 5. 3. 14:00 CET`, `Do. 05.03. 14:00 CET`, `чт 5 мар. 14:00
-    CET`: CLDR's through Babel, loaded only for a language other than English)."""
-    shown = moment.astimezone(where)
-    language = current()
-    if language == DEFAULT:
-        return f"{shown:%a} {shown.day} {shown:%b %H:%M} {shown.tzname()}"
-    from babel.dates import format_datetime  # noqa: PLC0415 (see the docstring)
-
-    # Translators: a CLDR date pattern (Babel's): weekday, day, month, hours:minutes.
-    pattern = _("EEE d MMM HH:mm")
-    return f"{format_datetime(shown, pattern, locale=language)} {shown.tzname()}"
+    """`Thu 5 Mar 14:00 CET`: the moment in the player's zone, written as the emails and
+    pages write it but for the year, narrow enough for a table's cell (`cafe.i18n.moment`:
+    CLDR's formats, through Babel, in the language in use: `čt 5. 3. 14:00 SEČ`, `Do., 5.
+    März 14:00 MEZ`, `чт, 5 мар. 14:00 CET`)."""
+    return moment_text(moment.astimezone(where), year=False)
 
 
 def deadline_text(deadline: str | None, where: ZoneInfo, now: datetime) -> str:

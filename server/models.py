@@ -236,6 +236,9 @@ class Player(SQLModel, table=True):
         sa_type=AutoString(length=10),
         sa_column_kwargs={"server_default": TalkEmails.WITH_TURNS.value},
     )
+    #: Whether the player chose `language` (the API, the settings page, the switch), rather
+    #: than reading the one that registered them: `cafe` keeps only a chosen one.
+    language_chosen: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     vacation_hours: int = Field(default=14 * 24, sa_column_kwargs={"server_default": "336"})
     vacation_as_of: datetime = Field(default_factory=utcnow)
     vacation_carry: int = Field(default=0, sa_column_kwargs={"server_default": "0"})

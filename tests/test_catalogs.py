@@ -5,6 +5,7 @@ code no longer says; each catalog's plural rule is CLDR's for its language."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,35 @@ def test_one_word_in_two_senses_is_two_entries(template, tmp_path, monkeypatch):
     filled = catalogs.read("ru")
     assert filled.get("finished").string == "окончена"
     assert filled.get("finished", context="season").string == "завершён"
+
+
+def test_a_message_in_two_senses_is_two_entries_checked_and_filled_apart(tmp_path, monkeypatch):
+    """`pgettext("stool", "bar")` and `pgettext("drinks", "bar")` are two messages (gettext
+    keys them by context and msgid): each is extracted, reported missing or untranslated on
+    its own, and filled by its own key (`CONTEXT\\x04MSGID`, gettext's)."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "babel.cfg").write_text("[python: *.py]\n")
+    (code / "senses.py").write_text(
+        'from cafe.i18n import pgettext\npgettext("stool", "bar")\npgettext("drinks", "bar")\n'
+    )
+    monkeypatch.setattr(catalogs, "ROOT", code)
+    monkeypatch.setattr(catalogs, "LOCALES", tmp_path / "locales")
+    template = catalogs.extract()
+    assert sorted((m.context, m.id) for m in template if m.id) == [
+        ("drinks", "bar"),
+        ("stool", "bar"),
+    ]
+    catalog = catalogs.Catalog(locale="cs", domain=catalogs.DOMAIN)
+    catalog.add("bar", "bar", context="stool")
+    catalogs.write("cs", catalog)
+    assert catalogs.problems(template, "cs") == ["cs: missing 'drinks\\x04bar'"]
+    catalogs.update(template, "cs")
+    assert catalogs.problems(template, "cs") == ["cs: untranslated 'drinks\\x04bar'"]
+    filling = tmp_path / "cs.json"
+    filling.write_text(json.dumps({"drinks\x04bar": "nápoje"}))
+    assert catalogs.fill("cs", filling) == []
+    assert catalogs.problems(template, "cs") == []
+    filled = catalogs.read("cs")
+    assert filled.get("bar", context="drinks").string == "nápoje"
+    assert filled.get("bar", context="stool").string == "bar"

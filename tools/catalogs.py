@@ -12,6 +12,10 @@ a message with a context (`pgettext`) is keyed by the context, U+0004 and the ms
 brings each language's catalog up to date with them: new messages are added untranslated,
 messages the code no longer has are dropped. The files are written sorted, without line
 numbers and with a fixed header, so that two branches that add messages merge cleanly.
+
+A message is its msgid and, said in a sense (`pgettext`), its context: the same English in
+two senses is two entries, checked and filled apart. A key names it as gettext does,
+`CONTEXT\x04MSGID` (`"stool\u0004bar"` in a JSON file), and the msgid alone without one.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def register(
     player = api.register(name, email)  # in this run's language (`Accept-Language`)
     profile = session.profile
     profile.server, profile.email, profile.player = api.base_url, player["email"], player["name"]
-    profile.language = learnt_language(player, profile.language)
+    profile.language = None  # the new player chose none: `cafe` goes on speaking the terminal's
     profile.token = profile.token_id = None
     profile.awaiting_code = True
     session.save()
@@ -62,11 +62,18 @@ def register(
     )
 
 
-def learnt_language(answer: dict[str, Any], stored: str | None) -> str | None:
-    """The player's language as the server's `answer` says it (one of ours), else what the
-    profile stored."""
+def learnt_language(
+    answer: dict[str, Any], stored: str | None, *, chose: bool = False
+) -> str | None:
+    """The language the profile keeps after the server's `answer` (the preferences): the
+    player's, if they chose it (`language_chosen`, or `chose`: this run gave it) and it is
+    one of ours; none if the server says they never chose one, so that `cafe` speaks the
+    terminal's (client.language); else, from a server that does not say, what the profile
+    stored."""
     told = answer.get("language")
-    return told if told in LANGUAGES else stored
+    if chose or answer.get("language_chosen") is True:
+        return told if told in LANGUAGES else stored
+    return None if answer.get("language_chosen") is False else stored
 
 
 #: Where a sign-in link points, before the code it carries (the service's `/signin/link/`).
@@ -218,8 +225,9 @@ def prefs(
     """
     session: Session = ctx.obj
     api = session.api()
+    asked = _parse_changes(changes) if changes else {}
     try:
-        settings = api.update_preferences(_parse_changes(changes)) if changes else api.preferences()
+        settings = api.update_preferences(asked) if asked else api.preferences()
     except ApiError as error:
         if error.status == 404:  # a signed-in player exists: it is the route that does not
             raise CliError(
@@ -229,12 +237,17 @@ def prefs(
                 )
             ) from None
         raise
-    language = learnt_language(settings, session.profile.language)
+    language = learnt_language(settings, session.profile.language, chose="language" in asked)
     if language != session.profile.language and not session.token_from_environment:
         session.profile.language = language  # what `cafe` speaks from the next run on
         session.save()
-    rows = [(key, _value_text(value)) for key, value in sorted(settings.items())]
+    shown = {key: value for key, value in settings.items() if key not in NOT_SETTINGS}
+    rows = [(key, _value_text(value)) for key, value in sorted(shown.items())]
     say(table((_("preference"), _("value")), rows))
+
+
+#: What the preferences tell that is not a setting to change (`cafe prefs` lists the rest).
+NOT_SETTINGS = frozenset({"language_chosen"})
 
 
 def _parse_changes(changes: list[str]) -> dict[str, Any]:

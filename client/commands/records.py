@@ -30,7 +30,7 @@ def history(
     A turn the server played for its player on time-out is marked so, and a player leaving
     the game (resigned, removed on time, withdrew from the season) is said as such.
     """
-    from cafe.endings import Departure, timeout_mark
+    from cafe.endings import TIMEOUT_MARK, Departure
     from cafe.render.quantities import signed
 
     turns = ctx.obj.api().turns(game_id)
@@ -39,7 +39,7 @@ def history(
     for entry in turns:
         left = Departure(entry["left"]) if entry.get("left") else None
         if left is not None and left is not Departure.ELIMINATED:
-            say(f"{entry['number']:>3}. {left.said(entry['player'])}")
+            say(f"{entry['number']:>3}. {left.sentence(entry['player'])}")
             continue
         if entry["kind"] == "end":
             said = _(
@@ -47,7 +47,7 @@ def history(
             )
             say(f"{entry['number']:>3}. {said}")
             continue
-        marks = [timeout_mark()] if entry["kind"] == "timeout" else []
+        marks = [_(TIMEOUT_MARK)] if entry["kind"] == "timeout" else []
         marks += [left.words] if left is not None else []
         shown = f" ({', '.join(marks)})" if marks else ""
         points = signed(entry["points"])

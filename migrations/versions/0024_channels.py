@@ -9,7 +9,7 @@ New tables only: nothing to carry over. (Numbered 0024; it follows 0022 here and
 chains it after 0023 at the merge.)
 
 Revision ID: 0024
-Revises: 0022
+Revises: 0023
 """
 
 from __future__ import annotations

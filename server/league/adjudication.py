@@ -73,9 +73,12 @@ def adjudicate(
         raise Conflict(
             "game_not_running",
             lazy_gettext(
-                "game %(game)s is %(status)s: only a running game is adjudicated",
+                "game %(game)s has not started: only a running game is adjudicated",
                 game=game_id,
-                status=game.status,
+            )
+            if game.status == GameStatus.OPEN
+            else lazy_gettext(
+                "game %(game)s is over: only a running game is adjudicated", game=game_id
             ),
         )
     engine = Game.from_position(game.state)

@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from cafe.i18n import N_
+from cafe.i18n import Message, lazy_gettext
 from server.config import Settings
 from server.domain import DomainError
 from server.games.notify import recipient
@@ -30,7 +30,6 @@ from server.league.facts import SeasonFacts
 from server.league.store import add_member
 from server.mail import reading, words
 from server.models import InboundMail, League, Player, Season, SeasonStatus
-from server.phrases import Phrase, of, phrase
 from server.postbox import notices
 from server.postbox.addresses import SeasonReplyAddress, read_season_reply_address
 from server.postbox.addresses import links as email_links  # `addresses` names replies' here
@@ -77,7 +76,8 @@ def answer(
         add_member(session, league=league, season=season, player=player)
     except DomainError as refusal:
         session.rollback()
-        return _refuse(session, config, reply, league, season, player, of(refusal.message))
+        reason = refusal.lazy_message  # said in the reader's language when sent
+        return _refuse(session, config, reply, league, season, player, reason)
     assert player.id is not None
     links = email_links(config, player_id=player.id)
     _queue(
@@ -87,26 +87,26 @@ def answer(
         return "joined", f"{player.name} registered for {league.slug} season {season.number}"
     if _handled(session, reply.message_key):
         return "duplicate", "handled by another process meanwhile"
-    already = phrase(
-        N_("you are registered for season %(season)s of %(league)s"),
+    already = lazy_gettext(
+        "you are registered for season %(season)s of %(league)s",
         season=season.number,
         league=league.slug,
     )
     return _refuse(session, config, reply, league, season, player, already)
 
 
-def _not_join(reply: reading.Reply, first: str) -> Phrase:
+def _not_join(reply: reading.Reply, first: str) -> Message:
     """Why a reply to a registration email registered no one, when it was no `join`."""
     if reply.too_large:
-        return phrase(N_("your reply was too large to read"))
+        return lazy_gettext("your reply was too large to read")
     if first:
-        return phrase(
-            N_("we read only the word %(word)s in a reply to this email; yours said %(text)s"),
+        return lazy_gettext(
+            "we read only the word %(word)s in a reply to this email; yours said %(text)s",
             word="join",
             text=repr(first[:60]),
         )
-    return phrase(
-        N_("we read only the word %(word)s in a reply to this email; yours had no text of its own"),
+    return lazy_gettext(
+        "we read only the word %(word)s in a reply to this email; yours had no text of its own",
         word="join",
     )
 
@@ -118,7 +118,7 @@ def _refuse(
     league: League,
     season: Season,
     player: Player,
-    reason: Phrase,
+    reason: Message,
 ) -> tuple[str, str]:
     """Answer with the reason (and, while registration is open, the season's reply address
     again, to reply `join` to) and record the message as handled."""

@@ -28,8 +28,7 @@ from server.league.reasons import (
 from server.mail import times
 from server.mail.templates import Rendered
 from server.mail.templates import render as render_pair
-from server.phrases import Words, say
-from server.postbox.facts import Links, Recipient
+from server.postbox.facts import Links, Recipient, Words, say
 
 
 def join_command(slug: str) -> str:

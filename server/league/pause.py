@@ -31,7 +31,7 @@ from server.config import Settings
 from server.db import write_transaction
 from server.domain import Conflict
 from server.league import emails, log
-from server.league.store import load_season, organiser_only
+from server.league.store import load_season, organiser_only, season_is
 from server.models import (
     GameRecord,
     GameStatus,
@@ -151,10 +151,8 @@ def _check(league: League, season: Season, organiser: Player, doing: str) -> Non
         raise Conflict(
             "season_not_running",
             lazy_gettext(
-                "season %(season)s of %(league)s is %(status)s: only a running season's clocks "
-                "can be paused or resumed",
-                status=season.status,
-                **where,
+                "%(state)s: only a running season's clocks can be paused or resumed",
+                state=season_is(season, league),
             ),
         )
     if doing == "pause" and season.paused_at is not None:

@@ -25,7 +25,7 @@ from server.domain import Conflict
 from server.games.store import deal
 from server.league import emails, ratings
 from server.league.standings import final_tables
-from server.league.store import organiser_only
+from server.league.store import organiser_only, season_is
 from server.models import (
     GameRecord,
     GameSeat,
@@ -137,15 +137,7 @@ def start_season(
         lazy_gettext("only the organiser of %(league)s can start a season", league=league.slug),
     )
     if season.status != SeasonStatus.REGISTRATION:
-        raise Conflict(
-            "season_not_open",
-            lazy_gettext(
-                "season %(season)s of %(league)s is %(status)s",
-                season=season.number,
-                league=league.slug,
-                status=season.status,
-            ),
-        )
+        raise Conflict("season_not_open", season_is(season, league))
     members = list(
         session.exec(
             select(SeasonMember, Player)

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from cafe.i18n import Message, Text, lazy_gettext
+from cafe.i18n import N_, Message, Text, lazy_gettext
 from server.config import Settings
 from server.domain import Conflict, Forbidden, NotFound, Refused
 from server.games.store import refuse_unknown
@@ -88,6 +88,21 @@ def latest_season(session: Session, league: League) -> Season | None:
     ).first()
 
 
+#: What a season is doing, as a whole sentence: a status is a code, never a word inside
+#: a translated one.
+_SEASON_IS = {
+    SeasonStatus.REGISTRATION: N_("season %(season)s of %(league)s is open for registration"),
+    SeasonStatus.RUNNING: N_("season %(season)s of %(league)s is running"),
+    SeasonStatus.FINISHED: N_("season %(season)s of %(league)s is finished"),
+}
+
+
+def season_is(season: Season, league: League) -> Text:
+    """`season 2 of tuesday is running` (open for registration, finished), to be said in
+    the reader's language: the start of a refusal about the season's state."""
+    return Text(_SEASON_IS[SeasonStatus(season.status)], season=season.number, league=league.slug)
+
+
 def organiser_only(league: League, player: Player, refusal: Message) -> None:
     """A 403 unless `player` organises the league; `refusal` says what only the organiser
     may do ("only the organiser of %(league)s can start a season")."""
@@ -137,11 +152,8 @@ def open_season(session: Session, *, league: League, player: Player, config: Set
         raise Conflict(
             "season_not_finished",
             lazy_gettext(
-                "season %(season)s of %(league)s is %(status)s; "
-                "a new season opens once it is finished",
-                season=previous.number,
-                league=league.slug,
-                status=previous.status,
+                "%(state)s; a new season opens once it is finished",
+                state=season_is(previous, league),
             ),
         )
     assert league.id is not None
@@ -217,15 +229,7 @@ def add_member(session: Session, *, league: League, season: Season, player: Play
     them from this season."""
     number = season.number
     if season.status != SeasonStatus.REGISTRATION:
-        raise Conflict(
-            "registration_closed",
-            lazy_gettext(
-                "season %(season)s of %(league)s is %(status)s",
-                season=number,
-                league=league.slug,
-                status=season.status,
-            ),
-        )
+        raise Conflict("registration_closed", season_is(season, league))
     _may_register(league, player)
     member = session.exec(
         select(SeasonMember).where(

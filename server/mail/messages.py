@@ -27,8 +27,7 @@ from server.mail.facts import DigestGame, EarlierTurn, GameFacts, LoggedTurn, Of
 from server.mail.templates import TEXT_WIDTH, Rendered
 from server.mail.templates import render as render_pair
 from server.models import why_over as stored_why_over
-from server.phrases import Words, say
-from server.postbox.facts import Links, Recipient, VacationGame
+from server.postbox.facts import Links, Recipient, VacationGame, Words, say
 
 #: The board of a text part: the compact one, without the left margin a terminal keeps.
 PICTURE = dataclasses.replace(COMPACT, margin=0)
@@ -626,7 +625,7 @@ def turn_refused(
     recipient: Recipient,
     *,
     problem: str,
-    reason: Words,
+    reason: Words | None,
     read: str | None,
     hints: Sequence[OfferedTurn],
     links: Links,
@@ -649,7 +648,7 @@ def turn_refused(
         links,
         talk,
         problem=problem,
-        reason=say(reason),
+        reason=None if reason is None else say(reason),
         read=read,
         hints=_hints(game.id, hints),
         earlier=None if earlier is None else earlier_turn(earlier, recipient.timezone),

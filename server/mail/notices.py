@@ -68,7 +68,7 @@ GAME_BUILDERS: dict[EmailKind, Builder] = {EmailKind.TURN_REFUSED: messages.turn
 def _parameters(kind: EmailKind) -> dict[str, TypeAdapter[Any]]:
     """The parameters of the kind's builder, each with the adapter of its declared type."""
     builder = BUILDERS.get(kind) or GAME_BUILDERS[kind]
-    hints = typing.get_type_hints(builder)
+    hints = typing.get_type_hints(builder, include_extras=True)  # `Words` is `Annotated`
     return {name: TypeAdapter(hints[name]) for name in inspect.signature(builder).parameters}
 
 

@@ -41,8 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cafe import CafeError
-from cafe.i18n import N_
-from server import phrases
+from cafe.i18n import Message, lazy_gettext
 from server.accounts import find_player
 from server.config import Settings, settings_of
 from server.db import get_engine
@@ -68,7 +67,6 @@ from server.models import (
     TurnSource,
     utcnow,
 )
-from server.phrases import Phrase, phrase
 from server.postbox import addresses, notices
 from server.postbox.addresses import (
     ReplyAddress,
@@ -181,38 +179,37 @@ def _turn(
         return _join(session, config, reply, player, game.id)
     if reply.too_large:
         limit = config.mail_in_max_bytes
-        over = phrase(N_("over %(limit)s bytes"), limit=limit)
+        over = lazy_gettext("over %(limit)s bytes", limit=limit)
         return _refuse(session, reply, player, game.id, "too_large", over, config=config)
     if game.version != signed.version:
         earlier = _played_from(session, game, player, signed.version)
         if earlier is not None:
-            # a note for the log (`Outcome`): the answer tells of the earlier turn itself
+            # the answer tells of the earlier turn itself; the note is the log's
             how = earlier.source or earlier.turn.kind
-            note = phrases.of(f"turn {earlier.turn.number} was played ({how})")
             return _refuse(
                 session,
                 reply,
                 player,
                 game.id,
                 "already_played",
-                note,
+                None,
                 earlier=earlier,
+                note=f"turn {earlier.turn.number} was played ({how})",
                 config=config,
             )
-        note = phrases.of(f"version {signed.version}, the game is at {game.version}")
-        return _refuse(session, reply, player, game.id, "moved_on", note, config=config)
+        note = f"version {signed.version}, the game is at {game.version}"
+        return _refuse(session, reply, player, game.id, "moved_on", None, note=note, config=config)
     choice = reading.choose(reply.lines)
     if choice is None:
-        nothing = phrase(N_("no turn above the quote"))
+        nothing = lazy_gettext("no turn above the quote")
         return _refuse(session, reply, player, game.id, "no_turn", nothing, config=config)
     notation = choice.text
     if choice.hint is not None:
         notation = _offered(session, signed, choice.hint)
         if notation is None:
             number = str(choice.hint)
-            asked = phrases.of(number)
             return _refuse(
-                session, reply, player, game.id, "no_such_hint", asked, read=number, config=config
+                session, reply, player, game.id, "no_such_hint", None, read=number, config=config
             )
     assert notation is not None
     return _play(session, reply, player, game.id, signed.version, notation, config=config)
@@ -234,7 +231,7 @@ def _talk_reply(
     if player is None or game is None:
         return None
     if reply.too_large:
-        over = phrase(N_("over %(limit)s bytes"), limit=config.mail_in_max_bytes)
+        over = lazy_gettext("over %(limit)s bytes", limit=config.mail_in_max_bytes)
         return _refuse_talk(session, config, reply, player, signed.game_id, over, "")
     text = "\n".join(reply.said) if reply.said and not reply.lines else reply.text
     return _talk(session, config, reply, player, signed.game_id, text)
@@ -265,7 +262,7 @@ def _talk(
         said = talk.post(session, game_id=game_id, player=player, text=text, by_email=by_email)
     except DomainError as error:
         session.rollback()
-        reason = phrases.of_text(error.lazy_message)
+        reason = error.lazy_message  # said in the reader's language when the answer is sent
         return _refuse_talk(session, config, reply, player, game_id, reason, text, record=record)
     except IntegrityError:  # another process handled this reply meanwhile
         session.rollback()
@@ -283,7 +280,7 @@ def _refuse_talk(
     reply: reading.Reply,
     player: Player,
     game_id: int,
-    reason: Phrase,
+    reason: Message,
     text: str,
     *,
     record: bool = True,
@@ -335,22 +332,22 @@ def _season_turns(
         return None
     asked = [] if reply.too_large else [words.game_turn(line) for line in reply.lines]
     lines = [found for found in asked if found is not None]
-    refusals = (
-        [] if lines else [phrase(N_("we found no line of the form GAME: TURN in your reply"))]
+    refusals: list[Message] = (
+        [] if lines else [lazy_gettext("we found no line of the form GAME: TURN in your reply")]
     )
     played = []
     for game_id, notation in lines:
         game = session.get(GameRecord, game_id)
         if game is None or game.season_id != season.id or game.state is None:
             refusals.append(
-                phrase(
-                    N_("game %(game)s is not a game of season %(season)s"),
+                lazy_gettext(
+                    "game %(game)s is not a game of season %(season)s",
                     game=game_id,
                     season=season.number,
                 )
             )
         elif player.name not in game.state["players"]:
-            refusals.append(phrase(N_("you do not play in game %(game)s"), game=game_id))
+            refusals.append(lazy_gettext("you do not play in game %(game)s", game=game_id))
         else:  # each game's turn handled once, by a key of its own
             key = hashlib.sha256(reply.message_key.encode()).hexdigest()
             one = dataclasses.replace(reply, message_key=f"season-turn:{key}:{game_id}")
@@ -411,17 +408,18 @@ def _join(
             store.join_game(session, game_id=game_id, player=player, config=config)
         except DomainError as error:
             session.rollback()
-            return _answer_join(session, config, reply, player, game_id, phrases.of(error.message))
+            refusal = error.lazy_message  # said in the reader's language when sent
+            return _answer_join(session, config, reply, player, game_id, refusal)
         return _answer_join(session, config, reply, player, game_id, None)
     why = (
-        phrase(
-            N_("your reply began %(text)s; to take the seat, reply with the word %(word)s"),
+        lazy_gettext(
+            "your reply began %(text)s; to take the seat, reply with the word %(word)s",
             text=repr(reply.lines[0][:40]),
             word="join",
         )
         if reply.lines
-        else phrase(
-            N_("your reply was empty; to take the seat, reply with the word %(word)s"), word="join"
+        else lazy_gettext(
+            "your reply was empty; to take the seat, reply with the word %(word)s", word="join"
         )
     )
     return _answer_join(session, config, reply, player, game_id, why)
@@ -433,7 +431,7 @@ def _answer_join(
     reply: reading.Reply,
     player: Player,
     game_id: int,
-    refusal: Phrase | None,
+    refusal: Message | None,
 ) -> Outcome:
     """Answer a reply to an invitation: the seat was taken, or why not (`refusal`)."""
     notices.queue(
@@ -515,7 +513,7 @@ def _play(
         session.rollback()
         refusal = from_engine(error) if isinstance(error, CafeError) else error
         problem = _PROBLEMS.get(refusal.code, "refused")
-        reason = phrases.of(refusal.message)
+        reason = refusal.lazy_message  # said in the reader's language when the answer is sent
         return _refuse(
             session, reply, player, game_id, problem, reason, read=notation, config=config
         )
@@ -528,14 +526,18 @@ def _refuse(
     player: Player,
     game_id: int,
     problem: str,
-    reason: Phrase,
+    reason: Message | None,
     *,
     read: str | None = None,
     earlier: EarlierTurn | None = None,
+    note: str | None = None,
     config: Settings,
 ) -> Outcome:
-    """Answer with the reason and the game now (for `already_played`, the `earlier` turn),
-    and record the message as handled."""
+    """Answer with the reason (a `Text`, kept as its parts and said in the reader's
+    language when the answer is rendered; None where the answer says it all: a game that
+    moved on, a turn played already, a hint not offered) and the game now (for
+    `already_played`, the `earlier` turn), and record the message as handled; `note` is
+    the log's, where there is no reason."""
     notices.queue_about_game(  # rendered when sent, from the game as it is then
         session,
         config,
@@ -549,7 +551,7 @@ def _refuse(
         earlier=earlier,
     )
     if _record(session, reply, player, problem, game_id=game_id):
-        return Outcome("refused", f"{problem}: {reason}")
+        return Outcome("refused", f"{problem}: {reason if reason is not None else note}")
     return Outcome("duplicate", "answered by another process meanwhile")
 
 

@@ -1,5 +1,6 @@
 """Moments and days as emails and pages show them: in the reader's language, with CLDR's
-formats for it (Babel), and in the reader's time zone. The one way the service writes a
+formats for it (Babel, `cafe.i18n.moment` and `day`, which `cafe` writes its dates with
+too), and in the reader's time zone. The one way the service writes a
 date or a time for people (time left and other spans are `cafe.render.quantities`'s,
 which never rounds 36 hours up to "2 days").
 
@@ -15,14 +16,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel import Locale
-from babel.dates import format_date, format_skeleton, format_time
-
 from cafe import i18n
 from server.i18n import zone as zone_in_use
-
-#: The CLDR locale each language's dates are written by, where it is not the language's own.
-FORMATS = {"en": "en_GB"}
 
 
 def zone(name: str) -> tzinfo:
@@ -33,42 +28,23 @@ def zone(name: str) -> tzinfo:
         return UTC
 
 
-def _locale() -> Locale:
-    language = i18n.current()
-    return Locale.parse(FORMATS.get(language, language))
-
-
 def _seen(moment: datetime, zone_name: str | None) -> datetime:
     """`moment` (naive: UTC, as SQLite gives it back) in the zone named, or the zone in use."""
     aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
     return aware.astimezone(zone(zone_name or zone_in_use()))
 
 
-def _zone_name(seen: datetime, locale: Locale) -> str:
-    """The zone's short name in `locale` where CLDR has one (`CET`, `SEČ`, `MEZ`), else
-    its usual abbreviation (`JST`, `MSK`, `CET` in Russian): never an offset or a long name."""
-    named = format_time(seen, "z", tzinfo=seen.tzinfo, locale=locale)
-    if named.isalpha() and len(named) <= 5:
-        return named
-    return seen.tzname() or "UTC"
-
-
 def local(moment: datetime, zone_name: str | None = None) -> str:
     """`Thu, 5 Mar 2026, 10:00 CET` (`čt 5. 3. 2026 10:00 SEČ`, `Do., 5. März 2026, 10:00
     MEZ`, `чт, 5 мар. 2026 г., 10:00 CET`): `moment` in the zone `zone_name` (default: the
-    zone in use), in the language in use."""
-    seen, locale = _seen(moment, zone_name), _locale()
-    day_part = format_skeleton("yMMMEd", seen, tzinfo=seen.tzinfo, locale=locale)
-    time_part = format_time(seen, "short", tzinfo=seen.tzinfo, locale=locale)
-    joined = str(locale.datetime_formats["medium"]).format(time_part, day_part)
-    return f"{joined} {_zone_name(seen, locale)}"
+    zone in use), in the language in use (`cafe.i18n.moment`)."""
+    return i18n.moment(_seen(moment, zone_name))
 
 
 def day(moment: datetime | date, zone_name: str | None = None) -> str:
     """`5 Mar 2026` (`5. 3. 2026`, `05.03.2026`, `5 мар. 2026 г.`): the day of `moment` (a
     time: its day in the zone `zone_name`, default the zone in use) in the language in use."""
-    seen = _seen(moment, zone_name).date() if isinstance(moment, datetime) else moment
-    return format_date(seen, "medium", locale=_locale())
+    return i18n.day(_seen(moment, zone_name).date() if isinstance(moment, datetime) else moment)
 
 
 #: The template filters that write dates and times, for the emails and the pages alike:

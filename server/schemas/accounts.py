@@ -143,7 +143,9 @@ class Preferences(PublicModel):
     """How a player hears of games: `turn_emails` each turn, a daily digest or none,
     whether also of the other players' turns, whether `reminders` of deadlines come, the
     `timezone` times are shown in, the `language` emails and pages are written in, and how
-    the games' table talk comes by email (`talk_emails`)."""
+    the games' table talk comes by email (`talk_emails`); `language_chosen`: whether the
+    player chose that language (else it is the one that registered them), so that `cafe`
+    keeps only a chosen one and otherwise speaks the terminal's."""
 
     turn_emails: TurnEmails
     others_turns: bool
@@ -155,6 +157,7 @@ class Preferences(PublicModel):
         "together), with_turns (quoted in the game's other emails, alone after a day at "
         "the latest) or off"
     )
+    language_chosen: bool
 
 
 class PreferencesUpdate(RequestModel):

@@ -20,7 +20,7 @@ from sqlmodel import Session
 
 from cafe import Game, i18n
 from cafe.board import CHAIRS, NATIONS, TABLES
-from cafe.endings import Departure, timeout_mark
+from cafe.endings import TIMEOUT_MARK, Departure
 from cafe.i18n import gettext, nation_name, ngettext
 from cafe.render import quantities, svg
 from cafe.render.board_svg import describe_tile
@@ -95,8 +95,8 @@ def history_line(entry: TurnRecord, player: str) -> HistoryLine:
         return HistoryLine(entry.number, player, said, None)
     left = departure_of(entry.kind, entry.detail)
     if left is not None and left is not Departure.ELIMINATED:
-        return HistoryLine(entry.number, player, left.said(player), None, left=left)
-    marks: tuple[str, ...] = (timeout_mark(),) if entry.kind == TurnKind.TIMEOUT else ()
+        return HistoryLine(entry.number, player, left.sentence(player), None, left=left)
+    marks: tuple[str, ...] = (gettext(TIMEOUT_MARK),) if entry.kind == TurnKind.TIMEOUT else ()
     if left is Departure.ELIMINATED:
         marks += (left.words,)
     return HistoryLine(entry.number, player, entry.notation, entry.points, marks, left)

@@ -9,8 +9,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from client_support import Player
 
+from cafe.i18n import speaking
 from client.errors import ExitCode
 from client.timeview import deadline_text, local, time_left
+from server.mail import times
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -46,6 +48,25 @@ def test_a_deadline_in_the_players_zone_and_standing_out_when_close():
         "! time is up (Mon 2 Mar 10:00 CET)"
     )
     assert deadline_text(None, prague, now=T0) == "none"
+
+
+@pytest.mark.parametrize(
+    ("language", "written", "in_an_email"),
+    [
+        ("en", "Mon 2 Mar 10:00 CET", "Mon, 2 Mar 2026, 10:00 CET"),
+        ("cs", "po 2. 3. 10:00 SEČ", "po 2. 3. 2026 10:00 SEČ"),
+        ("de", "Mo., 2. März 10:00 MEZ", "Mo., 2. März 2026, 10:00 MEZ"),
+        ("ru", "пн, 2 мар. 10:00 CET", "пн, 2 мар. 2026\N{NARROW NO-BREAK SPACE}г., 10:00 CET"),
+    ],
+)
+def test_a_moment_is_written_as_the_emails_write_it_but_for_the_year(
+    language: str, written: str, in_an_email: str
+) -> None:
+    """CLDR's formats in the run's language, through the one place the emails and pages
+    write theirs (`cafe.i18n.moment`), the zone's short name in that language too."""
+    with speaking(language):
+        assert local(T0, ZoneInfo("Europe/Prague")) == written
+        assert times.local(T0, "Europe/Prague") == in_an_email
 
 
 def test_new_chooses_the_clock(ann: Player) -> None:

@@ -1,8 +1,8 @@
 """`cafe` in Czech, German and Russian (issue 23): the run's language from `--lang`, else
 `CAFE_LANG`, else the profile's, else the terminal's (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`,
 `LANG`), else English; help, tables and errors in it, with no English sentence of ours left
-and no mojibake; `Accept-Language` on every request, and the language the server keeps for a
-player stored in their profile.
+and no mojibake; `Accept-Language` on every request, and the profile keeping a language only
+once the player chose it (a player who never did reads the terminal's).
 
 The help is translated where the commands are defined, so what shows it runs `cafe` as the
 console script does, in a fresh interpreter (`client.cli.main`) that reaches the live
@@ -16,20 +16,23 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+import uuid
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
-from client_support import CLEAN_ENV, Cafe, LiveServer, Player
+from client_support import CLEAN_ENV, Cafe, LiveServer, Player, to_move
 from flask import Flask, request
+from translation_support import MOJIBAKE, english_left, sentences
+from typer.testing import Result
 
+from cafe import Game
+from cafe.bots import GreedyBot, play_out
 from client.cli import run_language
 from client.config import DEFAULT_PROFILE, Profile, Store
 from client.errors import ExitCode
 from client.language import chosen, given
 
-#: Mojibake: UTF-8 read as cp1252 or Latin-1 ("PÅ™ed" for "Před", "Ð¥" for "Х").
-MOJIBAKE = re.compile("[ÃÅÐÑ][\u0080-\u00bf\u2018-\u203a\u0152-\u0178]")
 #: Click's and Typer's own words, which stay English (docs/languages.md), as a line of the
 #: help holds them (wrapped to the terminal's width).
 THEIRS = re.compile(r"Show this message and exit|completion for the current shell|customize the")
@@ -155,6 +158,28 @@ def test_help_in_the_runs_language(language: str, args: list[str], env: dict[str
     assert_speaks(language, english.stdout, translated.stdout)
 
 
+def test_a_player_who_never_chose_reads_the_terminals_language(
+    players: list[Player], game: int
+) -> None:
+    """ann registered and signed in with `cafe` and never chose a language (the server reads
+    English to her): her profile keeps none, so `LANG` decides — until she chooses one,
+    which her profile keeps and a new machine learns at `cafe login`."""
+    ann = players[0]
+    german = ann.run("games", env={"LANG": "de_DE.UTF-8"})
+    assert german.exit_code == ExitCode.OK, german.output
+    assert german.stdout.split()[:3] == ["Nr.", "Status", "Spieler"], german.stdout
+    assert_speaks("de", ann.run("games").stdout, german.stdout)
+    assert ann.run("prefs", "language=ru", env={"LANG": "de_DE.UTF-8"}).exit_code == ExitCode.OK
+    assert ann.run("games", env={"LANG": "de_DE.UTF-8"}).stdout.split()[:2] == ["№", "статус"]
+    server = ann.cafe.server
+    elsewhere = Cafe(server, ann.cafe.config_dir.parent / "another-machine")
+    asked = elsewhere.run("login", ann.email, "--server", server.url, input="0000000000\n")
+    assert asked.exit_code == ExitCode.NOT_SIGNED_IN, asked.output  # a new code was mailed
+    signed_in = elsewhere.run("login", ann.email, "--code", server.code_for(ann.email))
+    assert signed_in.exit_code == ExitCode.OK, signed_in.output
+    assert run_language([], {"CAFE_CONFIG_DIR": str(elsewhere.config_dir)}) == "ru"
+
+
 def test_games_and_show_in_each_language(players: list[Player], game: int) -> None:
     ann = players[0]
     profile = ["--profile", ann.name]
@@ -162,10 +187,9 @@ def test_games_and_show_in_each_language(players: list[Player], game: int) -> No
     for args in (["games"], ["show", str(game), "--plain"]):
         english = cafe_process(*profile, *args, env=where)
         assert english.returncode == 0, english.stderr
-        # ann's profile keeps the language the server told at login (en), which outranks the
-        # terminal's (test_the_order_of_precedence): CAFE_LANG and --lang choose here
+        # ann never chose a language: the terminal's speaks, and CAFE_LANG and --lang above it
         for language, env in (
-            ("de", {"LANG": "cs_CZ.UTF-8", "CAFE_LANG": "de"}),
+            ("de", {"LANG": "de_DE.UTF-8"}),
             ("cs", {"LANG": "de_DE.UTF-8", "CAFE_LANG": "cs"}),
             ("ru", {"CAFE_LANG": "cs", "LANG": "de_DE.UTF-8"}),
         ):
@@ -211,25 +235,287 @@ def test_an_unknown_language_is_refused(cafe: Cafe) -> None:
     assert regional.stderr.startswith("cafe: Sie sind nicht angemeldet")
 
 
+# --- every command's output --------------------------------------------------------------
+
+#: The languages each command is run in besides English.
+TRANSLATED = ("cs", "de", "ru")
+
+#: Lines that are the same in every language: `cafe rules`' list of its sections' words
+#: (`cafe rules notation` works in each language, docs/languages.md), and a preference
+#: whose value is a word the server takes as it is (`cafe prefs turn_emails=digest`).
+SAME_LINES = re.compile(
+    r"^(\d+ [a-z-]+( · \d+ [a-z-]+)*|(language|others_turns|reminders|timezone|turn_emails) +\S+)$",
+    re.MULTILINE,
+)
+#: Code, commands and quoted text in a line: not words of ours.
+CODE = re.compile(r"`[^`]*`|cafe [^·;\n]*|'[^']*'")
+
+
+def plain_words(text: str) -> set[str]:
+    """The words of `text` that are lowercase letters only (three or more), outside code,
+    commands and quotes: in a translated run, those of the English run are English left."""
+    tokens = (token.strip('.,;:()!?"') for token in CODE.sub(" ", text).split())
+    return {token for token in tokens if re.fullmatch(r"[a-z]{3,}", token)}
+
+
+#: The words the same in every run: the command's name (`cafe: …` starts an error), the
+#: notation's `bar` and a rating's `sigma` (its mu and sigma, as the API names them); and
+#: English words that are also the language's own.
+SHARED_WORDS = {
+    language: {"cafe", "bar", "sigma", *own}
+    for language, own in {"cs": {"limit", "hash", "text"}, "de": set(), "ru": set()}.items()
+}
+
+
+def printed(result: Result) -> str:
+    """What a run printed (stdout and stderr), the lines the same in every language aside."""
+    return SAME_LINES.sub("", result.stdout + result.stderr)
+
+
+def set_aside(text: str) -> str:
+    """`text` without what may stay as it is in any language, line by line (`UNTRANSLATED`)."""
+    return "\n".join(UNTRANSLATED.sub(" ", line) for line in text.splitlines())
+
+
+def left_in(language: str, english: Result, translated: Result) -> list[str]:
+    """What is wrong with the translated run of a command: English of ours left (a line of
+    the English run, an English word, a fragment of its sentences, once commands and codes
+    are set aside), mojibake, an exit code other than the English run's; and a Russian run
+    without Cyrillic."""
+    ours, theirs = printed(english), printed(translated)
+    kept = {line.strip() for line in theirs.splitlines()}
+    found = [  # a line as the English run printed it, with a word of ours in it
+        line
+        for line in ours.splitlines()
+        if line.strip() in kept and plain_words(set_aside(line)) - SHARED_WORDS[language]
+    ]
+    found += ours_left(ours, theirs)
+    english_words, their_words = (plain_words(text) for text in (ours, theirs))
+    found += sorted((english_words & their_words) - SHARED_WORDS[language])
+    found += english_left(*(set_aside(text) for text in (ours, theirs)))
+    found += MOJIBAKE.findall(theirs)
+    worded = sentences(set_aside(ours))  # the English run has words of ours
+    if worded and language == "ru" and not any(letter in theirs for letter in OWN_LETTERS["ru"]):
+        found.append("no Cyrillic")
+    if translated.exit_code != english.exit_code:
+        found.append(f"exit code {translated.exit_code}, the English run's {english.exit_code}")
+    return found
+
+
+def compare(story: Callable[[str], dict[str, Result]]) -> dict[str, list[str]]:
+    """`story(language)` runs commands in that language and gives each one's run by name,
+    on a state of its own where the commands change something: told in English, then in
+    each of `TRANSLATED`, what each translated run left, by command and language, for
+    those that left something (with what it printed)."""
+    english = story("en")
+    for name, run in english.items():
+        assert run.stdout + run.stderr, f"{name} printed nothing"
+    problems: dict[str, list[str]] = {}
+    for language in TRANSLATED:
+        for name, translated in story(language).items():
+            found = left_in(language, english[name], translated)
+            if found:
+                problems[f"{name} ({language})"] = [*found, translated.stdout + translated.stderr]
+    return problems
+
+
+def report(problems: dict[str, list[str]]) -> str:
+    """`compare`'s findings, one command and language after another, for a failure."""
+    return "\n".join(
+        f"{where}:\n" + "\n".join(f"  {line}" for line in found)
+        for where, found in problems.items()
+    )
+
+
+def in_language(language: str) -> Callable[..., Result]:
+    """`run(player, ARGS…)`: `cafe ARGS…` as `player` (a `Player`, or `Cafe` for a run
+    with no profile) in `language`."""
+    return lambda player, *args, **options: player.run("--lang", language, *args, **options)
+
+
+@pytest.fixture
+def season(cafe: Cafe, ann: Player, bob: Player) -> str:
+    """A league of ann's whose first season runs: ann, bob, cid and dan in one division of
+    two-player games; cid resigned one of his, dan withdrew from the season. Its slug."""
+    cid, dan = cafe.sign_up("cid"), cafe.sign_up("dan")
+    slug = f"klub-{ann.name}"
+    for args in (
+        ["create", slug, "--name", "Klub Kavárna", "--game-size", "2", "--division-size", "4"],
+        ["open", slug],
+    ):
+        assert ann.run("league", *args).exit_code == ExitCode.OK
+    for player in (ann, bob, cid, dan):
+        assert player.run("league", "join", slug).exit_code == ExitCode.OK
+    assert ann.run("league", "start", slug).exit_code == ExitCode.OK
+    first = season_games(cafe, slug)[0]
+    assert cafe.server.call("POST", f"/api/games/{first}/resign", cid.token).status_code in (
+        200,
+        403,
+    )  # cid's, if he plays in it
+    assert dan.run("league", "leave", slug, "--yes").exit_code == ExitCode.OK
+    return slug
+
+
+def test_every_reading_command_speaks_the_runs_language(
+    cafe: Cafe, players: list[Player], game: int, season: str, tmp_path: Any
+) -> None:
+    """Every command that shows something, on a game with a turn played and a running league
+    season, in Czech, German and Russian: no English sentence or word of ours left."""
+    ann, bob = players
+    mover = to_move(players, ann.state(game))
+    assert mover.run("move", str(game), mover.best_turn(game)).exit_code == ExitCode.OK
+    waiting = to_move(players, ann.state(game))
+    over = cafe.started_game(ann, bob)  # a game bob left: its end, his leaving
+    assert bob.run("resign", str(over), "--yes").exit_code == ExitCode.OK
+    assert bob.run("vacation", "start", "3").exit_code == ExitCode.OK
+    record = tmp_path / "game.txt"
+    finished = play_out(Game.new(["ann7", "bob7"], seed="languages"), GreedyBot())
+    record.write_text(finished.to_record())
+    reads = {
+        "whoami": (ann, "whoami"),
+        "prefs": (ann, "prefs"),
+        "games": (ann, "games"),
+        "games --lobby": (ann, "games", "--lobby"),
+        "games --finished": (ann, "games", "--finished"),
+        "show": (ann, "show", str(game), "--plain"),
+        "watch": (waiting, "watch", str(game), "--plain", "--timeout", "5"),
+        "hint": (waiting, "hint", str(game)),
+        "history": (ann, "history", str(game)),
+        "history --detail": (ann, "history", str(game), "--detail"),
+        "show (over)": (ann, "show", str(over), "--plain"),
+        "history (over)": (ann, "history", str(over)),
+        "vacation": (ann, "vacation"),
+        "vacation (away)": (bob, "vacation"),
+        "rating": (ann, "rating"),
+        "rating PLAYER": (ann, "rating", ann.name),
+        "rules": (ann, "rules"),
+        "rules notation": (ann, "rules", "notation"),
+        "verify": (ann, "verify", str(record)),
+        "league list": (ann, "league", "list"),
+        "league show": (ann, "league", "show", season),
+        "league standings": (ann, "league", "standings", season),
+        "league schedule": (ann, "league", "schedule", season),
+        "league log": (ann, "league", "log", season),
+    }
+
+    def story(language: str) -> dict[str, Result]:
+        run = in_language(language)
+        return {name: run(player, *args) for name, (player, *args) in reads.items()}
+
+    problems = compare(story)
+    assert not problems, report(problems)
+
+
+def open_game(creator: Player, seats: int = 2) -> int:
+    """A new open game of `creator`'s (made in English); its number."""
+    opened = creator.run("new", "--seats", str(seats))
+    assert opened.exit_code == ExitCode.OK, opened.output
+    found = re.search(r"Game (\d+) is open", opened.stdout)
+    assert found, opened.stdout
+    return int(found[1])
+
+
+def season_games(cafe: Cafe, slug: str) -> list[int]:
+    """The games of the running first season of `slug`."""
+    season = cafe.server.call("GET", f"/api/leagues/{slug}/seasons/1", "")
+    assert season.status_code == 200, season.text
+    return sorted(game for division in season.json()["divisions"] for game in division["games"])
+
+
+def test_every_command_that_changes_something_speaks_the_runs_language(
+    cafe: Cafe, players: list[Player], tmp_path: Any
+) -> None:
+    """Each command that does something, told once per language on a state of its own:
+    registering, signing in and out, a game from its opening to a resignation, a vacation,
+    a preference, and a league season from its creation to an adjudicated game; and some
+    refusals on the way."""
+    ann, bob = players
+    server = cafe.server
+
+    def story(language: str) -> dict[str, Result]:
+        run, said = in_language(language), {}
+        newcomer = Cafe(server, tmp_path / f"newcomer-{language}")
+        name = f"olga{uuid.uuid4().hex[:6]}"
+        email = f"{name}@example.com"
+        said["register"] = run(newcomer, "register", name, email, "--server", server.url)
+        said["login"] = run(newcomer, "login", email, "--code", server.code_for(email))
+        said["logout"] = run(newcomer, "logout")
+        said["new"] = run(ann, "new", "--seats", "3", "--invite", bob.name)
+        game = open_game(ann)
+        said["join"] = run(bob, "join", str(game))
+        said["join (again)"] = run(bob, "join", str(game))
+        said["start"] = run(ann, "start", str(game))
+        state = ann.state(game)
+        mover = to_move(players, state)
+        said["move (illegal)"] = run(mover, "move", str(game), "bar XXf")
+        said["move"] = run(mover, "move", str(game), mover.best_turn(game))
+        said["move (not your turn)"] = run(mover, "move", str(game), "bar USm")
+        said["resign"] = run(mover, "resign", str(game), "--yes")
+        said["vacation start"] = run(ann, "vacation", "start", "2")
+        said["vacation end"] = run(ann, "vacation", "end")
+        said["prefs change"] = run(ann, "prefs", "reminders=off")
+        said.update(league_story(cafe, run))
+        return said
+
+    problems = compare(story)
+    assert not problems, report(problems)
+
+
+def league_story(cafe: Cafe, run: Callable[..., Result]) -> dict[str, Result]:
+    """A league season told by `run` (`in_language`): created, opened, joined, left and
+    started; paused, resumed, a member removed, a game adjudicated, an invitation."""
+    said = {}
+    organiser, *members = (cafe.sign_up(name) for name in ("eva", "fred", "gus", "hal", "ida"))
+    slug = f"klub-{organiser.name}"
+    said["league create"] = run(
+        organiser, "league", "create", slug, "--name", "Klub Kavárna", "--game-size", "2",
+        "--division-size", "4",
+    )  # fmt: skip
+    said["league open"] = run(organiser, "league", "open", slug)
+    said["league join"] = run(members[0], "league", "join", slug)
+    for member in members[1:]:
+        assert member.run("league", "join", slug).exit_code == ExitCode.OK
+    said["league leave"] = run(members[3], "league", "leave", slug, "--yes")
+    said["league start"] = run(organiser, "league", "start", slug)
+    said["league join (closed)"] = run(members[3], "league", "join", slug)
+    said["league pause"] = run(organiser, "league", "pause", slug, "--reason", "Prázdniny")
+    said["league resume"] = run(organiser, "league", "resume", slug)
+    games = season_games(cafe, slug)
+    said["league adjudicate"] = run(
+        organiser, "league", "adjudicate", str(games[0]), "--reason", "Konec"
+    )
+    said["league remove"] = run(organiser, "league", "remove", slug, members[2].name,
+                                "--reason", "Odjel")  # fmt: skip
+    invited = f"klub-i{organiser.name}"
+    assert organiser.run("league", "create", invited, "--invitation-only").exit_code == 0
+    said["league invite"] = run(organiser, "league", "invite", invited, members[3].name)
+    return said
+
+
 # --- what the server hears and keeps -------------------------------------------------------
 
 
 def listening_service(heard: list[dict[str, str]]) -> Flask:
     """A server that notes each request's headers and answers as the service would: a
-    registered player (whose language is the request's) and their preferences."""
+    registered player (whose language is the request's, not chosen) and their preferences
+    (the language chosen once a request gives one)."""
     app = Flask("listening")
+    kept = {"language": "de", "language_chosen": False}
 
     @app.post("/api/players")
     def register() -> tuple[dict[str, Any], int]:
         heard.append(dict(request.headers))
         body = request.get_json()
-        language = request.headers.get("Accept-Language", "en")
-        return {"name": body["name"], "email": body["email"], "language": language}, 201
+        kept["language"] = request.headers.get("Accept-Language", "en")
+        return {"name": body["name"], "email": body["email"], "message": "sent"}, 202
 
     @app.route("/api/me/preferences", methods=["GET", "PATCH"])
     def preferences() -> dict[str, Any]:
         heard.append(dict(request.headers))
-        return {"language": (request.get_json(silent=True) or {}).get("language", "de")}
+        given = (request.get_json(silent=True) or {}).get("language")
+        if given:
+            kept.update(language=given, language_chosen=True)
+        return dict(kept)
 
     return app
 
@@ -242,21 +528,21 @@ def heard() -> Iterator[tuple[LiveServer, list[dict[str, str]]]]:
     server.stop()
 
 
-def test_register_sends_the_terminals_language_and_keeps_the_servers(
+def test_register_sends_the_terminals_language_and_keeps_none(
     cafe: Cafe, heard: tuple[LiveServer, list[dict[str, str]]]
 ) -> None:
     server, noted = heard
+    Store(cafe.config_dir).save(Profile(name=DEFAULT_PROFILE, language="cs"))  # someone else's
     registered = cafe.run(
         "register", "olga", "olga@example.com", "--server", server.url,
-        env={"LANG": "ru_RU.UTF-8"},
+        env={"CAFE_LANG": "ru"},
     )  # fmt: skip
     assert registered.exit_code == ExitCode.OK, registered.output
     assert noted[-1]["Accept-Language"] == "ru"
     assert_speaks("ru", "", registered.stdout)
-    # the profile keeps the language the server answered: the next run speaks it, whatever
-    # the terminal says
+    # the new player chose no language: the profile keeps none, the terminal's counts
     where = {"CAFE_CONFIG_DIR": str(cafe.config_dir), "LANG": "de_DE.UTF-8"}
-    assert run_language([], where) == "ru"
+    assert run_language([], where) == "de"
 
 
 def test_every_request_asks_for_the_runs_language_and_prefs_store_it(

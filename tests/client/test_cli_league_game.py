@@ -107,4 +107,4 @@ def test_history_says_a_player_withdrew_from_the_season(
     assert history.splitlines()[-1].endswith(f". {leaver.name} withdrew from the season")
     shown = players[0].run("show", str(theirs[0]), env=NARROW).stdout.replace("\n", " ")
     assert f"because {leaver.name} withdrew from the season, and only " in shown
-    assert f"Left before the end: {leaver.name} withdrew." in shown
+    assert f"Left before the end: {leaver.name} withdrew from the season." in shown

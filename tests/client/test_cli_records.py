@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -11,11 +10,10 @@ from client_support import Cafe, Player, to_move
 
 from cafe import Game
 from cafe.bots import GreedyBot, play_out
+from cafe.endings import Departure
+from cafe.i18n import gettext as _
+from cafe.i18n import speaking
 from client.errors import ExitCode
-from server.clock.timesource import FakeClock, use
-from server.config import settings_of
-from server.db import get_engine
-from server.jobs.sweep import sweep
 
 
 def test_hint_gives_ready_move_commands_best_first(players: list[Player], game: int) -> None:
@@ -168,36 +166,18 @@ def test_resign_from_a_three_player_game_passes_the_turn(cafe: Cafe) -> None:
     assert result.stdout == f"You resigned from game {game}. {after['to_move']} moves next.\n"
 
 
-def test_history_and_show_mark_turns_played_on_time_out_and_a_removal_on_time(
-    cafe: Cafe, ann: Player, bob: Player
-) -> None:
-    """(issue 20 §6, §15) A turn the service played for a player whose time ran out is
-    marked so in `cafe history`; their removal at the next time-out is said as a removal,
-    never as `late: 0` or an elimination; and `cafe show` says the removal ended the game."""
-    clock = {"days_per_turn": 1, "timeout": "autoplay", "max_timeouts": 1, "vacation": False}
-    body = {"seats": 2, "options": {}, "clock": clock}
-    created = cafe.server.call("POST", "/api/games", ann.token, json=body).json()
-    game_id = created["id"]
-    assert cafe.server.call("POST", f"/api/games/{game_id}/join", bob.token).ok
-    assert cafe.server.call("POST", f"/api/games/{game_id}/start", ann.token).ok
-    late = to_move([ann, bob], ann.state(game_id))
-    other = bob if late is ann else ann
-    engine, config = get_engine(cafe.server.app), settings_of(cafe.server.app)
-    with use(FakeClock(datetime.now(UTC))) as fake:  # the sweep acts on the shared
-        fake.advance(timedelta(days=1, minutes=1))  # service's other games too: read ours
-        sweep(engine, config)
-        assert ann.state(game_id)["to_move"] == other.name
-        assert other.run("move", str(game_id), *other.best_turn(game_id).split()).exit_code == 0
-        fake.advance(timedelta(days=1, minutes=1))
-        sweep(engine, config)
-        assert ann.state(game_id)["status"] == "finished"
-    lines = other.run("history", str(game_id)).stdout.splitlines()
-    assert re.fullmatch(rf"  1\. {late.name}: \S.* ([+-]\d+|0) \(played on time-out\)", lines[0])
-    assert "time-out" not in lines[1]
-    assert lines[-1] == f"  3. {late.name} was removed on time"
-    shown = " ".join(late.run("show", str(game_id)).stdout.split())
-    assert (
-        f"The game ended because {late.name} was removed on time, and only {other.name} was "
-        f"still in the game. Left before the end: {late.name} removed on time."
-    ) in shown
-    assert "eliminated" not in shown
+def test_how_a_player_left_is_one_translated_sentence(players: list[Player], game: int) -> None:
+    """`cafe history` and the end of `cafe show` say a player leaving as one sentence of the
+    run's language (`Departure.sentence`), never an English predicate after the name."""
+    bob = players[1]
+    assert bob.run("resign", str(game), "--yes").exit_code == ExitCode.OK
+    for language in ("cs", "de", "ru"):
+        with speaking(language):
+            sentence = Departure.RESIGNED.sentence(bob.name)
+            left = _("Left before the end: %(players)s.", players=sentence)
+        history = players[0].run("--lang", language, "history", str(game))
+        assert history.stdout.splitlines()[-1] == f"  1. {sentence}"
+        shown = players[0].run("--lang", language, "show", str(game), "--plain")
+        assert shown.exit_code == ExitCode.OK, shown.output
+        end = " ".join(shown.stdout.split())
+        assert left in end and "resigned" not in end and "still in the game" not in end

@@ -4,11 +4,13 @@ player who left is named (never "eliminated", which is the bar's rule)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cafe import Game
 from cafe.endings import Departure, Ending, departures_in, end_condition
-from cafe.i18n import gettext, speaking
+from cafe.i18n import speaking
 from cafe.position import load
 
 
@@ -49,7 +51,7 @@ def test_a_running_game_has_no_ending() -> None:
 @pytest.mark.parametrize("how", list(Departure))
 def test_only_the_bar_eliminates(how: Departure) -> None:
     assert ("eliminated" in how.words) == (how is Departure.ELIMINATED)
-    assert ("eliminated" in how.said("ann")) == (how is Departure.ELIMINATED)
+    assert ("eliminated" in how.sentence("ann")) == (how is Departure.ELIMINATED)
 
 
 def test_every_ending_has_its_words() -> None:
@@ -71,14 +73,33 @@ def test_departures_are_read_from_stored_standings() -> None:
     assert departures_in(lines) == {"bob": Departure.WITHDREW}
 
 
-def test_in_german_the_reason_keeps_its_word_order_after_because() -> None:
-    """Why a game ended is a main clause in every language (the emails put it after a
-    colon), so German joins it to "The game ended" with `denn`, which keeps a main clause's
-    order; `weil` would need the verb last ("weil die Bar ist voll" is wrong)."""
-    game = Game.new(["ann", "bob"], seed="endings")
-    game.resign("ann")
-    with speaking("de"):
-        said = gettext("The game ended because %(why)s.", why=game.why_over())
-        full = gettext("The game ended because %(why)s.", why=game.why_over(Ending.BAR_FULL))
-    assert said == "Das Spiel endete, denn ann hat aufgegeben, und nur bob war noch im Spiel."
-    assert full == "Das Spiel endete, denn die Bar ist voll (alle 20 Plätze sind besetzt)."
+def test_how_a_player_left_is_one_sentence_in_each_language() -> None:
+    """`Departure.sentence` says the whole sentence, the player's name inside it, in the
+    language in use: nothing English is glued to a translated word."""
+    english = {how: how.sentence("ann") for how in Departure}
+    assert english[Departure.TIMED_OUT] == "ann was removed on time"
+    assert english[Departure.WITHDREW] == "ann withdrew from the season"
+    for language in ("cs", "de", "ru"):
+        with speaking(language):
+            said = {how: how.sentence("ann") for how in Departure}
+            marks = {how: how.words for how in Departure}
+        for how in Departure:
+            assert "ann" in said[how] and said[how] != english[how], (language, said[how])
+            assert marks[how] != how.words, (language, marks[how])
+
+
+@pytest.mark.parametrize("language", ["cs", "de", "ru"])
+def test_why_a_game_ended_is_said_in_the_language_in_use(language: str) -> None:
+    game = Game.new(["ann", "bob", "cid"], seed="endings")
+    game.resign("bob")
+    game.resign("cid", timeout=True)
+    departures = {"bob": Departure.RESIGNED, "cid": Departure.TIMED_OUT}
+    english = {ending: game.why_over(ending, departures) for ending in Ending}
+    with speaking(language):
+        said = {ending: game.why_over(ending, departures) for ending in Ending}
+        running = Game.new(["ann", "bob"], seed="endings").why_over()
+    assert running != "the game is not over"
+    for ending in Ending:
+        assert said[ending] != english[ending], (ending, said[ending])
+        assert not re.search(r"\b(the|was|and|left|still)\b", said[ending]), said[ending]
+    assert "cid" in said[Ending.OTHERS_LEFT] and "ann" in said[Ending.OTHERS_LEFT]

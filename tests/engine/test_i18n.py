@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import json
 from datetime import timedelta
 
 import pytest
@@ -79,3 +80,33 @@ def test_a_checkout_compiles_its_catalog_sources():
     source = i18n.LOCALES / "cs" / "LC_MESSAGES" / "cafe.po"
     compiled = gettext.GNUTranslations(io.BytesIO(i18n.compile_catalog(source)))
     assert compiled.ngettext("%(signed)s point", "%(signed)s points", 5) == "%(signed)s bodů"
+
+
+def test_a_text_kept_as_json_is_said_in_the_language_it_is_read_in():
+    """`to_json` keeps a message's parts, never its words: its values, an inner message, a
+    nation and a counted form come back from `from_json` and are said when read."""
+    inner = i18n.lazy_ngettext("%(num)s point", "%(num)s points", 5)
+    text = i18n.lazy_gettext("%(who)s: %(what)s in %(where)s", who="ann", what=inner,
+                             where=i18n.Country("DE"))  # fmt: skip
+    kept = i18n.to_json(text)
+    assert kept == {
+        "message": "%(who)s: %(what)s in %(where)s",
+        "values": {
+            "who": "ann",
+            "what": {
+                "message": "%(num)s point",
+                "values": {},
+                "plural": "%(num)s points",
+                "num": 5,
+            },
+            "where": {"nation": "DE"},
+        },
+        "plural": None,
+        "num": 1,
+    }
+    assert json.loads(json.dumps(kept)) == kept
+    read = i18n.from_json(kept)
+    with i18n.speaking("ru"):
+        assert str(read) == "ann: 5 очков in Германия"
+    assert str(read) == "ann: 5 points in Germany"
+    assert i18n.from_json("words already") == i18n.to_json("words already") == "words already"

@@ -43,7 +43,6 @@ LAYERS: dict[str, int] = {
     "server.names": MODELS,
     "server.mailbox": MODELS,  # a player's address, read strictly (accounts and mail use it)
     "server.domain": MODELS,  # the domain's refusals, raised by every layer above
-    "server.phrases": MODELS,  # words stored to be said later, in the reader's language
     "server.config": MODELS,
     "server.logs": MODELS,
     "server.clock.timesource": MODELS,  # what time it is: the models' defaults read it

@@ -256,3 +256,21 @@ def test_the_upgrade_keeps_the_rendered_mail_waiting_in_the_outbox(tmp_path):
     engine.dispose()
     assert "payload" in columns
     assert tuple(kept) == ("The clocks are stopped.", None)
+
+
+def test_the_upgrade_counts_a_language_other_than_english_as_chosen(tmp_path):
+    """0023 adds `players.language_chosen`: a player stored before who reads Czech chose it
+    (or registered in it), as `cafe` kept it; one who reads English never chose."""
+    url = f"sqlite:///{tmp_path / 'languages.db'}"
+    migrate.upgrade(url, "0022")
+    add_players(url, "ann", "bob")
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE players SET language = 'cs' WHERE name = 'ann'"))
+    migrate.upgrade(url)
+    with engine.connect() as connection:
+        found = connection.execute(
+            text("SELECT name, language, language_chosen FROM players ORDER BY name")
+        ).all()
+    engine.dispose()
+    assert [tuple(row) for row in found] == [("ann", "cs", True), ("bob", "en", False)]

@@ -6,6 +6,8 @@ nothing changed by a wrong one), and the language restored when a request ends."
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import date
 
 import flask_babel
@@ -157,6 +159,28 @@ def test_the_language_preference(api):
     changed = api.call("PATCH", "/api/me/preferences", token, json={"language": "cs"})
     assert changed.status_code == 200 and changed.json["language"] == "cs"
     assert player(api, "ann").language == "cs"
+
+
+@pytest.mark.postgres
+def test_the_preferences_tell_whether_the_player_chose_their_language(api):
+    """A player's language is the one that registered them until they choose one: then
+    `language_chosen` says so (`cafe` keeps only a chosen language, docs/languages.md),
+    whichever way they chose — the API, the settings page or the switch."""
+    token = api.register("ann")
+    shown = api.call("GET", "/api/me/preferences", token).json
+    assert (shown["language"], shown["language_chosen"]) == ("en", False)
+    other = api.call("PATCH", "/api/me/preferences", token, json={"timezone": "Europe/Prague"})
+    assert other.json["language_chosen"] is False  # another preference chooses no language
+    chosen = api.call("PATCH", "/api/me/preferences", token, json={"language": "en"})
+    assert (chosen.json["language"], chosen.json["language_chosen"]) == ("en", True)
+    assert player(api, "ann").language_chosen
+    bob = api.register("bob")
+    client = signed_in(api, "bob")
+    switch = re.search(r'href="(/language/de\?[^"]*csrf=[^"]+)"', client.get("/").text)
+    assert switch, "no switch to German"
+    assert client.get(html.unescape(switch[1])).status_code == 303
+    assert player(api, "bob").language == "de"
+    assert api.call("GET", "/api/me/preferences", bob).json["language_chosen"] is True
 
 
 @pytest.mark.parametrize("wrong", ["fr", "CS", "cs-CZ", "", None, 7, ["cs"]])

@@ -8,6 +8,7 @@ import pytest
 from league_support import ok, start
 from mail_support import outbox_rows, reply_message, send
 
+from cafe.i18n import gettext, speaking
 from server.config import settings_of
 from server.postbox.addresses import (
     ReplyAddress,
@@ -104,6 +105,20 @@ def test_join_after_the_start_is_refused_registration_closed(api, invited, recei
     assert answer.kind == "league_join_refused"
     assert "season 1 of tuesday is running" in answer.body
     assert "Reply-To" not in answer.headers
+
+
+def test_the_services_refusal_is_said_in_the_readers_language(api, invited, receiver):
+    """The reply is read with no language in use; the refusal (`registration_closed`) is kept
+    as its message and said in dan's Czech when the answer is rendered."""
+    for name in ("ann", "bob"):
+        ok(api.call("POST", "/api/leagues/tuesday/seasons/1/register", invited[name]))
+    start(api, invited)
+    ok(api.call("PATCH", "/api/me/preferences", invited["dan"], json={"language": "cs"}))
+    send(receiver, reply_message(reply_to(api, "dan"), "join\n"))
+    [answer] = answers(api, "dan")
+    with speaking("cs"):
+        reason = gettext("season %(season)s of %(league)s is running", season=1, league="tuesday")
+    assert reason in " ".join(answer.body.split())
 
 
 def test_a_forged_season_address_registers_no_one(api, invited, receiver):

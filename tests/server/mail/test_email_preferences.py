@@ -16,6 +16,7 @@ DEFAULTS = {
     "timezone": "UTC",
     "language": "en",
     "talk_emails": "with_turns",
+    "language_chosen": False,
 }
 
 

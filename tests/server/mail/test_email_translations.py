@@ -5,8 +5,9 @@ columns; the nouns the emails count take the three Czech and Russian forms.
 
 What stays the same in every language is left out of the comparison: names, tile codes,
 the turn notation, commands, links and numbers — and the words that are not the emails'
-own: what an organiser typed, the league's name, and the engine's words (why a game ended,
-how a player left, a rule's refusal), which `cafe`'s catalogs say."""
+own: what an organiser typed, the league's name, and the board's text picture, which its
+own test compares. The engine's words in an email — why a game ended, how a player left, a
+rule's refusal — are compared like the emails' own."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ import pytest
 from mail_support import read_html, sample_emails, too_wide
 from translation_support import MOJIBAKE, english_left, without
 
-from cafe.i18n import ngettext, speaking
+from cafe import IllegalTurnError
+from cafe.i18n import Country, lazy_gettext, ngettext, speaking
 from cafe.render import text as picture
-from server import phrases
 from server.mail import messages, notices
 from server.mail.templates import Rendered
+from server.postbox.facts import say
 from server.postbox.kinds import EmailKind
 
 SAMPLES = sample_emails()
@@ -28,13 +30,12 @@ KINDS = sorted(SAMPLES.builders())
 LANGUAGES = ("cs", "de", "ru")
 
 #: Text of a sample email that is no message of the emails: the organiser's reasons and the
-#: league's name (typed by people), the engine's refusal of the sample turn, the players'
-#: table talk (each of its lines, as they wrote it) and the text of a refused message.
+#: league's name (typed by people), the players' table talk (each of its lines, as they
+#: wrote it) and the text of a refused message.
 NOT_OURS = (
     SAMPLES.SEASON.league,
     "two months without a turn; the division waited for you long enough",
     "the club's summer break, until the 1st of September",
-    "no free chair",
     *(line for said in SAMPLES.TALK for line in said.text.split("\n") if line),
     "a message that was too long " * 8,
 )
@@ -50,17 +51,16 @@ def render(kind: str, language: str, ones: bool = False) -> Rendered:
 
 
 def engine_words() -> list[str]:
-    """The engine's words in the samples, said in English: why the sample games ended, and
-    the text board pictures (`cafe.render.text`)."""
+    """The text board pictures of the samples (`cafe.render.text`), said in English: their
+    own test compares them (why a game ended and how a player left are compared here)."""
     finished = SAMPLES.facts(*SAMPLES.play(None))
     game, log = SAMPLES.play(10)
     running = SAMPLES.facts(game, log)
     removed = SAMPLES.removed(game, running)
-    pictures = [
+    return [
         picture(facts.engine, layout=messages.PICTURE).rstrip("\n")
         for facts in (finished, running, removed)
     ]
-    return [*pictures, messages.why_over(finished), messages.why_over(removed)]
 
 
 ENGINE = engine_words()
@@ -115,12 +115,14 @@ def test_no_mojibake_and_the_html_says_its_language(kind, language):
     assert f'<html lang="{language}">' in message.html
 
 
-def test_a_stored_phrase_is_said_in_the_readers_language_and_old_words_as_they_are():
-    reason = phrases.phrase("game %(game)s is not a game of season %(season)s", game=12, season=3)
+def test_a_stored_reason_is_said_in_the_readers_language_and_old_words_as_they_are():
+    reason = lazy_gettext("game %(game)s is not a game of season %(season)s", game=12, season=3)
     with speaking("de"):
-        assert phrases.say([reason]) == "Spiel 12 ist kein Spiel der Saison 3"
-        assert phrases.say("words stored before phrases were") == "words stored before phrases were"
-    assert phrases.say(reason) == "game 12 is not a game of season 3"
+        assert say([reason]) == "Spiel 12 ist kein Spiel der Saison 3"
+        assert (
+            say("words stored before reasons were kept") == "words stored before reasons were kept"
+        )
+    assert say(reason) == "game 12 is not a game of season 3"
 
 
 #: The seeds' plural table (GLOSSARY.md): n, then the noun's form in each language.
@@ -185,14 +187,14 @@ SEASON_FACTS = {
 }
 
 
-def test_stored_reasons_are_codes_and_phrases_and_old_rows_still_read():
+def test_stored_reasons_are_codes_and_messages_and_old_rows_still_read():
     """What a notice stores is language-neutral — a placement's code, a refusal's message
     and values — and is said in the reader's language when sent; a row stored before (the
     words themselves, English) is still rendered, as it was."""
     refused = notices.encode(
         EmailKind.LEAGUE_TURNS_REFUSED,
         notices.decode(EmailKind.LEAGUE_TURNS_REFUSED, {**SEASON_FACTS, "example": "1: J@US1"})
-        | {"reason": [phrases.phrase("you do not play in game %(game)s", game=7)]},
+        | {"reason": [lazy_gettext("you do not play in game %(game)s", game=7)]},
     )
     assert refused["reason"] == [
         {
@@ -219,3 +221,19 @@ def test_stored_reasons_are_codes_and_phrases_and_old_rows_still_read():
         with speaking("cs"):
             text = notices.BUILDERS[EmailKind.LEAGUE_SEASON_STARTED](**facts).text
         assert czech in " ".join(text.split())
+
+
+def test_a_reason_keeps_its_values_messages_nations_and_errors_as_parts():
+    """What a refusal's message holds — a message, a nation, an engine error — is stored as
+    parts too, and said in the reader's language when the answer is rendered."""
+    inner = IllegalTurnError(lazy_gettext("the bar is full"), rule="bar-full")
+    reason = lazy_gettext(
+        "%(table)s (%(country)s): %(problem)s", table="US1", country=Country("US"), problem=inner
+    )
+    stored = notices.encode(EmailKind.JOIN_ANSWER, {"refusal": reason})["refusal"]
+    assert stored["values"]["country"] == {"nation": "US"}
+    assert stored["values"]["problem"]["message"] == "the bar is full"
+    read = notices.decode(EmailKind.JOIN_ANSWER, {"refusal": stored})["refusal"]
+    with speaking("cs"):
+        assert str(read) == str(reason)
+        assert "Spojené státy" in str(read)

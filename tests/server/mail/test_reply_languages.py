@@ -10,6 +10,7 @@ from mail_support import game_row, outbox_rows, reply_message
 from sqlmodel import Session
 
 from cafe.board import PRIVATE_CHAIRS
+from cafe.i18n import gettext, speaking
 from server.db import get_engine
 from server.mail import replies, words
 from server.mail.reading import Choice, choose, own_lines
@@ -194,3 +195,46 @@ def test_an_invitation_answered_no_takes_no_seat(api, answer):
     assert deliver(api, invite.headers["Reply-To"], f"{answer}\n") == "refused"
     assert game_row(api.app, game_id).status == "open"
     assert api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["players"] == ["ann"]
+
+
+# --- the answer to a reply, in its reader's language ---------------------------------------
+
+
+def queued(api, kind, name):
+    """The rows of `kind` for `name`, as queued (not rendered yet)."""
+    return [r for r in outbox_rows(api.app, kind) if r.to_addr == f"{name}@example.com"]
+
+
+def test_a_refused_turn_is_answered_with_the_engines_reason_in_the_readers_language(api):
+    """The reply is read with no language in use; the reason is kept as the engine's message
+    and its values, and said in German when the answer is rendered for its German reader."""
+    game_id, tokens = api.started_game("ann", "bob")
+    state = game_row(api.app, game_id).state
+    first, hand = state["players"][state["to_move"]], state["hands"][state["to_move"]]
+    absent = next(t for t in ("USf", "USm", "DEf", "DEm", "Jf") if t not in hand)
+    [your_turn] = mails(api, "your_turn", first)
+    chosen = api.call("PATCH", "/api/me/preferences", tokens[first], json={"language": "de"})
+    assert chosen.status_code == 200, chosen.json
+    assert deliver(api, your_turn.headers["Reply-To"], f"bar {absent}\n") == "refused"
+    [row] = queued(api, "turn_refused", first)
+    stored = row.payload["facts"]["reason"]
+    assert stored["message"] == "%(tile)s is not in %(player)s's hand: %(hand)s"
+    assert stored["values"]["tile"] == absent and "ist nicht" not in str(row.payload)
+    [answer] = mails(api, "turn_refused", first)
+    assert f"{absent} ist nicht auf der Hand von {first}" in " ".join(answer.body.split())
+
+
+def test_a_refused_join_is_answered_in_the_readers_language(api):
+    """A `join` reply the service refuses (bob took the seat already, with `cafe join`) is
+    answered with the service's reason in bob's language, Russian."""
+    tokens = {name: api.register(name) for name in ("ann", "bob")}
+    created = api.call("POST", "/api/games", tokens["ann"], json={"seats": 3, "invite": ["bob"]})
+    game_id = created.json["id"]
+    [invite] = mails(api, "invite", "bob")
+    assert api.call("POST", f"/api/games/{game_id}/join", tokens["bob"]).status_code == 200
+    api.call("PATCH", "/api/me/preferences", tokens["bob"], json={"language": "ru"})
+    assert deliver(api, invite.headers["Reply-To"], "join\n") == "refused"
+    [answer] = mails(api, "join_answer", "bob")
+    with speaking("ru"):
+        reason = gettext("you are already in game %(game)s", game=game_id)
+    assert reason in " ".join(answer.body.split())
