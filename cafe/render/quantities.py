@@ -25,14 +25,6 @@ URGENT = timedelta(days=1)
 _MINUTE = timedelta(minutes=1)
 
 
-def count(number: int, singular: str, plural: str | None = None, *, shown: str = "") -> str:
-    """`1 turn`, `3 turns`, `0 turns`: a number with its noun in the form the number takes
-    (`plural` defaults to the singular with an `s`); `shown` writes the number otherwise
-    (`+1` for points)."""
-    noun = singular if number == 1 else plural or singular + "s"
-    return f"{shown or number} {noun}"
-
-
 def signed(number: int, minus: str = "-") -> str:
     """A whole number with its sign, as points and stool values are written: `+3`, `-10`,
     `0` bare (`minus` may be the typographic `−` in pictures)."""

@@ -63,12 +63,6 @@ def test_points_are_signed_and_counted(number: int, words: str) -> None:
     assert quantities.points(number) == words
 
 
-def test_counts_take_the_singular_only_for_one() -> None:
-    assert [quantities.count(n, "turn") for n in (0, 1, 2)] == ["0 turns", "1 turn", "2 turns"]
-    assert quantities.count(2, "match", "matches") == "2 matches"
-    assert quantities.count(1, "rated game") == "1 rated game"
-
-
 def test_signed_numbers() -> None:
     assert [quantities.signed(n) for n in (3, -10, 0)] == ["+3", "-10", "0"]
     assert quantities.signed(-2, minus="−") == "−2"
