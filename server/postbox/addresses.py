@@ -73,10 +73,46 @@ def _signature(secret: str, purpose: str, text: str) -> str:
     return base64.b32encode(digest[:10]).decode().lower()
 
 
+#: How each kind of signed address spells its numbers before the signature.
+_GAME, _SEASON, _TALK = "g{}-v{}-p{}", "s{}-p{}", "t{}-p{}"
+
+
+def _signed(secret: str, domain: str, purpose: str, numbers: str) -> str:
+    """The address of ours for `purpose` that carries `numbers`, signed with `secret`."""
+    return f"{REPLY_LOCAL}+{numbers}-{_signature(secret, purpose, numbers)}@{domain}"
+
+
+def _read_signed(
+    secrets: str | Sequence[str],
+    domain: str,
+    address: str,
+    pattern: re.Pattern[str],
+    purpose: str,
+    spelling: str,
+) -> tuple[int, ...] | None:
+    """The numbers `address` carries (the groups of `pattern` before the signature), or
+    None unless it is ours, for `purpose`, and signed with one of `secrets` (the current key
+    and the old ones)."""
+    local, _, at = address.strip().rpartition("@")
+    found = pattern.fullmatch(local)
+    if found is None or at.lower() != domain.lower():
+        return None
+    *groups, signature = found.groups()
+    values = tuple(int(group) for group in groups)
+    numbers = spelling.format(*values)
+    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
+    # every key is tried, so that the time taken does not tell which one matched
+    matches = [
+        hmac.compare_digest(signature.lower(), _signature(key, purpose, numbers)) for key in keys
+    ]
+    return values if any(matches) else None
+
+
 def reply_address(secret: str, domain: str, reply: ReplyAddress) -> str:
     """The signed address a reply for `reply` is sent to."""
-    numbers = f"g{reply.game_id}-v{reply.version}-p{reply.player_id}"
-    return f"{REPLY_LOCAL}+{numbers}-{_signature(secret, 'reply', numbers)}@{domain}"
+    return _signed(
+        secret, domain, "reply", _GAME.format(reply.game_id, reply.version, reply.player_id)
+    )
 
 
 def is_reply_address(address: str, domain: str) -> bool:
@@ -90,20 +126,8 @@ def read_reply_address(
 ) -> ReplyAddress | None:
     """What a reply address names, or None unless it is ours and signed with one of
     `secrets` (the current key and the old ones)."""
-    local, _, at = address.strip().rpartition("@")
-    found = _REPLY.fullmatch(local)
-    if found is None or at.lower() != domain.lower():
-        return None
-    game, version, player, signature = found.groups()
-    numbers = f"g{int(game)}-v{int(version)}-p{int(player)}"
-    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
-    # every key is tried, so that the time taken does not tell which one matched
-    matches = [
-        hmac.compare_digest(signature.lower(), _signature(key, "reply", numbers)) for key in keys
-    ]
-    if not any(matches):
-        return None
-    return ReplyAddress(int(game), int(version), int(player))
+    found = _read_signed(secrets, domain, address, _REPLY, "reply", _GAME)
+    return None if found is None else ReplyAddress(*found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +140,7 @@ class SeasonReplyAddress:
 
 def season_reply_address(secret: str, domain: str, reply: SeasonReplyAddress) -> str:
     """The signed address a reply about a league season is sent to."""
-    numbers = f"s{reply.season_id}-p{reply.player_id}"
-    return f"{REPLY_LOCAL}+{numbers}-{_signature(secret, 'season', numbers)}@{domain}"
+    return _signed(secret, domain, "season", _SEASON.format(reply.season_id, reply.player_id))
 
 
 def read_season_reply_address(
@@ -125,19 +148,8 @@ def read_season_reply_address(
 ) -> SeasonReplyAddress | None:
     """What a season reply address names, or None unless it is ours and signed with one of
     `secrets`."""
-    local, _, at = address.strip().rpartition("@")
-    found = _SEASON_REPLY.fullmatch(local)
-    if found is None or at.lower() != domain.lower():
-        return None
-    season, player, signature = found.groups()
-    numbers = f"s{int(season)}-p{int(player)}"
-    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
-    matches = [
-        hmac.compare_digest(signature.lower(), _signature(key, "season", numbers)) for key in keys
-    ]
-    if not any(matches):
-        return None
-    return SeasonReplyAddress(int(season), int(player))
+    found = _read_signed(secrets, domain, address, _SEASON_REPLY, "season", _SEASON)
+    return None if found is None else SeasonReplyAddress(*found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +162,7 @@ class TalkReplyAddress:
 
 def talk_reply_address(secret: str, domain: str, reply: TalkReplyAddress) -> str:
     """The signed address a reply to an email of a game's table talk is sent to."""
-    numbers = f"t{reply.game_id}-p{reply.player_id}"
-    return f"{REPLY_LOCAL}+{numbers}-{_signature(secret, 'talk', numbers)}@{domain}"
+    return _signed(secret, domain, "talk", _TALK.format(reply.game_id, reply.player_id))
 
 
 def read_talk_reply_address(
@@ -159,19 +170,8 @@ def read_talk_reply_address(
 ) -> TalkReplyAddress | None:
     """What a talk reply address names, or None unless it is ours and signed with one of
     `secrets`."""
-    local, _, at = address.strip().rpartition("@")
-    found = _TALK_REPLY.fullmatch(local)
-    if found is None or at.lower() != domain.lower():
-        return None
-    game, player, signature = found.groups()
-    numbers = f"t{int(game)}-p{int(player)}"
-    keys = (secrets,) if isinstance(secrets, str) else tuple(secrets)
-    matches = [
-        hmac.compare_digest(signature.lower(), _signature(key, "talk", numbers)) for key in keys
-    ]
-    if not any(matches):
-        return None
-    return TalkReplyAddress(int(game), int(player))
+    found = _read_signed(secrets, domain, address, _TALK_REPLY, "talk", _TALK)
+    return None if found is None else TalkReplyAddress(*found)
 
 
 @cache
