@@ -804,7 +804,8 @@ class ChannelDelivery(SQLModel, table=True):
     `delivery_id` is fixed when the row is written, so every attempt carries the same id
     (a webhook's `webhook-id`, Matrix's transaction id): a receiver may drop a repeat.
     `event` is a `ChannelEvent`; `game_id` and `version` the game it is about, rendered as
-    the game is when sent; `payload` the facts of an event that is not a game's (a test).
+    the game is when sent; `payload` the facts an event carries besides its game (a table
+    talk message's writer and text, a season's league, number and status).
     `status` is `pending`, `sending` (claimed until `claimed_until`), `sent`, `failed`
     (the schedule ran out, or the channel was disabled) or `superseded` (out of date);
     `claimed_by` is the worker's claim while it is `sending`.

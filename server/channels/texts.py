@@ -1,6 +1,8 @@
 """What a ping says (issue 26), in its reader's language: the game, the opponents, what to
-do, and the link to the game's page. A ping never shows a hand: it is read where others may
-see it (a chat room, a phone's lock screen).
+do, and the link to the game's page; a message at the table, who wrote it and its words
+(`QUOTE_LENGTH` of them at most), linking to the game; a season's start or end, linking to
+the season's page. A ping never shows a hand: it is read where others may see it (a chat
+room, a phone's lock screen).
 
 Each text is messages of the catalogs (`cafe.i18n`), said in the language in use: the
 worker says a ping inside `cafe.i18n.speaking(owner.language)`.
@@ -12,7 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cafe.i18n import gettext as _
+from cafe.render.quantities import season_path
 from server.postbox.pings import ChannelEvent
+
+#: The most characters of a message a ping quotes (with "…" when cut): a notice, well
+#: within every format's limit in any script; the whole message is on the game's page.
+QUOTE_LENGTH = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +36,51 @@ class Ping:
 def game_link(base_url: str, game_id: int) -> str:
     """The game's page."""
     return f"{base_url.rstrip('/')}/games/{game_id}"
+
+
+def season_link(base_url: str, slug: str, season: int) -> str:
+    """The season's page."""
+    return base_url.rstrip("/") + season_path(slug, season)
+
+
+def quoted(text: str) -> str:
+    """A message as a ping quotes it: on one line, cut to `QUOTE_LENGTH` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= QUOTE_LENGTH else line[: QUOTE_LENGTH - 1].rstrip() + "…"
+
+
+def about_message(*, game_id: int, writer: str, said: str, link: str) -> Ping:
+    """The ping of a message at the game's table for one of its other players."""
+    title = _("Game %(game)s: %(writer)s wrote", game=game_id, writer=writer)
+    text = _(
+        "Game %(game)s: %(writer)s wrote: “%(words)s” Read and answer at %(link)s",
+        game=game_id,
+        writer=writer,
+        words=quoted(said),
+        link=link,
+    )
+    return Ping(title, text, link, ("speech_balloon",))
+
+
+def about_season(*, started: bool, league: str, season: int, link: str) -> Ping:
+    """The ping of a season's start (`started`) or end for one of its members."""
+    if started:
+        title = _("%(league)s: season %(season)s has started", league=league, season=season)
+        text = _(
+            "Season %(season)s of %(league)s has started: see your division and games at %(link)s",
+            season=season,
+            league=league,
+            link=link,
+        )
+        return Ping(title, text, link, ("date",))
+    title = _("%(league)s: season %(season)s is over", league=league, season=season)
+    text = _(
+        "Season %(season)s of %(league)s is over: see the final tables at %(link)s",
+        season=season,
+        league=league,
+        link=link,
+    )
+    return Ping(title, text, link, ("trophy",))
 
 
 def about_game(event: ChannelEvent, *, game_id: int, opponents: Sequence[str], link: str) -> Ping:

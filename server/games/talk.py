@@ -16,6 +16,9 @@ to wait in `retry_after`).
 **Mutes.** A player who mutes another (`mute`) no longer sees that player's messages in
 any game, and none of them is emailed to them; `unmute` undoes it.
 
+**Channels** (`server.postbox.pings`). Each other player who did not mute the writer
+is pinged on each of their channels that takes `message`, in the message's transaction.
+
 **Email** (`server.mail.batch`, `server.jobs.talk_mail`). The other players get the new
 messages quoted in their next email about the game: each seat remembers the newest
 message its player was emailed (`GameSeat.talk_mailed`). Their `talk_emails` preference
@@ -54,7 +57,9 @@ from server.models import (
     table_of,
     utcnow,
 )
+from server.postbox import pings
 from server.postbox.kinds import EmailKind, wants
+from server.postbox.pings import ChannelEvent
 
 #: At most this many messages by one player in one game within `HOUR`.
 PER_GAME_HOUR = 30
@@ -179,7 +184,16 @@ def post(
         )
         writer.add(message)
         writer.flush()
-        _schedule_emails(writer, game_id, player.id, now)
+        readers = _readers(writer, game_id, player.id)
+        _schedule_emails(writer, readers, now)
+        pings.queue_for_players(
+            writer,
+            [reader.id for _, reader in readers if reader.id is not None],
+            ChannelEvent.MESSAGE,
+            game_id=game_id,
+            version=game.version,
+            payload={"writer": player.name, "text": said},
+        )
         if by_email is not None:
             notify.handled(writer, by_email, game_id=game_id)
     assert message.id is not None
@@ -251,17 +265,25 @@ def email_wait(player: Player) -> timedelta | None:
     return EACH_WAIT if player.talk_emails == TalkEmails.EACH else LONE_AFTER
 
 
-def _schedule_emails(session: Session, game_id: int, writer_id: int, now: datetime) -> None:
-    """Bring forward, for each other player of the game who wants the writer's messages by
-    email, the moment the messages not emailed yet go alone (`GameSeat.talk_due`)."""
-    readers = session.exec(
-        select(GameSeat.id, Player)
+def _readers(session: Session, game_id: int, writer_id: int) -> list[tuple[int, Player]]:
+    """The other players of the game who hear the writer (did not mute them), with their
+    seats' ids: whom a new message is emailed and pinged to."""
+    seated = session.exec(
+        select(stored_id(GameSeat.id), Player)
         .join(Player, col(Player.id) == GameSeat.player_id)
         .where(GameSeat.game_id == game_id, GameSeat.player_id != writer_id)
     ).all()
     muting = set(session.exec(select(Mute.player_id).where(Mute.muted_id == writer_id)).all())
+    return [(seat_id, reader) for seat_id, reader in seated if reader.id not in muting]
+
+
+def _schedule_emails(
+    session: Session, readers: Sequence[tuple[int, Player]], now: datetime
+) -> None:
+    """Bring forward, for each of the message's `readers` (`_readers`) who wants messages by
+    email, the moment the messages not emailed yet go alone (`GameSeat.talk_due`)."""
     for seat_id, reader in readers:
-        wait = None if reader.id in muting else email_wait(reader)
+        wait = email_wait(reader)
         if wait is None:
             continue
         due = now + wait

@@ -57,7 +57,7 @@ from server.models import (
 )
 from server.postbox import addresses, notices, pings
 from server.postbox.kinds import EmailKind
-from server.postbox.pings import ChannelEvent
+from server.postbox.pings import SEASON_STARTED, ChannelEvent
 from server.transactions import retried
 
 log = logging.getLogger(__name__)
@@ -329,7 +329,23 @@ def record(engine: Engine, config: Settings, outcomes: Sequence[Outcome]) -> Non
 def _ping(
     config: Settings, row: ChannelDelivery, game: GameRecord | None, owner: Player
 ) -> texts.Ping:
-    """What the delivery says: about its game (the owner's opponents), or a test."""
+    """What the delivery says: a message at a game's table or a season's start or end (from
+    the facts queued with it), a game's event (the owner's opponents), or a test."""
+    facts = row.payload or {}
+    if row.event == ChannelEvent.MESSAGE and row.game_id is not None:
+        return texts.about_message(
+            game_id=row.game_id,
+            writer=facts["writer"],
+            said=facts["text"],
+            link=texts.game_link(config.base_url, row.game_id),
+        )
+    if row.event == ChannelEvent.LEAGUE:
+        return texts.about_season(
+            started=facts["status"] == SEASON_STARTED,
+            league=facts["league"],
+            season=facts["season"],
+            link=texts.season_link(config.base_url, facts["slug"], facts["season"]),
+        )
     if game is None or game.state is None or row.event == ChannelEvent.TEST:
         return texts.test_message(config.base_url)
     assert game.id is not None
@@ -343,10 +359,17 @@ def _ping(
 
 
 def _data(row: ChannelDelivery, game: GameRecord | None, ping: texts.Ping) -> dict[str, object]:
-    """A webhook's `data`: the game, its players and the ping's words (never a hand)."""
+    """A webhook's `data`: the game, its players and the ping's words (never a hand); a
+    message's writer; a season's league, number and status."""
     data: dict[str, object] = {"title": ping.title, "text": ping.text, "url": ping.link}
     if game is not None and game.state is not None:
         data |= {"game": game.id, "version": row.version, "players": game.state["players"]}
+    facts = row.payload or {}
+    if row.event == ChannelEvent.MESSAGE:
+        data["writer"] = facts.get("writer")
+    if row.event == ChannelEvent.LEAGUE:
+        data |= {"league": facts.get("slug"), "season": facts.get("season")}
+        data["status"] = facts.get("status")
     return data
 
 

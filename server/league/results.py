@@ -25,7 +25,7 @@ from sqlmodel import Session, col, select
 
 from cafe.league import table
 from server.config import Settings
-from server.league import emails, ratings
+from server.league import emails, pings, ratings
 from server.league.standings import final_tables
 from server.league.store import mark_left
 from server.models import (
@@ -187,3 +187,4 @@ def finish_season(
     session.flush()
     session.refresh(season)
     emails.season_finished(session, league=league, season=season, config=config)
+    pings.season_finished(session, league=league, season=season)

@@ -1,7 +1,8 @@
 """Starting a season (docs/league.md): place the registered players in divisions, draw the
 schedule from the season's secret seed, and start every game of it at once with the
 league's clock and options — in one transaction, so a season starts whole or not at all.
-Each member hears of it in one email (`emails.season_started`), not one per game.
+Each member hears of it in one email (`emails.season_started`), not one per game, and on
+their channels that take `league` (`pings.season_started`).
 
 The schedule is public once the season is over: division `d`'s games are
 `cafe.league.schedule(players, game_size, seed=cafe.league.division_seed(seed, d))`
@@ -23,7 +24,7 @@ from cafe.league import scheduling, table
 from server.config import Settings
 from server.domain import Conflict
 from server.games.store import deal
-from server.league import emails, ratings
+from server.league import emails, pings, ratings
 from server.league.standings import final_tables
 from server.league.store import organiser_only, season_is
 from server.models import (
@@ -221,5 +222,6 @@ def start_season(
     session.flush()
     session.refresh(season)
     emails.season_started(session, league=league, season=season, config=config)
+    pings.season_started(session, league=league, season=season)
     session.commit()
     return season

@@ -1,7 +1,9 @@
 """Recording that channels are due a ping (issue 26): one `ChannelDelivery` row per event and
-channel, written in the change's own transaction beside its email events
-(`server.postbox.outgoing.queue_events` calls `queue_for_events`), and sent by the worker
-(`server.jobs.deliveries`). What a channel is and how it is sent is `server.channels`'.
+channel, written in the change's own transaction — a game's beside its email events
+(`server.postbox.outgoing.queue_events` calls `queue_for_events`), table talk's and a
+season's with the message or the season's change (`queue_for_players`) — and sent by the
+worker (`server.jobs.deliveries`). What a channel is and how it is sent is
+`server.channels`'.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ _OF_EMAIL = {
     "reminder": ChannelEvent.REMINDER,
     "game_over": ChannelEvent.GAME_OVER,
 }
+
+#: A `league` delivery's `payload["status"]`: the season started, or finished.
+SEASON_STARTED = "started"
+SEASON_FINISHED = "finished"
 
 ACTIVE = "active"
 DISABLED = "disabled"
@@ -150,6 +156,37 @@ def rows_for_events(
         for game_id, seat, channel_id, taken in found
         if (game_id, seat) == (event.game_id, event.seat) and channel_event in taken
     ]
+
+
+def queue_for_players(
+    session: Session,
+    player_ids: Iterable[int],
+    event: ChannelEvent,
+    *,
+    game_id: int | None = None,
+    version: int | None = None,
+    payload: dict[str, Any] | None = None,
+) -> None:
+    """Queue, in the caller's transaction and one INSERT, a delivery of `event` for each
+    active channel of these players that takes it: the events no game change carries (a
+    message at the table, a season's start or end), their language-neutral facts in
+    `payload`."""
+    ids = set(player_ids)
+    if not ids:
+        return
+    found = session.exec(
+        select(stored_id(Channel.id), Channel.events)
+        .where(Channel.state == ACTIVE, col(Channel.player_id).in_(ids))
+        .order_by(col(Channel.id))
+    ).all()
+    now = utcnow()
+    rows = [
+        delivery_row(channel_id, event, now, game_id=game_id, version=version, payload=payload)
+        for channel_id, taken in found
+        if event in taken
+    ]
+    if rows:
+        session.execute(_INSERT, rows)
 
 
 def remove_channels(session: Session, channel_ids: Iterable[int]) -> None:
