@@ -159,6 +159,14 @@ def every_message() -> dict[str, messages.Rendered]:
         "talk_refused": messages.talk_refused(
             me, game_id=7, reason="x" * 200, text="<script>" + "y " * 100, links=LINKS
         ),
+        "channel_disabled": messages.channel_disabled(
+            name=me.name,
+            channel=3,
+            service="discord",
+            host="discord.com",
+            error="HTTP 503: Service Unavailable " + "z" * 120,
+            links=LINKS,
+        ),
         "vacation_started": messages.vacation_started(
             me, until=DEADLINE, games=VACATION_GAMES, bank_days=9.5, links=LINKS
         ),
