@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import requests
 from client_support import Cafe, Player
 from typer.testing import Result
 
+from cafe.i18n import speaking
 from client import leagueview as view
 from client import output
 from client.errors import ExitCode
@@ -485,3 +487,28 @@ def test_the_standings_say_why_each_member_plays_in_the_division() -> None:
     assert "Placed:" not in view.standings_table(
         {"number": 1, "rounds": 2, "standings": first}, None, None, color=False
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "won by ann, bob"),
+        ("cs", "vítězství: ann, bob"),
+        ("de", "gewonnen von ann, bob"),
+        ("ru", "победа: ann, bob"),
+    ],
+)
+def test_a_shared_win_names_every_winner_in_a_form_that_fits_several(
+    language: str, said: str
+) -> None:
+    """Czech and Russian verbs agree with their subject: "vyhrál ann, bob" would make one man
+    of two winners, so the result is worded as a noun there."""
+    standings = [
+        {"player": "ann", "final": 40, "place": 1},
+        {"player": "bob", "final": 40, "place": 1},
+        {"player": "cy", "final": 31, "place": 3},
+    ]
+    game = {"status": "finished", "standings": standings, "players": ["ann", "bob", "cy"]}
+    with speaking(language):
+        _status, _players, result = view.game_cells(7, game, datetime.now(UTC))
+    assert result == said
