@@ -59,7 +59,7 @@ def section(session: Session, player: Player) -> dict[str, Any]:
                 "disabled_reason": channel.disabled_reason,
                 "last_error": channel.last_error,
             }
-            for channel in store.of_player(session, player)
+            for channel in store.of_owner(session, player)
         ],
         "events": [event.value for event in CHOOSABLE],
         "kind_names": {code: _(name) for code, name in KIND_NAMES.items()},
