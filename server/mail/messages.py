@@ -819,7 +819,7 @@ def channel_disabled(
         service=service,
         host=host,
         error=error,
-        league=league,
+        league_name=league,
         slug=slug,
     )
     return render_pair("channel_disabled", context)
