@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from flask import Blueprint, g
 
-from cafe.i18n import lazy_gettext
 from server.api.channels import shown
 from server.apispec import validate
 from server.auth import login_required
 from server.channels import store
 from server.config import current_settings
 from server.db import get_session
-from server.league import store as leagues
 from server.models import League
 from server.schemas.channels import (
     ChannelList,
@@ -29,13 +27,7 @@ bp = Blueprint("league_channels", __name__, url_prefix="/api/leagues")
 
 def organised(slug: str) -> League:
     """The league `slug` (404 if none), if the caller organises it (403 `not_organiser`)."""
-    league = leagues.load_league(get_session(), slug)
-    leagues.organiser_only(
-        league,
-        g.player,
-        lazy_gettext("only the organiser of %(league)s can manage its channels", league=slug),
-    )
-    return league
+    return store.organised_league(get_session(), slug, g.player)
 
 
 @bp.post("/<slug>/channels")

@@ -19,6 +19,7 @@ from cafe.i18n import Text, lazy_gettext
 from server.channels import formats, guard, sending, texts
 from server.config import Settings
 from server.domain import Conflict, NotFound, Refused
+from server.league import store as leagues
 from server.models import Channel, League, Player, utcnow
 from server.postbox import pings
 
@@ -27,6 +28,18 @@ MOST = 5
 
 #: Whose channels: a player's own, or a league's shared ones.
 Owner = Player | League
+
+
+def organised_league(session: Session, slug: str, player: Player) -> League:
+    """The league `slug` (404 if none) whose channels `player` manages: its organiser only
+    (403 `not_organiser`)."""
+    league = leagues.load_league(session, slug)
+    leagues.organiser_only(
+        league,
+        player,
+        lazy_gettext("only the organiser of %(league)s can manage its channels", league=slug),
+    )
+    return league
 
 
 def _owned_by(owner: Owner) -> ColumnElement[bool]:
