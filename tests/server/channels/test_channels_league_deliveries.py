@@ -182,7 +182,7 @@ def test_a_league_channel_speaks_the_organisers_language(api: Api, tokens: dict[
         drain(api)
     [said] = hook.received
     players, mover = ", ".join(shown["players"]), shown["to_move"]
-    assert f"Partie {game_id} ({players}): {mover} ist am Zug." in said.json()["text"]
+    assert f"Spiel {game_id} ({players}): {mover} ist am Zug." in said.json()["text"]
 
 
 def queue_test_delivery(api: Api, channel_id: int) -> None:
