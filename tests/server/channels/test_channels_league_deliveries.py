@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from channels_support import Reply, hook_receiver
 from server_support import Api, reconfigure
-from sqlalchemy import insert
+from sqlalchemy import event, insert
 from sqlmodel import Session, col, select
 
 from server.clock.timesource import FakeClock, use
@@ -234,3 +234,33 @@ def test_after_three_days_of_failures_the_organiser_is_emailed(
     assert timedelta(days=2.5) < clock.at - start < timedelta(days=3.5)
     assert [m.to_addr for m in mail] == ["ann@example.com"]
     assert "HTTP 503" in (mail[0].body or "") and "Tuesday Club" in (mail[0].body or "")
+
+
+def turn_statements(api: Api, game_id: int, tokens: dict[str, str]) -> list[str]:
+    """The SQL statements of one turn of the game."""
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        seen.append(statement)
+
+    engine = get_engine(api.app)
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        play_best(api, game_id, tokens)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_a_turn_looks_for_league_channels_in_one_read_and_only_in_a_league_game(
+    api: Api, tokens: dict[str, str]
+) -> None:
+    casual = ok(api.call("POST", "/api/games", tokens["ann"], json={"seats": 2}), 201)["id"]
+    ok(api.call("POST", f"/api/games/{casual}/join", tokens["bob"]))
+    ok(api.call("POST", f"/api/games/{casual}/start", tokens["ann"]))
+    looked = [s for s in turn_statements(api, casual, tokens) if "channels.league_id" in s]
+    assert looked == []  # a game of no league: not even the read
+    season = ok(api.call("POST", "/api/leagues/tuesday/seasons/1/start", tokens["ann"]))
+    [league_game] = season["divisions"][0]["games"]
+    looked = [s for s in turn_statements(api, league_game, tokens) if "channels.league_id" in s]
+    assert len(looked) == 1 and "seasons" in looked[0], looked
