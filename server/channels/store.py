@@ -1,7 +1,8 @@
 """A player's or a league's channels (issue 26): adding one (its URL checked by the guard),
 listing, removing, and "send a test", which delivers at once and reports the receiver's
 answer. Each function takes the channel's owner: a `Player`, or a `League` (its shared
-channel, which its organiser manages: the caller checks that they do).
+channels, which its organiser alone manages: `organised_league` finds the league for them,
+or refuses).
 
 At most `MOST` channels an owner. A channel's secrets leave this module only masked
 (`masked_url`), but for a webhook's signing secret, returned once by `add`.
