@@ -126,21 +126,24 @@ class ApiClient:
 
     # --- channels ----------------------------------------------------------------------
 
-    def channels(self) -> list[dict[str, Any]]:
-        """The caller's channels beyond email (secrets masked)."""
-        return list(self._json("GET", "/api/me/channels", repeatable=True)["channels"])
+    def channels(self, league: str | None = None) -> list[dict[str, Any]]:
+        """The caller's channels beyond email, or the `league`'s (its organiser's to read;
+        secrets masked)."""
+        return list(self._json("GET", _channels(league), repeatable=True)["channels"])
 
-    def add_channel(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Add a channel (`POST /api/me/channels`); a webhook's secret is in this answer only."""
-        return self._json("POST", "/api/me/channels", body=body)
+    def add_channel(self, body: dict[str, Any], league: str | None = None) -> dict[str, Any]:
+        """Add a channel (`POST /api/me/channels`, or the `league`'s); a webhook's secret is
+        in this answer only."""
+        return self._json("POST", _channels(league), body=body)
 
-    def remove_channel(self, channel_id: int) -> None:
-        """Remove a channel."""
-        self._send("DELETE", f"/api/me/channels/{channel_id}", repeatable=True)
+    def remove_channel(self, channel_id: int, league: str | None = None) -> None:
+        """Remove a channel (the caller's, or the `league`'s)."""
+        self._send("DELETE", f"{_channels(league)}/{channel_id}", repeatable=True)
 
-    def test_channel(self, channel_id: int) -> dict[str, Any]:
-        """Send a channel a test message now; the receiver's answer."""
-        return self._json("POST", f"/api/me/channels/{channel_id}/test")
+    def test_channel(self, channel_id: int, league: str | None = None) -> dict[str, Any]:
+        """Send a channel (the caller's, or the `league`'s) a test message now; the
+        receiver's answer."""
+        return self._json("POST", f"{_channels(league)}/{channel_id}/test")
 
     # --- games -------------------------------------------------------------------------
 
@@ -464,3 +467,10 @@ def _api_error(response: requests.Response) -> ApiError:
             snippet=snippet,
         ),
     )
+
+
+def _channels(league: str | None) -> str:
+    """The channels' path: the caller's own, or the league `league`'s."""
+    if league is None:
+        return "/api/me/channels"
+    return f"/api/leagues/{_segment(league)}/channels"

@@ -769,6 +769,8 @@ class SeasonLogEntry(SQLModel, table=True):
 class Channel(SQLModel, table=True):
     """A place besides email where a player is told of their games (issue 26): a Discord or
     Slack webhook, a Matrix room, an ntfy topic or a signed webhook (`server.channels`).
+    It belongs to a player (`player_id`) or to a league (`league_id`, its organiser's
+    shared channel: every game event of its seasons once, never a hand), never both.
 
     `url` (the webhook, or the Matrix or ntfy server), `target` (the Matrix room or the
     ntfy topic), `token` (Matrix's access token, ntfy's bearer token) and `secret` (a
@@ -782,7 +784,8 @@ class Channel(SQLModel, table=True):
     __tablename__ = "channels"
 
     id: int | None = Field(default=None, primary_key=True)
-    player_id: int = Field(foreign_key="players.id", index=True)
+    player_id: int | None = Field(default=None, foreign_key="players.id", index=True)
+    league_id: int | None = Field(default=None, foreign_key="leagues.id", index=True)
     kind: str = Field(max_length=16)
     url: str = Field(max_length=2000)
     target: str | None = Field(default=None, max_length=255)

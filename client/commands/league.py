@@ -13,6 +13,7 @@ import typer
 from cafe.i18n import N_, ngettext
 from cafe.i18n import gettext as _
 from client import leagueview as view
+from client.commands import league_notify
 from client.commands.lobby import Timeout
 from client.errors import CliError
 from client.output import (
@@ -650,3 +651,6 @@ def log(ctx: typer.Context, slug: Slug, season: SeasonOption = None) -> None:
             )
         )
     say(view.log_text(shown))
+
+
+app.add_typer(league_notify.app)

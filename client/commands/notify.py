@@ -28,18 +28,28 @@ app = typer.Typer(
 ChannelId = Annotated[
     int, typer.Argument(help=_("The channel's number (see `cafe notify list`)."), min=1)
 ]
+Kind = Annotated[str, typer.Argument(help=_("discord, slack, matrix, ntfy or webhook"))]
+Url = Annotated[
+    str,
+    typer.Argument(
+        help=_("The webhook's URL, or the Matrix or ntfy server's (https)."), metavar="URL"
+    ),
+]
+Room = Annotated[
+    str | None, typer.Option(help=_("Matrix: the room's id (!…:server)."), show_default=False)
+]
+Topic = Annotated[str | None, typer.Option(help=_("ntfy: the topic."), show_default=False)]
+Token = Annotated[
+    str | None,
+    typer.Option(help=_("Matrix: the access token; ntfy: a bearer token."), show_default=False),
+]
 
 
 @app.command()
 def add(
     ctx: typer.Context,
-    kind: Annotated[str, typer.Argument(help=_("discord, slack, matrix, ntfy or webhook"))],
-    url: Annotated[
-        str,
-        typer.Argument(
-            help=_("The webhook's URL, or the Matrix or ntfy server's (https)."), metavar="URL"
-        ),
-    ],
+    kind: Kind,
+    url: Url,
     events: Annotated[
         str | None,
         typer.Option(
@@ -52,18 +62,27 @@ def add(
             show_default=False,
         ),
     ] = None,
-    room: Annotated[
-        str | None, typer.Option(help=_("Matrix: the room's id (!…:server)."), show_default=False)
-    ] = None,
-    topic: Annotated[
-        str | None, typer.Option(help=_("ntfy: the topic."), show_default=False)
-    ] = None,
-    token: Annotated[
-        str | None,
-        typer.Option(help=_("Matrix: the access token; ntfy: a bearer token."), show_default=False),
-    ] = None,
+    room: Room = None,
+    topic: Topic = None,
+    token: Token = None,
 ) -> None:
     """Add a channel (at most 5); it is told of your turns from now on."""
+    body = channel_body(kind, url, events, EVENTS, room=room, topic=topic, token=token)
+    say_added(ctx.obj.api().add_channel(body), "notify", "test")
+
+
+def channel_body(
+    kind: str,
+    url: str,
+    events: str | None,
+    choosable: tuple[str, ...],
+    *,
+    room: str | None,
+    topic: str | None,
+    token: str | None,
+) -> dict[str, Any]:
+    """A new channel's request from the command line (a usage error for an unknown kind,
+    or events outside `choosable`)."""
     if kind not in KINDS:
         raise UsageError(
             _(
@@ -75,14 +94,19 @@ def add(
     body: dict[str, Any] = {"kind": kind, "url": url}
     if events is not None:
         chosen = [event.strip() for event in events.split(",") if event.strip()]
-        unknown = [event for event in chosen if event not in EVENTS]
+        unknown = [event for event in chosen if event not in choosable]
         if unknown or not chosen:
-            raise UsageError(_("--events takes some of %(events)s", events=", ".join(EVENTS)))
+            raise UsageError(_("--events takes some of %(events)s", events=", ".join(choosable)))
         body["events"] = chosen
     for name, value in (("room", room), ("topic", topic), ("token", token)):
         if value is not None:
             body[name] = value
-    made = ctx.obj.api().add_channel(body)
+    return body
+
+
+def say_added(made: dict[str, Any], *test_words: str) -> None:
+    """What a new channel is told: its number and masked address, a webhook's secret (only
+    now), and how to test it (`cafe` and `test_words`, then the channel's number)."""
     say(
         _(
             "Channel %(id)s added: %(kind)s, %(url)s.",
@@ -93,20 +117,19 @@ def add(
     )
     if made.get("secret"):
         say(_("Its signing secret, shown only now: %(secret)s", secret=made["secret"]))
-    say(_("Send it a test: %(command)s", command=command("notify", "test", made["id"])))
+    say(_("Send it a test: %(command)s", command=command(*test_words, made["id"])))
 
 
 @app.command("list")
 def list_channels(ctx: typer.Context) -> None:
     """Your channels: what each takes, its state and its last error."""
-    channels = ctx.obj.api().channels()
+    say_channels(ctx.obj.api().channels(), command("notify", "add", "KIND URL"))
+
+
+def say_channels(channels: list[dict[str, Any]], add_command: str) -> None:
+    """Channels, a few lines each, or how to add one (`add_command`)."""
     if not channels:
-        say(
-            _(
-                "No channels yet; add one with `%(command)s`.",
-                command=command("notify", "add", "KIND URL"),
-            )
-        )
+        say(_("No channels yet; add one with `%(command)s`.", command=add_command))
         return
     for channel in channels:
         say(channel_text(channel))
@@ -136,7 +159,11 @@ def remove(ctx: typer.Context, channel_id: ChannelId) -> None:
 @app.command()
 def test(ctx: typer.Context, channel_id: ChannelId) -> None:
     """Send a channel a test message now and show what its receiver answered."""
-    answer = ctx.obj.api().test_channel(channel_id)
+    say_answer(ctx.obj.api().test_channel(channel_id))
+
+
+def say_answer(answer: dict[str, Any]) -> None:
+    """What a channel's receiver answered a test message."""
     if answer["delivered"]:
         say(_("Delivered: the receiver answered %(status)s.", status=answer["status"]))
     elif answer["status"] is None:

@@ -14,6 +14,7 @@ from server.api import (
     adjudication,
     channels,
     games,
+    league_channels,
     leagues,
     meta,
     preferences,
@@ -41,6 +42,7 @@ def init_app(app: Flask) -> None:
         talk,
         adjudication,
         leagues,
+        league_channels,
         ratings,
         meta,
     )

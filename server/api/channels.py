@@ -65,7 +65,7 @@ def add(json: ChannelCreate) -> tuple[ChannelPublic, int]:
 @validate(200, ChannelList)
 def listed() -> ChannelList:
     """The caller's channels, each with its state and last error (secrets masked)."""
-    return ChannelList(channels=[shown(c) for c in store.of_player(get_session(), g.player)])
+    return ChannelList(channels=[shown(c) for c in store.of_owner(get_session(), g.player)])
 
 
 @bp.delete("/channels/<int:channel_id>")

@@ -148,7 +148,8 @@ def write_change(
     write.insert(_TURNS, [_turn_row(entry)])
     write.insert(outgoing.TABLE, outgoing.event_rows(config, events))
     players = values["state"]["players"]  # the recipients' names, from the snapshot
-    write.insert(pings.TABLE, pings.rows_for_events(session, events, players))
+    in_league = game.season_id is not None
+    write.insert(pings.TABLE, pings.rows_for_events(session, events, players, in_league=in_league))
     if remembered is not None:
         write.insert(idempotency.TABLE, [remembered])
     if not write.apply(session):

@@ -3,7 +3,8 @@ events, sent like the mail — claimed so that any number of workers may run, ea
 its own short transactions, and never one receiver holding up another.
 
 Every round `Deliveries.run_once` claims due rows up to its free threads (`THREADS`) and
-hands each to a thread of its own: render (the game as it is now, in the owner's language),
+hands each to a thread of its own: render (the game as it is now, in the owner's language:
+a league's channel's owner is its organiser),
 check the URL again (`server.channels.guard`: resolved once, every address checked, the
 connection pinned to it), send (10 s at most), record. A slow or dead receiver keeps one
 thread for 10 s; the others go on.
@@ -19,10 +20,10 @@ The answer decides:
 
 `retry_delay` is the next step of `SCHEDULE` with ±20 % jitter, or `Retry-After` when that
 is later (at most a day). When a delivery's schedule runs out (about three days), or a
-channel has been failing for `GIVE_UP_AFTER`, the channel is disabled and its owner told by email
-(`EmailKind.CHANNEL_DISABLED`). A worker killed mid-delivery leaves its claim to lapse
-(`LEASE` seconds): the row is sent again, with the same delivery id, so a receiver may drop
-the repeat.
+channel has been failing for `GIVE_UP_AFTER`, the channel is disabled and its owner told by
+email (`EmailKind.CHANNEL_DISABLED`; a league's organiser, naming the league). A worker
+killed mid-delivery leaves its claim to lapse (`LEASE` seconds): the row is sent again,
+with the same delivery id, so a receiver may drop the repeat.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from server.models import (
     ChannelDelivery,
     GameRecord,
     GameStatus,
+    League,
     Player,
     aware,
     utcnow,
@@ -102,8 +104,8 @@ def _retry_after_seconds(value: str | None, now: datetime) -> float:
 @retried
 def claim(engine: Engine, *, claimer: str, limit: int, lease: float = LEASE) -> list[Claimed]:
     """Claim up to `limit` due deliveries (pending and due, or a lapsed claim) for `claimer`,
-    with their channels, owners and games. Leases run on the system's clock, as the mail's
-    do."""
+    with their channels, owners (a league channel's: its organiser), leagues and games.
+    Leases run on the system's clock, as the mail's do."""
     now, lease_now = utcnow(), timesource.system_now()
     with Session(engine, expire_on_commit=False) as session:
         due = (
@@ -150,11 +152,16 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease: float = LEASE) -> 
                 select(Channel).where(col(Channel.id).in_({r.channel_id for r in rows}))
             )
         }
-        owners = {
-            p.id: p
-            for p in session.exec(
-                select(Player).where(col(Player.id).in_({c.player_id for c in channels.values()}))
+        leagues = {
+            league.id: league
+            for league in session.exec(
+                select(League).where(col(League.id).in_({c.league_id for c in channels.values()}))
             )
+        }
+        owner_ids = {c.player_id for c in channels.values()}
+        owner_ids |= {league.organiser_id for league in leagues.values()}
+        owners = {
+            p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(owner_ids)))
         }
         game_ids = {r.game_id for r in rows if r.game_id is not None}
         games = {
@@ -164,20 +171,24 @@ def claim(engine: Engine, *, claimer: str, limit: int, lease: float = LEASE) -> 
         claimed = []
         for row in rows:
             channel = channels[row.channel_id]
-            owner = owners[channel.player_id]
+            league = leagues.get(channel.league_id) if channel.league_id is not None else None
+            owner = owners[league.organiser_id if league is not None else channel.player_id]
             game = games.get(row.game_id) if row.game_id is not None else None
-            claimed.append(Claimed(row, channel, owner, game))
+            claimed.append(Claimed(row, channel, owner, game, league))
         return claimed
 
 
 @dataclass(frozen=True, slots=True)
 class Claimed:
-    """A claimed delivery with all it is rendered from, read in the claim's transaction."""
+    """A claimed delivery with all it is rendered from, read in the claim's transaction:
+    `owner` is who reads it and is told when it fails (a league channel's organiser),
+    `league` the league whose shared channel it is (None: a player's own)."""
 
     row: ChannelDelivery
     channel: Channel
     owner: Player
     game: GameRecord | None
+    league: League | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +279,8 @@ def attempt(config: Settings, claimed: Claimed, *, resolver: guard.Resolver) -> 
 
 def _send(config: Settings, claimed: Claimed, resolver: guard.Resolver) -> Outcome:
     """Render, check and send a claimed delivery (in its owner's language)."""
-    row, channel, owner, game = claimed.row, claimed.channel, claimed.owner, claimed.game
-    ping = _ping(config, row, game, owner)
+    row, channel, game = claimed.row, claimed.channel, claimed.game
+    ping = _ping(config, claimed)
     outgoing = formats.request(
         destination(channel),
         delivery_id=row.delivery_id,
@@ -326,11 +337,11 @@ def record(engine: Engine, config: Settings, outcomes: Sequence[Outcome]) -> Non
         session.commit()
 
 
-def _ping(
-    config: Settings, row: ChannelDelivery, game: GameRecord | None, owner: Player
-) -> texts.Ping:
+def _ping(config: Settings, claimed: Claimed) -> texts.Ping:
     """What the delivery says: a message at a game's table or a season's start or end (from
-    the facts queued with it), a game's event (the owner's opponents), or a test."""
+    the facts queued with it), a game's event (for a player, their opponents; for a
+    league's channel, whose move it is or the result), or a test."""
+    row, game, shared = claimed.row, claimed.game, claimed.league is not None
     facts = row.payload or {}
     if row.event == ChannelEvent.MESSAGE and row.game_id is not None:
         return texts.about_message(
@@ -345,16 +356,28 @@ def _ping(
             league=facts["league"],
             season=facts["season"],
             link=texts.season_link(config.base_url, facts["slug"], facts["season"]),
+            shared=shared,
         )
     if game is None or game.state is None or row.event == ChannelEvent.TEST:
-        return texts.test_message(config.base_url)
+        return texts.test_message(config.base_url, league=shared)
     assert game.id is not None
     players: list[str] = game.state["players"]
+    link = texts.game_link(config.base_url, game.id)
+    if shared:
+        standings = sorted(game.standings or [], key=lambda line: line["place"])
+        return texts.about_league_game(
+            ChannelEvent(row.event),
+            game_id=game.id,
+            players=players,
+            to_move=players[game.state["to_move"]],
+            result=[(line["player"], line["final"]) for line in standings],
+            link=link,
+        )
     return texts.about_game(
         ChannelEvent(row.event),
         game_id=game.id,
-        opponents=[name for name in players if name != owner.name],
-        link=texts.game_link(config.base_url, game.id),
+        opponents=[name for name in players if name != claimed.owner.name],
+        link=link,
     )
 
 
@@ -406,7 +429,7 @@ def _failed(session: Session, config: Settings, outcome: Outcome, now: datetime)
         disable = too_long
     session.execute(update(ChannelDelivery).where(_held(row)).values(**values))
     if disable is not None and channel.state == pings.ACTIVE:
-        _disable(session, config, channel, disable)
+        _disable(session, config, outcome.claimed, channel, disable)
     session.add(channel)
     log.info(
         "channel %s delivery %s not delivered (%s)%s",
@@ -417,9 +440,11 @@ def _failed(session: Session, config: Settings, outcome: Outcome, now: datetime)
     )
 
 
-def _disable(session: Session, config: Settings, channel: Channel, reason: str) -> None:
+def _disable(
+    session: Session, config: Settings, claimed: Claimed, channel: Channel, reason: str
+) -> None:
     """Disable `channel` (in the caller's transaction), fail its waiting deliveries and tell
-    its owner by email."""
+    its owner by email (a league's channel: the league's organiser, naming the league)."""
     assert channel.id is not None
     channel.state = pings.DISABLED
     channel.disabled_reason = reason
@@ -431,7 +456,7 @@ def _disable(session: Session, config: Settings, channel: Channel, reason: str) 
         )
         .values(status="failed", last_error=reason)
     )
-    owner = session.get_one(Player, channel.player_id)
+    owner, league = session.get_one(Player, claimed.owner.id), claimed.league
     notices.queue(
         session,
         config,
@@ -442,5 +467,7 @@ def _disable(session: Session, config: Settings, channel: Channel, reason: str) 
         service=channel.kind,
         host=urlsplit(channel.url).hostname or "",
         error=channel.last_error or reason,
+        league=None if league is None else league.name,
+        slug=None if league is None else league.slug,
         links=addresses.links(config, player_id=owner.id),
     )

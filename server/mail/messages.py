@@ -799,11 +799,29 @@ def game_expired(*, game_id: int, seats: int, days: int, links: Links) -> Render
 
 
 def channel_disabled(
-    *, name: str, channel: int, service: str, host: str, error: str, links: Links
+    *,
+    name: str,
+    channel: int,
+    service: str,
+    host: str,
+    error: str,
+    links: Links,
+    league: str | None = None,
+    slug: str | None = None,
 ) -> Rendered:
     """To a channel's owner: the worker stopped sending to it (its receiver answered 410,
-    or failed for three days); `error` is what it last answered."""
-    context = _base(name, links, channel=channel, service=service, host=host, error=error)
+    or failed for three days); `error` is what it last answered. A league's channel
+    (`league`, its name, and `slug`): to its organiser, naming the league."""
+    context = _base(
+        name,
+        links,
+        channel=channel,
+        service=service,
+        host=host,
+        error=error,
+        league_name=league,
+        slug=slug,
+    )
     return render_pair("channel_disabled", context)
 
 

@@ -1,9 +1,12 @@
 """Recording that channels are due a ping (issue 26): one `ChannelDelivery` row per event and
 channel, written in the change's own transaction — a game's beside its email events
 (`server.postbox.outgoing.queue_events` calls `queue_for_events`), table talk's and a
-season's with the message or the season's change (`queue_for_players`) — and sent by the
-worker (`server.jobs.deliveries`). What a channel is and how it is sent is
-`server.channels`'.
+season's with the message or the season's change (`queue_for_players`, `queue_for_league`)
+— and sent by the worker (`server.jobs.deliveries`). What a channel is and how it is sent
+is `server.channels`'.
+
+A league's shared channel hears a game of its seasons once per event, not once per player
+it is for (`LEAGUE_EVENTS`): a game's end, emailed to each of its players, is one delivery.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ from sqlmodel import Session, col, select
 from server.models import (
     Channel,
     ChannelDelivery,
+    GameRecord,
     GameSeat,
     Player,
+    Season,
     stored_id,
     table_of,
     utcnow,
@@ -49,6 +54,11 @@ class ChannelEvent(StrEnum):
 DEFAULT_EVENTS = (ChannelEvent.YOUR_TURN, ChannelEvent.REMINDER, ChannelEvent.GAME_OVER)
 #: The events a player may choose.
 CHOOSABLE = tuple(event for event in ChannelEvent if event is not ChannelEvent.TEST)
+#: The events a league's shared channel may take (and takes unless told): a reminder and
+#: table talk are a player's own.
+LEAGUE_EVENTS = (ChannelEvent.YOUR_TURN, ChannelEvent.GAME_OVER, ChannelEvent.LEAGUE)
+#: The events a player's channel takes that a league's never does.
+PERSONAL = tuple(event for event in CHOOSABLE if event not in LEAGUE_EVENTS)
 
 #: The email event kinds (`server.postbox.kinds.EmailKind` values) a channel hears of.
 _OF_EMAIL = {
@@ -106,12 +116,57 @@ def queue_for_events(session: Session, events: Sequence[Event]) -> None:
 
 
 def rows_for_events(
-    session: Session, events: Sequence[Event], players: Sequence[str] | None = None
+    session: Session,
+    events: Sequence[Event],
+    players: Sequence[str] | None = None,
+    *,
+    in_league: bool = True,
 ) -> list[dict[str, Any]]:
-    """One delivery per event and active channel of its recipient that takes it, as their
-    INSERT binds them: one query finds the channels of every recipient — by their names
-    when the game's `players` (by seat) are at hand, as a turn has them in its snapshot,
-    else through the games' seats."""
+    """The deliveries of `events`, as their INSERT binds them: one per event and active
+    channel of its recipient that takes it (`_players_rows`), and one per game event and
+    active channel of the game's league that takes it (`_league_rows`; not looked for when
+    the caller knows the game is no league's, `in_league` False)."""
+    rows = _players_rows(session, events, players)
+    if in_league:
+        rows += _league_rows(session, events)
+    return rows
+
+
+def _league_rows(session: Session, events: Sequence[Event]) -> list[dict[str, Any]]:
+    """One delivery per game event (a game and version, and what happened) and active
+    channel of the league of the game's season that takes it, however many players the
+    event is for: one query, through the games' seasons."""
+    wanted = list(
+        dict.fromkeys(
+            (event.game_id, event.version, _OF_EMAIL[event.kind])
+            for event in events
+            if event.kind in _OF_EMAIL and _OF_EMAIL[event.kind] in LEAGUE_EVENTS
+        )
+    )
+    if not wanted:
+        return []
+    found = session.exec(
+        select(stored_id(GameRecord.id), stored_id(Channel.id), Channel.events)
+        .join(Season, col(Season.id) == GameRecord.season_id)
+        .join(Channel, col(Channel.league_id) == Season.league_id)
+        .where(Channel.state == ACTIVE, col(GameRecord.id).in_({game for game, _, _ in wanted}))
+        .order_by(col(Channel.id))
+    ).all()
+    now = utcnow()
+    return [
+        delivery_row(channel_id, channel_event, now, game_id=game_id, version=version)
+        for game_id, version, channel_event in wanted
+        for game, channel_id, taken in found
+        if game == game_id and channel_event in taken
+    ]
+
+
+def _players_rows(
+    session: Session, events: Sequence[Event], players: Sequence[str] | None
+) -> list[dict[str, Any]]:
+    """One delivery per event and active channel of its recipient that takes it: one query
+    finds the channels of every recipient — by their names when the game's `players` (by
+    seat) are at hand, as a turn has them in its snapshot, else through the games' seats."""
     wanted = [(event, _OF_EMAIL[event.kind]) for event in events if event.kind in _OF_EMAIL]
     if not wanted:
         return []
@@ -182,6 +237,26 @@ def queue_for_players(
     now = utcnow()
     rows = [
         delivery_row(channel_id, event, now, game_id=game_id, version=version, payload=payload)
+        for channel_id, taken in found
+        if event in taken
+    ]
+    if rows:
+        session.execute(_INSERT, rows)
+
+
+def queue_for_league(
+    session: Session, league_id: int, event: ChannelEvent, *, payload: dict[str, Any]
+) -> None:
+    """Queue, in the caller's transaction, a delivery of `event` (a season's start or end)
+    for each active channel of the league that takes it, its facts in `payload`."""
+    found = session.exec(
+        select(stored_id(Channel.id), Channel.events)
+        .where(Channel.state == ACTIVE, Channel.league_id == league_id)
+        .order_by(col(Channel.id))
+    ).all()
+    now = utcnow()
+    rows = [
+        delivery_row(channel_id, event, now, payload=payload)
         for channel_id, taken in found
         if event in taken
     ]

@@ -1,4 +1,5 @@
-"""Channels beyond email (issue 26): what a player sends to add one and what they are shown.
+"""Channels beyond email (issue 26): what a player (or a league's organiser, for the league's
+shared channel) sends to add one and what they are shown.
 
 A channel's URL, room, topic and tokens are secrets: a response shows only the URL's
 scheme and host (`url`), and a webhook's signing secret once, in the answer that made it.
@@ -11,12 +12,14 @@ from typing import Annotated, Literal, cast
 from pydantic import Field
 
 from cafe.i18n import N_
-from server.postbox.pings import CHOOSABLE, DEFAULT_EVENTS
+from server.postbox.pings import CHOOSABLE, DEFAULT_EVENTS, LEAGUE_EVENTS
 from server.schemas.fields import LINE_PATTERN, PublicModel, RequestModel, SparseModel, Timestamp
 
 ChannelKind = Literal["discord", "slack", "matrix", "ntfy", "webhook"]
 EventName = Literal["your_turn", "reminder", "game_over", "message", "league"]
 assert set(EventName.__args__) == set(CHOOSABLE)  # type: ignore[attr-defined]  # one list
+LeagueEventName = Literal["your_turn", "game_over", "league"]
+assert set(LeagueEventName.__args__) == set(LEAGUE_EVENTS)  # type: ignore[attr-defined]
 
 #: A secret field: one line of printable characters, at most 500.
 Secret = Annotated[str, Field(min_length=1, max_length=500, pattern=LINE_PATTERN)]
@@ -44,6 +47,21 @@ class ChannelCreate(RequestModel):
     topic: Secret | None = Field(default=None, description=N_("ntfy: the topic"))
     token: Secret | None = Field(
         default=None, description=N_("matrix: the access token; ntfy: a bearer token")
+    )
+
+
+class LeagueChannelCreate(ChannelCreate):
+    """A new channel of a league, shared by its members: it takes a league's events only (a
+    reminder and table talk are each player's own)."""
+
+    events: list[LeagueEventName] = Field(  # type: ignore[assignment]
+        default_factory=lambda: [cast(LeagueEventName, event.value) for event in LEAGUE_EVENTS],
+        min_length=1,
+        max_length=3,
+        description=N_(
+            "some of your_turn, game_over, league: reminder and message are each player's"
+            " own, not a league's"
+        ),
     )
 
 

@@ -29,7 +29,7 @@ from server.league import adjudication, log, pause, public, removal, store, with
 from server.league.start import start_season
 from server.models import GameRecord, GameStatus, League, Player
 from server.schemas.leagues import AdjudicationCreate, PauseCreate, RemovalCreate, ResumeCreate
-from server.web import league_view
+from server.web import channel_pages, league_view
 from server.web.sessions import check_csrf, signed_in
 
 bp = Blueprint("league_pages", __name__)
@@ -54,11 +54,15 @@ def index() -> str:
 def _league_page(slug: str, *, status: int = 200, problem: str | None = None) -> tuple[str, int]:
     session = get_session()
     league = store.load_league(session, slug)
+    viewer = signed_in()
+    organiser = viewer is not None and viewer.id == league.organiser_id
     html = render_template(
         "web/league.html",
         league=public.league_public(session, league),
-        open_next=league_view.may_open_next(session, league, signed_in()),
+        open_next=league_view.may_open_next(session, league, viewer),
         problem=problem,
+        organiser=organiser,
+        **(channel_pages.section(session, league) if organiser else {}),
         **league_view.WORDS,
     )
     return html, status

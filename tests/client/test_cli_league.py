@@ -93,7 +93,7 @@ def games_of(cafe: Cafe, league: str) -> list[tuple[int, list[str]]]:
 
 SUBCOMMANDS = ["list", "show", "create", "open", "join", "leave", "start", "invite",
                "standings", "schedule", "remove", "pause", "resume", "adjudicate",
-               "log"]  # fmt: skip
+               "log", "notify"]  # fmt: skip
 
 
 def test_every_league_command_and_option_has_help(cafe: Cafe) -> None:

@@ -351,10 +351,21 @@ def game_id(attribute: str) -> Callable[[World], str]:
 PUBLIC_HOOK = "https://93.184.215.14/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX"
 
 
-def newest_channel(world: World) -> str:
-    """The number of the first player's newest channel."""
-    listed = world.players[0].run("notify", "list").stdout.splitlines()
+def newest_channel(world: World, *league: str) -> str:
+    """The number of the first player's newest channel, or of the `league`'s."""
+    words = ("league", "notify", "list", *league) if league else ("notify", "list")
+    listed = world.players[0].run(*words).stdout.splitlines()
     return max((line.split()[0] for line in listed if line[:3].strip().isdigit()), key=int)
+
+
+def newest_league_channel(world: World) -> str:
+    """The number of the newest channel of the league the first player organises."""
+    return newest_channel(world, world.league)
+
+
+def league_notify(*words: str | Callable[[World], str]) -> Callable[[World], Run]:
+    """`cafe league notify …` by the organiser, on the world's league (of the longest slug)."""
+    return by(0, "league", "notify", words[0], lambda w: w.league, *words[1:])
 
 
 #: How to run each command at its widest. `cafe record` prints the game record, a file
@@ -413,6 +424,16 @@ RUNS: dict[str, Callable[[World], list[Run]]] = {
     ),
     "notify test": each(
         by(0, "notify", "add", "slack", PUBLIC_HOOK), by(0, "notify", "test", newest_channel)
+    ),
+    "league notify add": each(league_notify("add", "webhook", PUBLIC_HOOK)),
+    "league notify list": each(
+        league_notify("add", "slack", PUBLIC_HOOK, "--events", "game_over"), league_notify("list")
+    ),
+    "league notify remove": each(
+        league_notify("add", "slack", PUBLIC_HOOK), league_notify("remove", newest_league_channel)
+    ),
+    "league notify test": each(
+        league_notify("add", "slack", PUBLIC_HOOK), league_notify("test", newest_league_channel)
     ),
 }
 

@@ -296,3 +296,32 @@ def test_a_running_season_in_german_and_russian_fits_a_phone_and_a_desktop(
             assert shared.fits(page), f"{language} scrolls sideways at {size['width']} px"
         shared.check_page(page, axe_source, f"season-running-{language}")
         context.close()
+
+
+def test_the_organiser_reads_and_uses_the_league_channels_section_on_a_phone(
+    browser, axe_source, client
+):
+    names = [client.sign_up(name) for name in ("nia", "oto")]
+    slug = season_of(client, names, start=False)
+    url = "https://93.184.215.14/api/webhooks/1234567890/a-long-secret-token-of-the-club"
+    path = f"/api/leagues/{slug}/channels"
+    made = client.call("POST", path, names[0], json={"kind": "discord", "url": url})
+    assert made.status_code == 201, made.text
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # to inject axe-core
+    page = context.new_page()
+    shared.sign_in(page, client, names[0])
+    page.goto(f"{client.server.base}/leagues/{slug}")
+    expect(page.get_by_role("button", name=f"Remove channel {made.json()['id']}")).to_be_visible()
+    assert "a-long-secret-token" not in page.content()
+    expect(page.get_by_label("reminders")).to_have_count(0)  # a player's own
+    shared.check_page(page, axe_source, "league-channels")
+    page.get_by_role("button", name=f"Remove channel {made.json()['id']}").click()
+    expect(page.get_by_role("status")).to_have_text(f"Channel {made.json()['id']} removed.")
+    context.close()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    shared.sign_in(page, client, names[1])
+    page.goto(f"{client.server.base}/leagues/{slug}")
+    expect(page.get_by_role("heading", name=NAME)).to_be_visible()
+    expect(page.locator("#channels")).to_have_count(0)  # the organiser's alone
+    context.close()

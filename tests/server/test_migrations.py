@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -274,3 +275,50 @@ def test_the_upgrade_counts_a_language_other_than_english_as_chosen(tmp_path):
         ).all()
     engine.dispose()
     assert [tuple(row) for row in found] == [("ann", "cs", True), ("bob", "en", False)]
+
+
+def test_the_upgrade_keeps_the_channels_and_their_deliveries(tmp_path):
+    """0026 lets a channel belong to a league (`channels.league_id`, `player_id` may be
+    empty): on SQLite it copies `channels` and makes `channel_deliveries` again; a player's
+    channel and its waiting delivery come through as they were, and down again."""
+    url = f"sqlite:///{tmp_path / 'channels.db'}"
+    migrate.upgrade(url, "0025")
+    add_players(url, "ann")
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO channels (id, player_id, kind, url, events, state, created_at) "
+                "VALUES (7, 1, 'slack', 'https://hooks.example.com/x', '[\"your_turn\"]', "
+                "'active', CURRENT_TIMESTAMP)"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO channel_deliveries (channel_id, delivery_id, event, game_id, "
+                "version, status, attempts, available_at, created_at) VALUES (7, 'msg_1', "
+                "'your_turn', 3, 4, 'pending', 0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+            )
+        )
+    migrate.upgrade(url)
+    with engine.begin() as connection:
+        kept = connection.execute(text("SELECT id, player_id, league_id FROM channels")).all()
+        waiting = connection.execute(
+            text("SELECT channel_id, delivery_id, status FROM channel_deliveries")
+        ).all()
+        with pytest.raises(IntegrityError):  # the foreign keys hold after the copy
+            connection.execute(
+                text(
+                    "INSERT INTO channels (league_id, kind, url, events, state, created_at) "
+                    "VALUES (99, 'slack', 'https://x.example.com/', '[]', 'active', "
+                    "CURRENT_TIMESTAMP)"
+                )
+            )
+    assert [tuple(row) for row in kept] == [(7, 1, None)]
+    assert [tuple(row) for row in waiting] == [(7, "msg_1", "pending")]
+    command.downgrade(migrate.alembic_config(url), "0025")
+    with engine.connect() as connection:
+        columns = {c["name"] for c in inspect(connection).get_columns("channels")}
+        back = connection.execute(text("SELECT channel_id FROM channel_deliveries")).all()
+    engine.dispose()
+    assert "league_id" not in columns and [tuple(row) for row in back] == [(7,)]

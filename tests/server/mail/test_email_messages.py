@@ -506,3 +506,24 @@ def test_a_digest_game_without_a_clock_says_it_has_no_deadline():
     digest = messages.digest(me, [DigestGame(facts(game, log), True, None)], LINKS, DEADLINE)
     assert "No deadline: the game has no clock" in digest.text
     assert "left" not in digest.text
+
+
+def test_a_league_channels_disabled_email_names_the_league_and_its_command():
+    message = messages.channel_disabled(
+        name="ann",
+        channel=3,
+        service="discord",
+        host="discord.com",
+        error="HTTP 410: gone",
+        links=LINKS,
+        league='<Café "Tuesday">',
+        slug="tuesday",
+    )
+    assert (
+        message.subject == 'Café International: the channel 3 of <Café "Tuesday"> is switched off'
+    )
+    assert "discord channel 3 of your league <Café" in " ".join(message.text.split())
+    assert "cafe league notify test tuesday 3" in message.text
+    assert "cafe league notify test tuesday 3" in message.html
+    assert "<Café" not in message.html and "&lt;Café" in message.html
+    assert_text_fits(message.text)
