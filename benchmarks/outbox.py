@@ -9,15 +9,20 @@ not be sent again (sent with their bodies, superseded, skipped), `--due` new eve
 for their first claim and `--waiting` messages waiting for a retry. The channel deliveries
 likewise (`--settled` // 10 settled, `--due` // 4 due).
 
-Measured, each the median of `--repeats` runs inside a transaction that is rolled back (so
-every run sees the same store), with EXPLAIN (ANALYZE, BUFFERS) of the last: the rows the
-statements read against the rows they claimed, and whether PostgreSQL compiled them (JIT).
+The claims are measured twice: **as under load** — the tables' statistics taken while the
+backlog was still to be sent, then the backlog sent and not vacuumed (autovacuum off on the
+two tables), as a database stands while workers send faster than autovacuum follows — and
+after VACUUM ANALYZE. Each is the median of `--repeats` runs inside a transaction that is
+rolled back (so every run sees the same store), then EXPLAIN (ANALYZE, BUFFERS) of each
+statement: the rows its scans read against the rows it claimed, the planner's cost
+estimate, and whether PostgreSQL compiled it (JIT).
 
-- **claim (before)**: main's claim — the same three statements, kept here as they were —
-  on main's indexes (the store migrated to 0025);
-- **claim (before, new indexes)**: main's statements on the indexes of 0026;
-- **claim (after)**: `server.jobs.outbox.claim`'s statements on the indexes of 0026;
-- **deliveries claim**: `server.jobs.deliveries`'s, on 0025's and on 0026's indexes;
+- **outbox before**: main's claim — its three statements, kept here as they were — on
+  main's indexes (the store migrated down to 0025);
+- **outbox main's, 0026**: main's statements on the partial indexes of 0026;
+- **outbox after**: `server.jobs.outbox.claim_statements` on the indexes of 0026;
+- **deliveries before, after**: `server.jobs.deliveries.claim_statement` on 0025's and on
+  0026's indexes;
 - **sweep**: `--sweep-due` games past their deadline and as many others with a reminder
   due; the time a worker's round spends in the sweep before it claims mail, with the sweep
   of main (every due game of each kind, up to 200, in one go) and with the sweep in bounded

@@ -164,7 +164,7 @@ def claim_statements(
     """The statements of one claim, in order, for its transaction: take the claims' turn
     (PostgreSQL's advisory lock; SQLite's writer lock comes with the first write), address
     the new events, claim up to `limit` due messages for `claimer`. Each reads only the
-    unsettled rows, so the turn is held for milliseconds however long the outbox.
+    unsettled rows, so the turn is held briefly however long the outbox grows.
     `benchmarks/outbox.py` times them."""
     lock = [select(func.pg_advisory_xact_lock(CLAIM_LOCK))] if dialect == "postgresql" else []
     take = (
