@@ -13,7 +13,18 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, cast
 
-from sqlalchemy import JSON, Column, Index, Table, UniqueConstraint, false, func, text, true
+from sqlalchemy import (
+    JSON,
+    Column,
+    Index,
+    Table,
+    UniqueConstraint,
+    false,
+    func,
+    literal_column,
+    text,
+    true,
+)
 from sqlalchemy.orm import Mapped
 from sqlmodel import AutoString, Field, SQLModel, col
 from sqlmodel.sql.expression import Select
@@ -518,6 +529,28 @@ class IdempotencyKey(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+#: The statuses of the rows a worker may still claim (an outbox message or a channel
+#: delivery): waiting, or claimed under a lease that may lapse. The claims read them through
+#: partial indexes of these rows alone (issue 25), a few hundred among a league's millions.
+UNSETTLED = (OutboxStatus.PENDING.value, OutboxStatus.SENDING.value)
+#: `status IN ('pending', 'sending')` with its values written out, as the partial indexes
+#: say it: a planner uses a partial index only for a query whose WHERE says what the
+#: index's says, which it cannot tell of a bound parameter.
+UNSETTLED_SQL = "status IN ({})".format(", ".join(f"'{status}'" for status in UNSETTLED))
+
+
+def unsettled(status: Any) -> Any:
+    """The condition `UNSETTLED_SQL` on the `status` column of a table or alias, its values
+    written into the statement (see `UNSETTLED_SQL`)."""
+    return status.in_([literal_column(f"'{value}'") for value in UNSETTLED])
+
+
+def _unsettled_index(name: str, *columns: str) -> Index:
+    """A partial index of the rows a claim reads (`UNSETTLED`), on both databases."""
+    where = text(UNSETTLED_SQL)
+    return Index(name, *columns, postgresql_where=where, sqlite_where=where)
+
+
 class OutboxMessage(SQLModel, table=True):
     """An email waiting to be sent (or sent, or given up on) by `cafe-server worker`.
 
@@ -553,6 +586,9 @@ class OutboxMessage(SQLModel, table=True):
     __table_args__ = (
         Index("ix_outbox_due", "status", "available_at"),
         Index("ix_outbox_address", "to_addr", "status"),
+        # the claims': the unsettled messages in order, and an address's earlier ones
+        _unsettled_index("ix_outbox_unsettled", "id"),
+        _unsettled_index("ix_outbox_unsettled_address", "to_addr", "id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -815,7 +851,10 @@ class ChannelDelivery(SQLModel, table=True):
     """
 
     __tablename__ = "channel_deliveries"
-    __table_args__ = (Index("ix_channel_deliveries_due", "status", "available_at"),)
+    __table_args__ = (
+        Index("ix_channel_deliveries_due", "status", "available_at"),
+        _unsettled_index("ix_channel_deliveries_unsettled", "id"),  # the claim's, in order
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     channel_id: int = Field(foreign_key="channels.id", index=True)

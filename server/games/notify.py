@@ -3,7 +3,9 @@ worker renders from the game as it is when it sends them (`server.mail.events`, 
 renderers of `server.mail.batch`), and the invitations (notices: `server.postbox.notices`).
 
 Who hears what follows the players' preferences (`Player.turn_emails`, `others_turns`),
-applied when the worker sends; the rules of each kind are in `server.postbox.kinds`:
+applied when the change is written (an event nobody wants is not written:
+`server.postbox.recipients`) and again when the worker sends; the rules of each kind are in
+`server.postbox.kinds`:
 
 | email | `each` | `digest` | `none` |
 |---|---|---|---|
@@ -161,8 +163,9 @@ def change_events(
     (`timed_out`: a turn played for them, `removed`); the others hear of it in their usual
     emails.
 
-    Nothing is rendered or read here: the worker renders each event from the game as it is
-    when it sends it, and applies the recipient's preferences then (`server.mail.events`).
+    Nothing is rendered or read here: the events are written for the readers who want them
+    (`server.postbox.recipients`), and the worker renders each from the game as it is when
+    it sends it, applying the recipient's preferences again (`server.mail.events`).
     """
     seats = range(len(state["players"]))
     events: list[tuple[EmailKind, int]] = []  # in the order each recipient is to read them

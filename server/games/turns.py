@@ -46,7 +46,7 @@ from server.models import (
     table_of,
     utcnow,
 )
-from server.postbox import outgoing, pings
+from server.postbox import outgoing, pings, recipients
 
 #: The fields of a table's score, in order: `table_json` writes them as `dataclasses.asdict`
 #: would, without its deep copy of every value (they are all plain already).
@@ -146,10 +146,11 @@ def write_change(
     )
     write = GuardedWrite(game, values)
     write.insert(_TURNS, [_turn_row(entry)])
-    write.insert(outgoing.TABLE, outgoing.event_rows(config, events))
     players = values["state"]["players"]  # the recipients' names, from the snapshot
     in_league = game.season_id is not None
-    write.insert(pings.TABLE, pings.rows_for_events(session, events, players, in_league=in_league))
+    readers = recipients.read(session, events, players)
+    write.insert(outgoing.TABLE, outgoing.event_rows(config, recipients.wanted(events, readers)))
+    write.insert(pings.TABLE, pings.rows_for_events(session, events, readers, in_league=in_league))
     if remembered is not None:
         write.insert(idempotency.TABLE, [remembered])
     if not write.apply(session):

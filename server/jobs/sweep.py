@@ -32,7 +32,9 @@ again at once (`server.transactions.retried`).
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -59,8 +61,12 @@ from server.postbox import outgoing
 from server.postbox.kinds import EmailKind, wants
 from server.transactions import retried
 
-#: The due games one sweep takes on, of each kind; the next sweep takes the rest.
-BATCH = 200
+#: The due games (vacations, seasons) one sweep takes on, of each kind. A worker's round
+#: sweeps before it claims mail, so a sweep is a bounded batch (issue 25: 200 time-outs in
+#: one go kept every worker's mail waiting 4 s at 10,000 games); when one kind filled its
+#: batch (`Swept.more`) the worker sweeps again in its very next round, after that round's
+#: mail, rather than a sweep interval later.
+BATCH = 20
 #: Reminders due within this span for one player come as one email.
 TOGETHER = timedelta(hours=1)
 
@@ -74,6 +80,8 @@ class Swept:
     reminders: int = 0
     vacations: Counter[str] = field(default_factory=Counter)
     league_digests: int = 0
+    #: a kind had more due than one sweep takes, or the sweep ran out of time: sweep again
+    more: bool = False
 
     @property
     def total(self) -> int:
@@ -86,23 +94,41 @@ class Swept:
         )
 
 
-def sweep(engine: Engine, config: Settings, *, limit: int = BATCH) -> Swept:
+def sweep(
+    engine: Engine, config: Settings, *, limit: int = BATCH, budget: float | None = None
+) -> Swept:
     """Act on the deadlines, reminders, vacation emails and league digests due now, up to
-    `limit` of each."""
+    `limit` of each, and with a `budget` (seconds) none begun once it is spent (the first
+    always is, so that every sweep makes progress); what is left stays due for the next
+    sweep (`Swept.more`)."""
     swept = Swept()
     now = utcnow()
+    stop = None if budget is None else time.monotonic() + budget
+    begun = 0
+
+    def handled(due: Sequence[Any]) -> Iterator[Any]:
+        """The items of `due` to act on: all of them, or those begun within the budget."""
+        nonlocal begun
+        swept.more = swept.more or len(due) >= limit
+        for item in due:
+            if stop is not None and begun and time.monotonic() >= stop:
+                swept.more = True
+                return
+            begun += 1
+            yield item
+
     with Session(engine, expire_on_commit=False) as session:
-        for game_id, version in _due(session, col(GameRecord.deadline), now, limit):
+        for game_id, version in handled(_due(session, col(GameRecord.deadline), now, limit)):
             outcome = _time_out(session, game_id, version, config=config)
             if outcome is not None:
                 swept.timeouts[outcome] += 1
-        for game_id, version in _due(session, col(GameRecord.reminder_due), now, limit):
+        for game_id, version in handled(_due(session, col(GameRecord.reminder_due), now, limit)):
             swept.reminders += remind(session, game_id, version, config=config)
-        for vacation_id in _due_notices(session, now, limit):
+        for vacation_id in handled(_due_notices(session, now, limit)):
             notice = announce(session, vacation_id, config=config)
             if notice is not None:
                 swept.vacations[notice] += 1
-        for season_id, due in league_digest.due_seasons(session, now, limit):
+        for season_id, due in handled(league_digest.due_seasons(session, now, limit)):
             queued = _send_digest(session, season_id, due, config=config)
             swept.league_digests += queued is not None
     return swept

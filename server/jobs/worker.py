@@ -5,7 +5,9 @@ Every `WORKER_SWEEP` seconds a round first sweeps the due deadlines, reminders a
 emails (`server.jobs.sweep`: time-outs, automatic vacation days, reminders, vacations
 starting or ending, league digests, each exactly once however many workers run) and queues
 the table talk that waited long enough to go alone (`server.jobs.talk_mail`); their emails
-are then delivered like any other.
+are then delivered like any other. A round's sweep is a bounded batch (`sweep.BATCH` of each
+kind, none begun after `SWEEP_BUDGET` seconds), since the round's mail waits for it: when
+more is due, the next round sweeps again right after its mail.
 
 Each round claims a batch (`server.jobs.outbox.claim`), renders its events from the games as
 they are now and drops those that are out of date (`server.mail.events`), sends the rest
@@ -72,6 +74,10 @@ PURGE_EVERY = 3600  # seconds between two applications of the retention rules
 CHANNELS_WAIT = 0.2  # seconds a round waits for a channel delivery under way, when none began
 DATABASE_WAIT_MAX = 60  # longest wait, in seconds, between two tries of a database that is down
 OUTAGE_FIRST = 1.0  # seconds the worker waits after the SMTP server first cannot be reached
+#: Seconds a round's sweep may begin new work for (a time-out or reminder then runs to its
+#: end): the round's mail waits for its sweep, so a sweep with more due stops here and goes
+#: on in the next round, after the mail (issue 25).
+SWEEP_BUDGET = 0.5
 
 
 #: Why a message went back unsent behind an earlier one to its address.
@@ -178,7 +184,9 @@ class Worker:
         swept = 0
         if time.monotonic() >= self._next_sweep:
             self._next_sweep = time.monotonic() + self.config.worker_sweep
-            done = sweep.sweep(self.clock_engine, self.config)
+            done = sweep.sweep(self.clock_engine, self.config, budget=SWEEP_BUDGET)
+            if done.more:  # the rest of what is due: in the next round, after this mail
+                self._next_sweep = 0.0
             swept = done.total + talk_mail.queue_due(self.engine, self.config)
             self.sweeps += 1
             log.debug("sweep %d done: %d acted on", self.sweeps, swept)

@@ -13,8 +13,10 @@ only mail that still means something goes out:
 - an email the recipient's preferences do not want (`server.postbox.kinds.wants`, the one
   place that says it, per kind: reminders follow the `reminders` preference alone, the
   answer to an emailed turn and the notices of a time-out — `timed_out`, `removed`,
-  `auto_vacation` — are always sent) is **skipped**; "a player joined" and "the table is
-  full" go to the game's creator, and follow the creator's `turn_emails`.
+  `auto_vacation` — are always sent) is **skipped**: the change wrote only the events their
+  readers wanted then (`server.postbox.recipients`), so this is a player who turned the
+  email off since; "a player joined" and "the table is full" go to the game's creator, and
+  follow the creator's `turn_emails`.
 
 Each event is rendered in its reader's language and time zone (`reader`: the player it is
 for, as they are when it is rendered — four players of one game each read their own), by

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import overload
+from typing import Protocol, overload
 
 from server.models import Player, TalkEmails, TurnEmails
 
@@ -147,7 +147,21 @@ CREATOR_KINDS = kinds(creator=True)
 SIGNIN_KINDS = kinds(signin=True)
 
 
-def wants(player: Player, kind: str) -> bool:
+class Preferences(Protocol):
+    """What `wants` reads of a player: a `Player`, or a change's reader
+    (`server.postbox.recipients.Reader`)."""
+
+    @property
+    def turn_emails(self) -> TurnEmails: ...
+    @property
+    def others_turns(self) -> bool: ...
+    @property
+    def reminders(self) -> bool: ...
+    @property
+    def talk_emails(self) -> TalkEmails: ...
+
+
+def wants(player: Preferences, kind: str) -> bool:
     """Whether `player`'s preferences want an email of `kind` (the one place this is said)."""
     audience = EmailKind(kind).rules.audience
     if audience is Audience.REMINDERS:

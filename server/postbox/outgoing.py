@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from server.config import Settings
 from server.models import OutboxMessage, OutboxStatus, Player, aware, table_of, utcnow
-from server.postbox import pings
+from server.postbox import pings, recipients
 from server.postbox.addresses import new_message_id
 from server.postbox.kinds import EmailKind
 
@@ -60,11 +60,16 @@ class Event:
 
 
 def queue_events(session: Session, config: Settings, events: Sequence[Event]) -> None:
-    """Add events to the outbox in one statement (in the caller's transaction), and the
-    pings their recipients' channels take (`server.postbox.pings`)."""
-    if events:
-        session.execute(_INSERT, event_rows(config, events))
-        pings.queue_for_events(session, events)
+    """Add the events their readers want to the outbox in one statement (in the caller's
+    transaction), and the pings their recipients' channels take (`server.postbox.pings`);
+    the readers are read once for both (`server.postbox.recipients`)."""
+    if not events:
+        return
+    readers = recipients.read(session, events)
+    written = recipients.wanted(events, readers)
+    if written:
+        session.execute(_INSERT, event_rows(config, written))
+    pings.queue_for_events(session, events, readers)
 
 
 def event_rows(config: Settings, events: Sequence[Event]) -> list[dict[str, Any]]:

@@ -17,15 +17,13 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, delete, insert, or_
+from sqlalchemy import delete, insert
 from sqlmodel import Session, col, select
 
 from server.models import (
     Channel,
     ChannelDelivery,
     GameRecord,
-    GameSeat,
-    Player,
     Season,
     stored_id,
     table_of,
@@ -34,6 +32,7 @@ from server.models import (
 
 if TYPE_CHECKING:
     from server.postbox.outgoing import Event
+    from server.postbox.recipients import Readers
 
 
 class ChannelEvent(StrEnum):
@@ -108,25 +107,22 @@ def delivery_row(
     }
 
 
-def queue_for_events(session: Session, events: Sequence[Event]) -> None:
+def queue_for_events(session: Session, events: Sequence[Event], readers: Readers) -> None:
     """Queue `rows_for_events` (in the caller's transaction), in one INSERT."""
-    rows = rows_for_events(session, events)
+    rows = rows_for_events(session, events, readers)
     if rows:
         session.execute(_INSERT, rows)
 
 
 def rows_for_events(
-    session: Session,
-    events: Sequence[Event],
-    players: Sequence[str] | None = None,
-    *,
-    in_league: bool = True,
+    session: Session, events: Sequence[Event], readers: Readers, *, in_league: bool = True
 ) -> list[dict[str, Any]]:
     """The deliveries of `events`, as their INSERT binds them: one per event and active
-    channel of its recipient that takes it (`_players_rows`), and one per game event and
-    active channel of the game's league that takes it (`_league_rows`; not looked for when
-    the caller knows the game is no league's, `in_league` False)."""
-    rows = _players_rows(session, events, players)
+    channel of its reader that takes it (the readers and their channels are read with the
+    events' email preferences, `server.postbox.recipients.read`, one query), and one per
+    game event and active channel of the game's league that takes it (`_league_rows`; not
+    looked for when the caller knows the game is no league's, `in_league` False)."""
+    rows = _readers_rows(events, readers)
     if in_league:
         rows += _league_rows(session, events)
     return rows
@@ -161,55 +157,16 @@ def _league_rows(session: Session, events: Sequence[Event]) -> list[dict[str, An
     ]
 
 
-def _players_rows(
-    session: Session, events: Sequence[Event], players: Sequence[str] | None
-) -> list[dict[str, Any]]:
-    """One delivery per event and active channel of its recipient that takes it: one query
-    finds the channels of every recipient — by their names when the game's `players` (by
-    seat) are at hand, as a turn has them in its snapshot, else through the games' seats."""
-    wanted = [(event, _OF_EMAIL[event.kind]) for event in events if event.kind in _OF_EMAIL]
-    if not wanted:
-        return []
-    channel = (stored_id(Channel.id), Channel.events)
-    found: list[tuple[int, int | None, int, Any]]  # (game, seat, channel, its events)
-    if players is not None:
-        names = {players[event.seat] for event, _ in wanted}
-        by_name = session.exec(
-            select(Player.name, *channel)
-            .join(Channel, col(Channel.player_id) == Player.id)
-            .where(Channel.state == ACTIVE, col(Player.name).in_(names))
-            .order_by(col(Channel.id))
-        ).all()
-        found = [
-            (event.game_id, event.seat, channel_id, taken)
-            for event, _ in wanted
-            for name, channel_id, taken in by_name
-            if name == players[event.seat]
-        ]
-    else:
-        seats = {(event.game_id, event.seat) for event, _ in wanted}
-        found = list(
-            session.exec(
-                select(GameSeat.game_id, GameSeat.seat, *channel)
-                .join(Channel, col(Channel.player_id) == GameSeat.player_id)
-                .where(
-                    Channel.state == ACTIVE,
-                    or_(
-                        *(
-                            and_(col(GameSeat.game_id) == g, col(GameSeat.seat) == s)
-                            for g, s in seats
-                        )
-                    ),
-                )
-                .order_by(col(Channel.id))
-            ).all()
-        )
+def _readers_rows(events: Sequence[Event], readers: Readers) -> list[dict[str, Any]]:
+    """One delivery per event and active channel of its reader that takes it."""
     now = utcnow()
     return [
         delivery_row(channel_id, channel_event, now, game_id=event.game_id, version=event.version)
-        for event, channel_event in wanted
-        for game_id, seat, channel_id, taken in found
-        if (game_id, seat) == (event.game_id, event.seat) and channel_event in taken
+        for event in events
+        if (channel_event := _OF_EMAIL.get(event.kind)) is not None
+        and (reader := readers.get((event.game_id, event.seat))) is not None
+        for channel_id, taken in reader.channels
+        if channel_event in taken
     ]
 
 

@@ -84,11 +84,11 @@ def test_a_turn_is_seven_statements_and_renders_nothing_four_on_postgresql(api):
             headers={"Idempotency-Key": "one"},
         )
     assert response.status_code == 201
-    # the token's owner; the game; the recipients' channels (issue 26: by name, one indexed
-    # read); then the compare-and-set, the log entry, the events (one statement for all)
-    # and the idempotency record — on PostgreSQL those four are one statement
-    # (`server.games.guarded`)
-    assert "FROM players JOIN channels" in " ".join(seen[2].split()), seen[2]
+    # the token's owner; the game; the recipients' preferences and channels (issues 25 and
+    # 26: by name, one indexed read); then the compare-and-set, the log entry, the events
+    # (one statement for all) and the idempotency record — on PostgreSQL those four are one
+    # statement (`server.games.guarded`)
+    assert "FROM players LEFT OUTER JOIN channels" in " ".join(seen[2].split()), seen[2]
     if get_engine(api.app).dialect.name == "postgresql":
         assert len(seen) == 4, seen
         assert " ".join(seen[3].split()).startswith("WITH moved AS (UPDATE games"), seen[3]
@@ -101,7 +101,8 @@ def test_a_turn_is_seven_statements_and_renders_nothing_four_on_postgresql(api):
         events = session.exec(
             select(OutboxMessage).where(OutboxMessage.version == response.json["version"])
         ).all()
-        assert sorted(e.kind for e in events) == ["turn_played", "your_turn"]
+        # cid did not ask for the others' turns (`others_turns`): no `turn_played` for them
+        assert [e.kind for e in events] == ["your_turn"]
         assert all(e.body is None and e.status == "pending" for e in events)
         (key,) = session.exec(select(IdempotencyKey)).all()
         assert (key.key, key.status_code, key.response) == ("one", 201, response.json)
