@@ -62,7 +62,7 @@ import psutil  # noqa: E402 (Locust's own dependency)
 import requests  # noqa: E402
 from aiosmtpd.controller import Controller  # noqa: E402
 from deploy_support import procfile_web, wait_healthy  # noqa: E402
-from load_report import Clock, report  # noqa: E402
+from load_report import Clock, due_now, report  # noqa: E402
 from load_seed import Roster, seed  # noqa: E402
 from smtp_support import free_port  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
@@ -458,6 +458,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             measured = measure(run, engine, admin)
         finally:
             run.stop()
+        # on the database at rest: a game changing under `games check` would be reported
+        measured["checks"] = {what: check(run, what) for what in ("games", "league")}
         figures = report(
             engine=engine,
             args=vars(args),
@@ -475,7 +477,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 def measure(run: Deployment, engine: Any, admin: Any) -> dict[str, Any]:
     """Seed, drive the traffic with the clock, the emailed turns, the sampler and the fault
-    beside it, let the workers settle and run the checks; what `report` needs besides."""
+    beside it, and let the workers settle; what `report` needs besides."""
     args, database = run.args, str(make_url(run.url).database)
     rng = random.Random(args.seed)
     began = time.monotonic()
@@ -503,6 +505,7 @@ def measure(run: Deployment, engine: Any, admin: Any) -> dict[str, Any]:
     settled = settle(engine, args.settle)
     time.sleep(2 * args.sweep + 2)  # the workers' next sweeps find nothing further
     return {
+        "due": due_now(engine),
         "started": started,
         "ended": ended,
         "clock": mover.clock,
@@ -511,7 +514,6 @@ def measure(run: Deployment, engine: Any, admin: Any) -> dict[str, Any]:
         "sampler": sampler,
         "machine": machine,
         "fault": fault,
-        "checks": {what: check(run, what) for what in ("games", "league")},
         "settled": settled,
         "seeded": seeded,
         "tables": table_scans(engine, scans),

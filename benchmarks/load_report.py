@@ -179,7 +179,22 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-def timeouts(engine: Engine, clock: Clock, sweep: int) -> dict[str, Any]:
+def due_now(engine: Engine) -> dict[str, int]:
+    """Running games whose deadline or reminder is due on the development clock now: taken
+    while the workers still run, after they settled (0 and 0 expected)."""
+    with engine.connect() as connection:
+        due = connection.execute(
+            text(
+                "WITH clock AS (SELECT now() + make_interval(secs => coalesce(max(offset_seconds),"
+                " 0)) AS now FROM dev_clock) SELECT count(*) FILTER (WHERE deadline <= clock.now),"
+                " count(*) FILTER (WHERE reminder_due <= clock.now) FROM games, clock"
+                " WHERE status = 'active'"
+            )
+        ).one()
+    return {"deadlines_due_unhandled": due[0], "reminders_due_unsent": due[1]}
+
+
+def timeouts(engine: Engine, clock: Clock, sweep: int, due: dict[str, int]) -> dict[str, Any]:
     """Each time-out's deadline is a day after the entry before it (or the game's start)."""
     with engine.connect() as connection:
         rows = connection.execute(
@@ -191,19 +206,6 @@ def timeouts(engine: Engine, clock: Clock, sweep: int) -> dict[str, Any]:
                 "FROM turns t JOIN games g ON g.id = t.game_id WHERE t.kind = 'timeout'"
             )
         ).all()
-        now = connection.execute(
-            text(
-                "SELECT now() + make_interval(secs => coalesce(max(offset_seconds), 0)) "
-                "FROM dev_clock"
-            )
-        ).scalar()
-        due = connection.execute(
-            text(
-                "SELECT count(*) FILTER (WHERE deadline <= :now), "
-                "count(*) FILTER (WHERE reminder_due <= :now) FROM games WHERE status = 'active'"
-            ),
-            {"now": now},
-        ).one()
     early = sum(1 for applied, deadline in rows if _utc(applied) < _utc(deadline))
     lags = [clock.real(applied) - clock.due(deadline) for applied, deadline in rows]
     return {
@@ -213,8 +215,7 @@ def timeouts(engine: Engine, clock: Clock, sweep: int) -> dict[str, Any]:
         "lag_p99_s": _round(percentile(lags, 0.99)),
         "lag_max_s": _round(max(lags, default=None)),
         "sweep_interval_s": sweep,
-        "deadlines_due_unhandled": due[0],
-        "reminders_due_unsent": due[1],
+        **due,
     }
 
 
@@ -244,6 +245,7 @@ def report(
     fault: dict[str, Any],
     checks: dict[str, Any],
     settled: float,
+    due: dict[str, int],
     seeded: float,
     tables: dict[str, Any],
     logs: dict[str, Any],
@@ -258,7 +260,7 @@ def report(
         "errors": errors(prefix),
         "turns": turns(engine, ledger, mail_in),
         "mail": mail(engine, clock, sink),
-        "timeouts": timeouts(engine, clock, args["sweep"]),
+        "timeouts": timeouts(engine, clock, args["sweep"], due),
         "checks": checks,
         "logs": log_counts(logs),
         "fault": fault,

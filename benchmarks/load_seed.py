@@ -8,7 +8,9 @@ seed, the commitment, the snapshot), each with a one-day clock. The turns' start
 over the day before the development clock's time, so that deadlines and reminders fall due
 a few at a time as the run moves the clock on, never all at once. The clock allows no
 vacation: a deadline passed is a time-out (a turn played for the player), not a day taken
-from the bank, which is what the run counts.
+from the bank, which is what the run counts. Then `ANALYZE`: a bulk load leaves the planner
+no statistics (a server with autovacuum off never gathers them), and plans made without
+them read the whole players table for a game's page or `games check`.
 
 The roster (`Roster`) is what Locust and the report read: each player's id, name, address
 and token, and each game's players by seat.
@@ -25,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, insert
+from sqlalchemy import Engine, insert, text
 from sqlmodel import Session
 
 from cafe import Options
@@ -69,7 +71,10 @@ def seed(engine: Engine, *, players: int, games: int, now: datetime, rng: random
     """Write `players` players and `games` running games as of `now` (the development
     clock's time); the roster."""
     roster_players = _players(engine, players)
-    return Roster(roster_players, _games(engine, roster_players, games, now, rng))
+    roster = Roster(roster_players, _games(engine, roster_players, games, now, rng))
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("ANALYZE"))  # plans for the tables as they are now
+    return roster
 
 
 def _players(engine: Engine, count: int) -> list[dict[str, Any]]:
