@@ -6,7 +6,8 @@ thousand rows: players (each with one API token, whose secret the roster keeps),
 running two- to four-player games dealt by the service's own `server.games.store.deal` (the
 seed, the commitment, the snapshot), each with a one-day clock. The turns' starts are spread
 over the day before the development clock's time, so that deadlines and reminders fall due
-a few at a time as the run moves the clock on, never all at once. The clock allows no
+a few at a time as the run moves the clock on, never all at once (a reminder whose time
+came before the run is marked sent, as running workers would have sent it). The clock allows no
 vacation: a deadline passed is a time-out (a turn played for the player), not a day taken
 from the bank, which is what the run counts. Then `ANALYZE`: a bulk load leaves the planner
 no statistics (a server with autovacuum off never gathers them), and plans made without
@@ -32,6 +33,7 @@ from sqlmodel import Session
 
 from cafe import Options
 from server.auth import TOKEN_PREFIX, hash_token
+from server.clock import deadlines
 from server.clock.store import alarms
 from server.games.store import deal
 from server.models import ApiToken, GameRecord, GameSeat, GameStatus, Player, table_of
@@ -102,6 +104,12 @@ def _players(engine: Engine, count: int) -> list[dict[str, Any]]:
     return found
 
 
+def _reminded(begun: datetime, now: datetime) -> list[str]:
+    """The reminders of a turn begun at `begun` that were due by `now`: sent already, as
+    running workers would have sent them (else the run would begin with a burst of them)."""
+    return [r.kind for r in deadlines.reminders(begun, CLOCK["days_per_turn"]) if r.due <= now]
+
+
 def _token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
@@ -127,11 +135,13 @@ def _games(
             rows = []
             for table, game in zip(tables, dealt, strict=True):
                 begun = now - timedelta(seconds=rng.uniform(0, 86_400))
+                sent = _reminded(begun, now)
                 columns = {
                     **game.columns,
                     "started_at": begun,
                     "turn_started_at": begun,
-                    **alarms(CLOCK, begun, [], sent=()),
+                    "reminded": sent,
+                    **alarms(CLOCK, begun, [], sent=sent),
                 }
                 rows.append(
                     {
