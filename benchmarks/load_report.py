@@ -273,7 +273,9 @@ def report(
         "machine": machine,
     }  # fmt: skip
     figures["turns"]["per_second"] = round(figures["turns"]["confirmed_201"] / seconds, 1)
-    figures["mail"]["per_second"] = round(figures["mail"]["received"] / seconds, 1)
+    last = max((arrived for arrived, _ in sink), default=ended)
+    # from the traffic's start to the last arrival: the outbox settles after the traffic
+    figures["mail"]["per_second"] = round(figures["mail"]["received"] / (last - started), 1)
     figures["verdict"] = verdict(figures)
     print_figures(figures)
     return figures
