@@ -47,7 +47,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -388,18 +388,18 @@ def locust(run: Deployment, args: argparse.Namespace, roster_path: Path) -> Path
     return prefix
 
 
-def settle(engine: Any, limit: float) -> float:
-    """Wait until no mail is waiting and no deadline or reminder is due (at most `limit`
-    seconds); how long it took."""
+def settle(engine: Any, limit: float, by: datetime) -> float:
+    """Wait until no mail is waiting and no deadline or reminder that came `by` is due still
+    (at most `limit` seconds); how long it took."""
     began = time.monotonic()
     query = text(
         "SELECT (SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending')) + "
         "(SELECT count(*) FROM games WHERE status = 'active' AND "
-        " (deadline <= :now OR reminder_due <= :now))"
+        " (deadline <= :by OR reminder_due <= :by))"
     )
     while time.monotonic() - began < limit:
         with engine.connect() as connection:
-            if not connection.execute(query, {"now": utcnow()}).scalar():
+            if not connection.execute(query, {"by": by}).scalar():
                 break
         time.sleep(1)
     return time.monotonic() - began
@@ -501,11 +501,13 @@ def measure(run: Deployment, engine: Any, admin: Any) -> dict[str, Any]:
     prefix = locust(run, args, run.folder / "roster.json")
     ended = time.time()
     stop.set()
+    mover.join()
+    stopped = _now(engine)  # what was due by now, the workers have had the settling for
     machine = usage.since(run)
-    settled = settle(engine, args.settle)
+    settled = settle(engine, args.settle, stopped)
     time.sleep(2 * args.sweep + 2)  # the workers' next sweeps find nothing further
     return {
-        "due": due_now(engine),
+        "due": due_now(engine, stopped),
         "started": started,
         "ended": ended,
         "clock": mover.clock,
@@ -545,7 +547,8 @@ class Usage:
         }
 
 
-def _now(engine: Any) -> Any:
+def _now(engine: Any) -> datetime:
+    """The development clock's time (this process does not run on it)."""
     return utcnow() + devclock.read_offset(engine)
 
 

@@ -179,17 +179,17 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-def due_now(engine: Engine) -> dict[str, int]:
-    """Running games whose deadline or reminder is due on the development clock now: taken
-    while the workers still run, after they settled (0 and 0 expected)."""
+def due_now(engine: Engine, by: datetime) -> dict[str, int]:
+    """Running games whose deadline or reminder came `by` (the development clock's time when
+    the traffic stopped) and are due still: taken after the workers settled, while they
+    run (0 and 0 expected; what came due later waits for their next sweep)."""
     with engine.connect() as connection:
         due = connection.execute(
             text(
-                "WITH clock AS (SELECT now() + make_interval(secs => coalesce(max(offset_seconds),"
-                " 0)) AS now FROM dev_clock) SELECT count(*) FILTER (WHERE deadline <= clock.now),"
-                " count(*) FILTER (WHERE reminder_due <= clock.now) FROM games, clock"
-                " WHERE status = 'active'"
-            )
+                "SELECT count(*) FILTER (WHERE deadline <= :by), "
+                "count(*) FILTER (WHERE reminder_due <= :by) FROM games WHERE status = 'active'"
+            ),
+            {"by": by},
         ).one()
     return {"deadlines_due_unhandled": due[0], "reminders_due_unsent": due[1]}
 
