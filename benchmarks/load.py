@@ -344,7 +344,13 @@ def inject(fault: str, run: Deployment, engine: Any, database: str) -> dict[str,
     at = time.time()
     if fault == "worker-kill":
         os.kill(run.workers[0].pid, signal.SIGKILL)
-        return {"fault": fault, "at": at, "killed": run.workers[0].pid}
+        with create_engine(run.url).connect() as connection:  # the rows under a live lease
+            claimed = connection.execute(
+                text(
+                    "SELECT count(*) FROM outbox WHERE status = 'sending' AND claimed_until > now()"
+                )
+            ).scalar()
+        return {"fault": fault, "at": at, "killed": run.workers[0].pid, "claimed_then": claimed}
     if fault == "web-kill":
         victim = run.web_processes()[0]
         victim.send_signal(signal.SIGKILL)
