@@ -2,12 +2,14 @@
 PostgreSQL.
 
 A turn, a resignation or a time-out writes the game row, guarded by the version the change
-was computed against, and — only if that guard held — its log entry, its events and the
-request's idempotency record. On PostgreSQL these are one statement: the UPDATE is a
-data-modifying CTE whose RETURNING feeds an `INSERT … SELECT` per table, so the change
-costs one round trip and one statement where it cost four (each of which cost the service
-and the database server more than the work it did). SQLite has no data-modifying CTEs; it
-runs them one by one, which costs little in-process.
+was computed against, and — only if that guard held — its log entry, its events, its
+channels' pings and the request's idempotency record. On PostgreSQL these are one
+statement: the UPDATE is a data-modifying CTE whose RETURNING feeds an `INSERT … SELECT`
+per table — of the rows given, or of rows the database selects itself (`insert_selected`:
+the pings, from the players' channels, which a turn then need not ask for first) — so the
+change costs one round trip and one statement where it cost five (each of which cost the
+service and the database server more than the work it did). SQLite has no data-modifying
+CTEs; it runs them one by one, which costs little in-process.
 
 Either way nothing is inserted when the guard fails. Its statements are marked as the
 whole write (`server.db.WHOLE_WRITE`), so that a change made of nothing else may run in a
@@ -22,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Insert, Select, Table, bindparam, insert, select, union_all
+from sqlalchemy.engine import Dialect
 from sqlmodel import Session
 
 from server.db import WHOLE_WRITE
@@ -31,8 +34,20 @@ from server.models import GameRecord, table_of
 _GAMES = table_of(GameRecord)
 
 #: What a combined statement is built from: the columns the compare-and-set writes, then
-#: for each table its columns, how many rows it gets and the columns all its rows share.
-Shape = tuple[tuple[str, ...], tuple[tuple[Table, tuple[str, ...], int, frozenset[str]], ...]]
+#: for each table its columns, how many rows it gets and the columns all its rows share,
+#: then each table filled by a SELECT: its columns and the SELECT.
+Shape = tuple[
+    tuple[str, ...],
+    tuple[tuple[Table, tuple[str, ...], int, frozenset[str]], ...],
+    tuple[tuple[Table, tuple[str, ...], Select[Any]], ...],
+]
+
+
+def combines(dialect: Dialect) -> bool:
+    """Whether a guarded write on this database is one statement (PostgreSQL's
+    data-modifying CTEs), so that rows its database can select itself are best selected in
+    it (`GuardedWrite.insert_selected`)."""
+    return dialect.name == "postgresql"
 
 
 class GuardedWrite:
@@ -42,30 +57,50 @@ class GuardedWrite:
         self.columns = tuple(values)
         self.params = compare_and_set_params(game, values)
         self.rows: list[tuple[Table, list[dict[str, Any]]]] = []
+        self.selected: list[tuple[Table, tuple[str, ...], Select[Any]]] = []
+        self.selected_params: dict[str, Any] = {}
 
     def insert(self, table: Table, rows: Sequence[dict[str, Any]]) -> None:
         """Insert `rows` (each with the same columns) into `table` if the guard holds."""
         if rows:
             self.rows.append((table, list(rows)))
 
+    def insert_selected(
+        self, table: Table, names: tuple[str, ...], source: Select[Any], params: dict[str, Any]
+    ) -> None:
+        """Insert into `table`'s columns `names` the rows `source` selects (with `params`,
+        whose names no other part of the write uses) if the guard holds. `source` is built
+        once (the combined statement is cached by it)."""
+        self.selected.append((table, names, source))
+        self.selected_params.update(params)
+
     def apply(self, session: Session) -> bool:
         """Write it all (in the session's transaction, if it is in one); False (nothing
-        written) if the game moved on."""
-        if session.get_bind().dialect.name == "postgresql":
+        written) if the game moved on. The statements run on the session's connection:
+        they are Core statements, and the ORM's handling of each (which looks for entities
+        in them) cost more than running it."""
+        if combines(session.get_bind().dialect):
             return self._apply_combined(session)
         return self._apply_one_by_one(session)
 
     def _apply_one_by_one(self, session: Session) -> bool:
         """The compare-and-set, then each table's insert if it held (SQLite's way)."""
-        guard = session.exec(
-            compare_and_set(self.columns), params=self.params, execution_options=WHOLE_WRITE
+        connection = session.connection()
+        guard = connection.execute(
+            compare_and_set(self.columns), self.params, execution_options=WHOLE_WRITE
         )
         if guard.rowcount != 1:
             return False
         for table, rows in self.rows:
-            session.execute(
+            connection.execute(
                 _plain_insert(table),
                 rows[0] if len(rows) == 1 else rows,
+                execution_options=WHOLE_WRITE,
+            )
+        for table, names, source in self.selected:
+            connection.execute(
+                _selected_insert(table, names, source),
+                self.selected_params,
                 execution_options=WHOLE_WRITE,
             )
         return True
@@ -74,7 +109,7 @@ class GuardedWrite:
         """The one statement. A value every row of a table shares is bound once: psycopg
         keeps the parsed form of a query only up to 50 parameters, and a turn's events
         repeat most of theirs."""
-        params = dict(self.params)
+        params = {**self.params, **self.selected_params}
         tables = []
         for number, (table, rows) in enumerate(self.rows):
             names = tuple(rows[0])
@@ -89,8 +124,9 @@ class GuardedWrite:
                 params.update(
                     {_name(number, index, n): v for n, v in row.items() if n not in shared}
                 )
-        combined = _combined((self.columns, tuple(tables)))
-        return session.execute(combined, params, execution_options=WHOLE_WRITE).first() is not None
+        combined = _combined((self.columns, tuple(tables), tuple(self.selected)))
+        found = session.connection().execute(combined, params, execution_options=WHOLE_WRITE)
+        return found.first() is not None
 
 
 def _name(table_number: int, row: int | None, column: str) -> str:
@@ -104,11 +140,17 @@ def _plain_insert(table: Table) -> Insert:
     return insert(table)
 
 
+@functools.lru_cache(maxsize=16)
+def _selected_insert(table: Table, names: tuple[str, ...], source: Select[Any]) -> Insert:
+    """`INSERT INTO table (names) SELECT …`, built once per table and SELECT."""
+    return insert(table).from_select(names, source)
+
+
 @functools.lru_cache(maxsize=128)
 def _combined(shape: Shape) -> Select[Any]:
     """`WITH moved AS (UPDATE games … RETURNING id), t0 AS (INSERT … SELECT … FROM moved), …
     SELECT id FROM moved`, built once per shape: a row if the guard held."""
-    columns, tables = shape
+    columns, tables, selected = shape
     moved = compare_and_set(columns).returning(_GAMES.c.id).cte("moved")
     inserts = []
     for number, (table, names, count, shared) in enumerate(tables):
@@ -125,4 +167,7 @@ def _combined(shape: Shape) -> Select[Any]:
         ]
         source = rows[0] if count == 1 else union_all(*rows)
         inserts.append(insert(table).from_select(names, source).cte(f"t{number}"))
+    for number, (table, names, chosen) in enumerate(selected):
+        guarded = chosen.where(select(moved.c.id).exists())
+        inserts.append(insert(table).from_select(names, guarded).cte(f"s{number}"))
     return select(moved.c.id).add_cte(*inserts)

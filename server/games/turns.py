@@ -24,7 +24,7 @@ from server.db import single_statement_write, write_transaction
 from server.domain import Conflict
 from server.games import notify, positions
 from server.games.computers import computer_to_move
-from server.games.guarded import GuardedWrite
+from server.games.guarded import GuardedWrite, combines
 from server.games.store import (
     active_seat,
     conflict,
@@ -148,7 +148,13 @@ def write_change(
     write.insert(_TURNS, [_turn_row(entry)])
     write.insert(outgoing.TABLE, outgoing.event_rows(config, events))
     players = values["state"]["players"]  # the recipients' names, from the snapshot
-    write.insert(pings.TABLE, pings.rows_for_events(session, events, players))
+    selected = (
+        pings.selected_for_events(events, players) if combines(session.get_bind().dialect) else None
+    )
+    if selected is not None:  # found by the write itself: no query for the channels first
+        write.insert_selected(pings.TABLE, pings.SELECTED_COLUMNS, *selected)
+    else:
+        write.insert(pings.TABLE, pings.rows_for_events(session, events, players))
     if remembered is not None:
         write.insert(idempotency.TABLE, [remembered])
     if not write.apply(session):

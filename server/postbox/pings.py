@@ -14,7 +14,22 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, delete, insert, or_
+from sqlalchemy import (
+    Integer,
+    Select,
+    String,
+    Text,
+    and_,
+    any_,
+    bindparam,
+    cast,
+    delete,
+    func,
+    insert,
+    literal_column,
+    or_,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlmodel import Session, col, select
 
 from server.models import (
@@ -22,6 +37,7 @@ from server.models import (
     ChannelDelivery,
     GameSeat,
     Player,
+    select_columns,
     stored_id,
     table_of,
     utcnow,
@@ -67,6 +83,18 @@ DISABLED = "disabled"
 #: The deliveries, written with a plain INSERT (a turn writes them in its one statement).
 TABLE = table_of(ChannelDelivery)
 _INSERT = insert(TABLE)
+
+_CHANNELS = table_of(Channel)
+_PLAYERS = table_of(Player)
+#: The active channels of the players named `names`, with their owner's name: what every
+#: turn asks. Built once, in Core: building the statement and its cache key for each turn,
+#: and the ORM's handling of its result, cost more than running it.
+_CHANNELS_BY_NAME = (
+    select(_PLAYERS.c.name, _CHANNELS.c.id, _CHANNELS.c.events)
+    .join(_CHANNELS, _CHANNELS.c.player_id == _PLAYERS.c.id)
+    .where(_CHANNELS.c.state == ACTIVE, _PLAYERS.c.name.in_(bindparam("names", expanding=True)))
+    .order_by(_CHANNELS.c.id)
+)
 
 
 def new_delivery_id() -> str:
@@ -118,13 +146,8 @@ def rows_for_events(
     channel = (stored_id(Channel.id), Channel.events)
     found: list[tuple[int, int | None, int, Any]]  # (game, seat, channel, its events)
     if players is not None:
-        names = {players[event.seat] for event, _ in wanted}
-        by_name = session.exec(
-            select(Player.name, *channel)
-            .join(Channel, col(Channel.player_id) == Player.id)
-            .where(Channel.state == ACTIVE, col(Player.name).in_(names))
-            .order_by(col(Channel.id))
-        ).all()
+        names = sorted({players[event.seat] for event, _ in wanted})
+        by_name = session.connection().execute(_CHANNELS_BY_NAME, {"names": names}).all()
         found = [
             (event.game_id, event.seat, channel_id, taken)
             for event, _ in wanted
@@ -156,6 +179,76 @@ def rows_for_events(
         for game_id, seat, channel_id, taken in found
         if (game_id, seat) == (event.game_id, event.seat) and channel_event in taken
     ]
+
+
+#: The columns `DELIVERIES_SELECTED` gives, in order: those of `delivery_row` but `payload`
+#: (None, which the column stores as NULL, as it does when left out).
+SELECTED_COLUMNS = (
+    "channel_id",
+    "delivery_id",
+    "event",
+    "game_id",
+    "version",
+    "status",
+    "attempts",
+    "available_at",
+    "created_at",
+)
+#: On PostgreSQL, the deliveries of one event of one game for the players `ping_names`
+#: (in the order given): `rows_for_events`' query and rows as one SELECT, for a turn to
+#: insert in its one statement (`server.games.guarded`) instead of asking for the channels
+#: first — a round trip and a statement fewer. The delivery id is made by the database,
+#: of the same form as `new_delivery_id` (`gen_random_uuid`: PostgreSQL 13 or later).
+DELIVERIES_SELECTED = (
+    select_columns(
+        _CHANNELS.c.id,
+        func.concat(
+            literal_column("'msg_'"),
+            func.replace(
+                cast(func.gen_random_uuid(), Text), literal_column("'-'"), literal_column("''")
+            ),
+        ),
+        bindparam("ping_event", type_=String),
+        bindparam("ping_game_id", type_=Integer),
+        bindparam("ping_version", type_=Integer),
+        literal_column("'pending'"),
+        literal_column("0"),
+        bindparam("ping_now", type_=TABLE.c.available_at.type),
+        bindparam("ping_now", type_=TABLE.c.created_at.type),
+    )
+    .join_from(_PLAYERS, _CHANNELS, _CHANNELS.c.player_id == _PLAYERS.c.id)
+    .where(
+        _CHANNELS.c.state == literal_column(f"'{ACTIVE}'"),
+        _PLAYERS.c.name == any_(bindparam("ping_names", type_=ARRAY(String))),
+        cast(_CHANNELS.c.events, JSONB).has_key(bindparam("ping_event", type_=String)),
+    )
+    .order_by(
+        func.array_position(bindparam("ping_names", type_=ARRAY(String)), _PLAYERS.c.name),
+        _CHANNELS.c.id,
+    )
+)
+
+
+def selected_for_events(
+    events: Sequence[Event], players: Sequence[str]
+) -> tuple[Select[Any], dict[str, Any]] | None:
+    """`DELIVERIES_SELECTED` and its parameters for the deliveries `rows_for_events` would
+    give for `events` of one game whose players (by seat) are `players` — the same rows, in
+    the same order — or None when they are not of that form (no event a channel takes, or
+    events of more than one kind or version): `rows_for_events` then."""
+    wanted = [(event, _OF_EMAIL[event.kind]) for event in events if event.kind in _OF_EMAIL]
+    if not wanted or len({(e.game_id, e.version, kind) for e, kind in wanted}) != 1:
+        return None
+    first, kind = wanted[0]
+    names = list(dict.fromkeys(players[event.seat] for event, _ in wanted))
+    params = {
+        "ping_event": kind.value,
+        "ping_game_id": first.game_id,
+        "ping_version": first.version,
+        "ping_now": utcnow(),
+        "ping_names": names,
+    }
+    return DELIVERIES_SELECTED, params
 
 
 def queue_for_players(

@@ -70,7 +70,7 @@ def test_a_turn_reads_no_seats(api):
 
 
 @pytest.mark.postgres
-def test_a_turn_is_seven_statements_and_renders_nothing_four_on_postgresql(api):
+def test_a_turn_is_seven_statements_and_renders_nothing_three_on_postgresql(api):
     game_id, tokens = api.started_game("ann", "bob", "cid")
     state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
     mover = tokens[state["to_move"]]
@@ -85,14 +85,16 @@ def test_a_turn_is_seven_statements_and_renders_nothing_four_on_postgresql(api):
         )
     assert response.status_code == 201
     # the token's owner; the game; the recipients' channels (issue 26: by name, one indexed
-    # read); then the compare-and-set, the log entry, the events (one statement for all)
-    # and the idempotency record — on PostgreSQL those four are one statement
-    # (`server.games.guarded`)
-    assert "FROM players JOIN channels" in " ".join(seen[2].split()), seen[2]
+    # read); then the compare-and-set, the log entry, the events (one statement for all),
+    # the channels' pings and the idempotency record — on PostgreSQL the channels' read and
+    # those writes are one statement, which selects the pings itself (`server.games.guarded`)
     if get_engine(api.app).dialect.name == "postgresql":
-        assert len(seen) == 4, seen
-        assert " ".join(seen[3].split()).startswith("WITH moved AS (UPDATE games"), seen[3]
+        assert len(seen) == 3, seen
+        combined = " ".join(seen[2].split())
+        assert combined.startswith("WITH moved AS (UPDATE games"), combined
+        assert "FROM players JOIN channels" in combined, combined
     else:
+        assert "FROM players JOIN channels" in " ".join(seen[2].split()), seen[2]
         assert len(seen) == 7, seen
     assert not [s for s in seen if s.startswith("SELECT") and "idempotency_keys" in s]
     with Session(get_engine(api.app)) as session:
@@ -124,6 +126,6 @@ def test_a_turn_on_postgresql_is_one_write_outside_a_transaction(api):
         )
     assert response.status_code == 201
     if get_engine(api.app).dialect.name == "postgresql":
-        assert after == [False, False, False, False]  # the channels' read stands alone too
+        assert after == [False, False, False]  # the owner, the game, the one write
     else:
         assert after[-1] is True  # the log entry's insert, inside the turn's transaction
