@@ -82,11 +82,16 @@ def request_language(player: Player | None) -> str:
 
 def use_for_request(player: Player | None) -> None:
     """Speak `request_language(player)` until the request ends (and the player's time zone,
-    if known): called before every request, and again when the API learns who calls."""
+    if known): called before every request, and again when the API learns who calls —
+    which changes nothing when the caller reads what the request already speaks (as most
+    do: the language they asked for, in UTC), and then costs nothing either."""
     zone_name = player.timezone if player is not None else DEFAULT_ZONE
+    language = request_language(player)
     if "_i18n_readers" not in g:
         g._i18n_readers = ExitStack()  # closed when the request ends: what was before is back
-    g._i18n_readers.enter_context(reading(request_language(player), zone_name))
+    elif (language, zone_name) == (i18n.current(), zone()):
+        return
+    g._i18n_readers.enter_context(reading(language, zone_name))
     flask_babel.refresh()
 
 

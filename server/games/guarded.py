@@ -50,20 +50,23 @@ class GuardedWrite:
 
     def apply(self, session: Session) -> bool:
         """Write it all (in the session's transaction, if it is in one); False (nothing
-        written) if the game moved on."""
+        written) if the game moved on. The statements run on the session's connection:
+        they are Core statements, and the ORM's handling of each (which looks for entities
+        in them) cost more than running it."""
         if session.get_bind().dialect.name == "postgresql":
             return self._apply_combined(session)
         return self._apply_one_by_one(session)
 
     def _apply_one_by_one(self, session: Session) -> bool:
         """The compare-and-set, then each table's insert if it held (SQLite's way)."""
-        guard = session.exec(
-            compare_and_set(self.columns), params=self.params, execution_options=WHOLE_WRITE
+        connection = session.connection()
+        guard = connection.execute(
+            compare_and_set(self.columns), self.params, execution_options=WHOLE_WRITE
         )
         if guard.rowcount != 1:
             return False
         for table, rows in self.rows:
-            session.execute(
+            connection.execute(
                 _plain_insert(table),
                 rows[0] if len(rows) == 1 else rows,
                 execution_options=WHOLE_WRITE,
@@ -90,7 +93,8 @@ class GuardedWrite:
                     {_name(number, index, n): v for n, v in row.items() if n not in shared}
                 )
         combined = _combined((self.columns, tuple(tables)))
-        return session.execute(combined, params, execution_options=WHOLE_WRITE).first() is not None
+        found = session.connection().execute(combined, params, execution_options=WHOLE_WRITE)
+        return found.first() is not None
 
 
 def _name(table_number: int, row: int | None, column: str) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlmodel import Session, col
 
 from server.models import Channel, GameSeat, Player, TalkEmails, TurnEmails
@@ -53,6 +53,23 @@ _PREFERENCES = tuple(
 )
 
 
+_ACTIVE_CHANNEL = and_(col(Channel.player_id) == Player.id, col(Channel.state) == ACTIVE)
+_COLUMNS = (
+    *_PREFERENCES,
+    col(Channel.id).label("channel_id"),
+    col(Channel.events).label("taken"),
+)
+#: The readers named `names`: what every turn asks. Built once and run on the session's
+#: connection: building the statement and its cache key for each turn, and the ORM's
+#: handling of its result, cost more than running it.
+_BY_NAME = (
+    select(col(Player.name), *_COLUMNS)
+    .outerjoin(Channel, _ACTIVE_CHANNEL)
+    .where(col(Player.name).in_(bindparam("names", expanding=True)))
+    .order_by(col(Channel.id))
+)
+
+
 def read(
     session: Session, events: Sequence[Event], players: Sequence[str] | None = None
 ) -> Readers:
@@ -60,26 +77,15 @@ def read(
     seats = {(event.game_id, event.seat) for event in events if _seated(event)}
     if not seats:
         return {}
-    active = and_(col(Channel.player_id) == Player.id, col(Channel.state) == ACTIVE)
-    columns = (
-        *_PREFERENCES,
-        col(Channel.id).label("channel_id"),
-        col(Channel.events).label("taken"),
-    )
     if players is not None:
-        names = {players[seat] for _, seat in seats}
-        by_name = session.execute(
-            select(col(Player.name), *columns)
-            .outerjoin(Channel, active)
-            .where(col(Player.name).in_(names))
-            .order_by(col(Channel.id))
-        ).all()
+        names = sorted({players[seat] for _, seat in seats})
+        by_name = session.connection().execute(_BY_NAME, {"names": names}).all()
         found = {(g, s): [r for r in by_name if r.name == players[s]] for g, s in seats}
     else:
         by_seat = session.execute(
-            select(col(GameSeat.game_id), col(GameSeat.seat), *columns)
+            select(col(GameSeat.game_id), col(GameSeat.seat), *_COLUMNS)
             .join(Player, col(Player.id) == GameSeat.player_id)
-            .outerjoin(Channel, active)
+            .outerjoin(Channel, _ACTIVE_CHANNEL)
             .where(
                 or_(*(and_(col(GameSeat.game_id) == g, col(GameSeat.seat) == s) for g, s in seats))
             )

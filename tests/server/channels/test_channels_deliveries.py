@@ -8,6 +8,7 @@ delivery."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -137,6 +138,57 @@ def test_a_turn_queues_the_next_players_ping_in_its_own_transaction(allowed: Api
     assert (row.event, row.game_id, row.version) == ("your_turn", game_id, played.json["version"])
     other = next(name for name in tokens if name != state["to_move"])
     assert channel(api, row.channel_id).url.endswith(f"/{other}")
+
+
+def test_a_change_pings_only_active_channels_that_take_it_in_seat_then_channel_order(
+    allowed: Api,
+) -> None:
+    """The pings a turn and a game's end queue (on PostgreSQL selected by the change's one
+    statement itself, `pings.selected_for_events`): one per active channel of each
+    recipient that takes the event, the recipients in seat order, each one's channels in
+    the order they were made; none for a disabled channel or one that does not take it."""
+    api = allowed
+    game_id, tokens = api.started_game("ann", "bob", "cid")
+    made: dict[str, list[dict[str, Any]]] = {name: [] for name in tokens}
+    for name, token in tokens.items():
+        for number, events in enumerate((["your_turn", "game_over"], ["game_over"], None)):
+            more = {} if events is None else {"events": events}
+            url = f"http://127.0.0.1:9/{name}/{number}"
+            made[name].append(add_channel(api, token, "webhook", url, **more))
+    with Session(get_engine(api.app)) as session:  # each player's third channel: disabled
+        for name in tokens:
+            session.get_one(Channel, made[name][2]["id"]).state = pings.DISABLED
+        session.commit()
+    state = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    mover = tokens[state["to_move"]]
+    hint = api.call("GET", f"/api/games/{game_id}/hints?n=1", mover).json["hints"][0]["turn"]
+    played = api.call(
+        "POST",
+        f"/api/games/{game_id}/turns",
+        mover,
+        json={"turn": hint, "version": state["version"]},
+    ).json
+    nxt = played["to_move"]
+    assert [(r.event, r.channel_id, r.version) for r in rows(api)] == [
+        ("your_turn", made[nxt][0]["id"], played["version"])
+    ]
+    for _ in range(2):  # two of three resign: the game is over
+        quitter = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json["to_move"]
+        assert api.call("POST", f"/api/games/{game_id}/resign", tokens[quitter]).status_code == 200
+    final = api.call("GET", f"/api/games/{game_id}", tokens["ann"]).json
+    assert final["status"] == "finished"
+    over = [(r.event, r.channel_id) for r in rows(api) if r.event == "game_over"]
+    assert over == [
+        ("game_over", made[name][number]["id"]) for name in final["players"] for number in (0, 1)
+    ]
+    delivered = rows(api)
+    assert all(
+        r.status == "pending" and r.attempts == 0 and r.game_id == game_id for r in delivered
+    )
+    assert all(r.payload is None for r in delivered)
+    ids = [r.delivery_id for r in delivered]
+    assert len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"msg_[0-9a-f]{32}", i) for i in ids), ids
 
 
 def test_410_disables_the_channel_and_tells_its_owner(allowed: Api) -> None:
