@@ -143,10 +143,10 @@ def test_a_turn_queues_the_next_players_ping_in_its_own_transaction(allowed: Api
 def test_a_change_pings_only_active_channels_that_take_it_in_seat_then_channel_order(
     allowed: Api,
 ) -> None:
-    """The pings a turn and a game's end queue (on PostgreSQL selected by the change's one
-    statement itself, `pings.selected_for_events`): one per active channel of each
-    recipient that takes the event, the recipients in seat order, each one's channels in
-    the order they were made; none for a disabled channel or one that does not take it."""
+    """The pings a turn and a game's end queue (from the readers' one read,
+    `server.postbox.recipients`): one per active channel of each recipient that takes the
+    event, the recipients in seat order, each one's channels in the order they were made;
+    none for a disabled channel or one that does not take it."""
     api = allowed
     game_id, tokens = api.started_game("ann", "bob", "cid")
     made: dict[str, list[dict[str, Any]]] = {name: [] for name in tokens}
