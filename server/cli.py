@@ -2,6 +2,12 @@
 
 Each command builds the app from the environment (`CAFE_*`), does one job and prints a
 one-line result; a refusal is one line on stderr and a non-zero exit, never a traceback.
+
+The checks run on a live database: `games check` reads each game together with its log in
+one snapshot of the database (`server.db.snapshot`, a `REPEATABLE READ` read-only
+transaction per game on PostgreSQL, one read transaction per game on SQLite), so a game
+that moved on after the listing, or while it was checked, is not reported inconsistent;
+`league check` reads the seasons, their games and the ratings in one such snapshot.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from server.apispec import refusal
 from server.app import create_app
 from server.clock import devclock, timesource
 from server.config import ConfigError, settings_of
-from server.db import get_engine
+from server.db import get_engine, snapshot
 from server.devserver import attached_settings, run_dev
 from server.domain import DomainError
 from server.games import turns
@@ -247,30 +253,37 @@ def tokens_create(
 @games_app.command("check")
 def games_check() -> None:
     """Replay every started game's log and compare it with the stored snapshot."""
-    flask_app = load_app()
-    bad = 0
-    with Session(get_engine(flask_app)) as session:
-        games = session.exec(
-            select(GameRecord)
+    engine = get_engine(load_app())
+    with Session(engine) as session:
+        game_ids = session.exec(
+            select(GameRecord.id)
             .where(col(GameRecord.state).is_not(None))
             .order_by(col(GameRecord.id))
         ).all()
-        for game in games:
-            problem = turns.check(session, game)
-            if problem is not None:
-                bad += 1
-                typer.echo(f"game {game.id}: {problem}")
-    typer.echo(f"{len(games)} games checked, {bad} inconsistent")
+    bad = 0
+    for game_id in game_ids:
+        problem = _check_game(engine, game_id)
+        if problem is not None:
+            bad += 1
+            typer.echo(f"game {game_id}: {problem}")
+    typer.echo(f"{len(game_ids)} games checked, {bad} inconsistent")
     if bad:
         raise typer.Exit(Exit.INTEGRITY)
+
+
+def _check_game(engine: Engine, game_id: int | None) -> str | None:
+    """Why the game's snapshot and its log disagree, the two read in one snapshot of the
+    database: a turn played since the listing, or during the check, is no false alarm."""
+    with snapshot(engine) as session:
+        game = session.get(GameRecord, game_id)
+        return None if game is None else turns.check(session, game)
 
 
 @league_app.command("check")
 def league_check() -> None:
     """Recompute every season's standings, games left and moves, and every rating, from
     the finished games; report each difference (exit 3 if any)."""
-    flask_app = load_app()
-    with Session(get_engine(flask_app)) as session:
+    with snapshot(get_engine(load_app())) as session:  # a game finishing meanwhile: no alarm
         seasons, found = league_check_differences(session)
     for line in found:
         typer.echo(line)

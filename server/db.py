@@ -231,6 +231,25 @@ def single_statement_write(session: Session) -> Iterator[Session]:
 
 
 @contextmanager
+def snapshot(engine: Engine) -> Iterator[Session]:
+    """A session whose reads all see one snapshot of the database, for a check that compares
+    rows with each other while the service writes (`games check`: a game and its log): on
+    PostgreSQL a `REPEATABLE READ READ ONLY` transaction, on SQLite one read transaction
+    (WAL mode: its first read fixes what it sees). Rolled back at the end: it writes nothing."""
+    with engine.connect() as connection:
+        if connection.dialect.name == "postgresql":
+            # set before its transaction begins (on the connection itself, which it returns)
+            connection.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+        else:
+            connection.exec_driver_sql("BEGIN")  # sqlite3 begins none before a read itself
+        with Session(connection, expire_on_commit=False) as session:
+            yield session
+        connection.rollback()
+
+
+@contextmanager
 def _transactional(session: Session) -> Iterator[Session]:
     """`session`, unless it runs every statement on its own (autocommit): then a session of
     its own on the app's engine for the block."""

@@ -1,11 +1,12 @@
 """The weekly league digest, sent by the worker's sweep (`server.jobs.sweep`).
 
 A running season's `digest_due` (indexed) is set at its start to a week later. The sweep
-reads the seasons whose digest is due through that index, then takes each in its own short
-transaction: a compare-and-set moves `digest_due` on from the value it read (to the first
-weekly time after now: after a long outage one digest goes out, not one per missed week)
-and, only if that update took the row, the members' digests are queued in the same
-transaction (`server.league.emails.weekly_digest`). Of two workers, or two sweeps, only one
+takes the seasons whose digest is due through that index, each in its own short
+transaction that claims it as it lists it (`due_seasons`); then a compare-and-set moves
+`digest_due` on from the value it read (to the first weekly time after now: after a long
+outage one digest goes out, not one per missed week) and, only if that update took the
+row, the members' digests are queued in the same transaction
+(`server.league.emails.weekly_digest`). Of two workers, or two sweeps, only one
 moves a given `digest_due`, so a week's digest is queued once; a crash rolls back both.
 """
 
@@ -15,6 +16,7 @@ from datetime import datetime
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from server.config import Settings
 from server.db import write_transaction
@@ -23,16 +25,14 @@ from server.league.start import DIGEST_EVERY
 from server.models import League, Season, SeasonStatus, utcnow
 
 
-def due_seasons(session: Session, now: datetime, limit: int) -> list[tuple[int, datetime]]:
-    """(id, digest_due) of the running seasons whose digest is due, earliest first."""
-    rows = session.exec(
+def due_seasons(now: datetime) -> Select[int | None, datetime | None]:
+    """(id, digest_due) of the running seasons whose digest is due, earliest first: the
+    sweep claims them one at a time (`server.jobs.sweep`)."""
+    return (
         select(Season.id, Season.digest_due)
         .where(col(Season.digest_due) <= now, col(Season.status) == SeasonStatus.RUNNING)
-        .order_by(col(Season.digest_due))
-        .limit(limit)
-    ).all()
-    session.rollback()  # end the reading transaction: each season gets its own
-    return [(sid, due) for sid, due in rows if sid is not None and due is not None]
+        .order_by(col(Season.digest_due), col(Season.id))
+    )
 
 
 def next_due(due: datetime, now: datetime) -> datetime:

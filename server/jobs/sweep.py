@@ -1,11 +1,18 @@
 """The worker's sweep: due deadlines and due reminders, each acted on exactly once.
 
-A sweep reads what is due through the indexes on `games.deadline` and
-`games.reminder_due` (`WHERE … <= now ORDER BY … LIMIT n`: it costs what the due games cost,
-however many games are running), then handles each due game in its own short transaction
-that claims it (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so several workers share the work
-without waiting on each other; the writer lock on SQLite), re-checks inside the transaction
-that the same version is still due, and acts:
+A sweep takes what is due through the indexes on `games.deadline` and `games.reminder_due`
+(`WHERE … <= now ORDER BY … LIMIT 1`: it costs what the due games cost, however many games
+are running), one game at a time, each in its own short transaction that begins by claiming
+the earliest due game in the listing itself: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so a
+game another worker holds is passed over when listing and several workers take different
+due games instead of queueing behind the same ones (issue 25: a sweep that listed a batch
+first and claimed each later mostly found, in a second worker, the games the first held or
+had done — 4 workers timed games out no sooner than 1). The games a sweep has tried are
+left out of its next listings, so one it let go (nothing to do after all, its player held
+elsewhere) stays due for the next sweep without stopping this one. On SQLite, one writer at
+a time, the same query locks nothing and each game is written under the writer lock. Inside
+the transaction the handler re-checks that the same version is still due, and acts (the
+vacations with an email due and the seasons with a digest due are taken the same way):
 
 - a passed deadline: `server.games.timeouts.apply_timeout` (automatic vacation, a turn
   played for the player, or their removal), with the compare-and-set of a player's turn;
@@ -34,13 +41,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select, SelectOfScalar
 
 from server.clock import deadlines, store, vacations
 from server.clock.notices import queue
@@ -53,6 +61,7 @@ from server.models import (
     GameSeat,
     GameStatus,
     Player,
+    Season,
     Vacation,
     VacationKind,
     utcnow,
@@ -67,6 +76,8 @@ from server.transactions import retried
 #: batch (`Swept.more`) the worker sweeps again in its very next round, after that round's
 #: mail, rather than a sweep interval later.
 BATCH = 20
+#: A listing of due rows, earliest first (`_due`, `_due_notices`, `league_digest.due_seasons`).
+Due = Select[*tuple[Any, ...]] | SelectOfScalar[Any]
 #: Reminders due within this span for one player come as one email.
 TOGETHER = timedelta(hours=1)
 
@@ -106,29 +117,39 @@ def sweep(
     stop = None if budget is None else time.monotonic() + budget
     begun = 0
 
-    def handled(due: Sequence[Any]) -> Iterator[Any]:
-        """The items of `due` to act on: all of them, or those begun within the budget."""
+    def claimed(session: Session, due: Due, ident: Any) -> Iterator[Any]:
+        """The rows of `due` to act on, one at a time: each the earliest not tried yet in
+        this sweep, claimed by the transaction its handler then commits (`_claim_next`);
+        up to `limit` of them, and none begun once the budget is spent."""
         nonlocal begun
-        swept.more = swept.more or len(due) >= limit
-        for item in due:
+        tried: list[int] = []
+        while len(tried) < limit:
+            row = _claim_next(session, due, ident, tried)
+            if row is None:
+                return
             if stop is not None and begun and time.monotonic() >= stop:
+                session.rollback()  # let the claim go: the next sweep takes it
                 swept.more = True
                 return
             begun += 1
-            yield item
+            tried.append(row[0])
+            yield row
+        swept.more = True
 
     with Session(engine, expire_on_commit=False) as session:
-        for game_id, version in handled(_due(session, col(GameRecord.deadline), now, limit)):
+        for game_id, version in claimed(session, _due(GameRecord.deadline, now), GameRecord.id):
             outcome = _time_out(session, game_id, version, config=config)
             if outcome is not None:
                 swept.timeouts[outcome] += 1
-        for game_id, version in handled(_due(session, col(GameRecord.reminder_due), now, limit)):
+        reminders = _due(GameRecord.reminder_due, now)
+        for game_id, version in claimed(session, reminders, GameRecord.id):
             swept.reminders += remind(session, game_id, version, config=config)
-        for vacation_id in handled(_due_notices(session, now, limit)):
+        for (vacation_id,) in claimed(session, _due_notices(now), Vacation.id):
             notice = announce(session, vacation_id, config=config)
             if notice is not None:
                 swept.vacations[notice] += 1
-        for season_id, due in handled(league_digest.due_seasons(session, now, limit)):
+        seasons = league_digest.due_seasons(now)
+        for season_id, due in claimed(session, seasons, Season.id):
             queued = _send_digest(session, season_id, due, config=config)
             swept.league_digests += queued is not None
     return swept
@@ -140,13 +161,25 @@ _time_out = retried(timeouts.apply_timeout)
 _send_digest = retried(league_digest.send_digest)
 
 
-def _due(session: Session, column: Any, now: datetime, limit: int) -> list[tuple[int, int]]:
+def _claim_next(session: Session, due: Due, ident: Any, tried: list[int]) -> Any | None:
+    """The first row of `due` whose `ident` is not in `tried`, locked for the transaction
+    this begins (`FOR UPDATE SKIP LOCKED` on PostgreSQL: a row another transaction holds is
+    passed over, and the next one taken); None, the transaction ended, when none is left."""
+    if tried:
+        due = due.where(col(ident).not_in(tried))
+    row = session.execute(due.limit(1).with_for_update(skip_locked=True)).first()
+    if row is None:
+        session.rollback()
+    return row
+
+
+def _due(column: Any, now: datetime) -> Due:
     """(id, version) of the games whose `column` has come, earliest first (by its index)."""
-    rows = session.exec(
-        select(GameRecord.id, GameRecord.version).where(column <= now).order_by(column).limit(limit)
-    ).all()
-    session.rollback()  # end the reading transaction: each game gets its own
-    return [(game_id, version) for game_id, version in rows if game_id is not None]
+    return (
+        select(GameRecord.id, GameRecord.version)
+        .where(col(column) <= now)
+        .order_by(col(column), col(GameRecord.id))
+    )
 
 
 @retried
@@ -255,16 +288,13 @@ def _reminders_soon(
     ]
 
 
-def _due_notices(session: Session, now: datetime, limit: int) -> list[int]:
+def _due_notices(now: datetime) -> Due:
     """The ids of the vacations with an email due, earliest first (by the index)."""
-    ids = session.exec(
+    return (
         select(Vacation.id)
         .where(col(Vacation.notice_due) <= now)
-        .order_by(col(Vacation.notice_due))
-        .limit(limit)
-    ).all()
-    session.rollback()  # end the reading transaction: each vacation gets its own
-    return [vacation_id for vacation_id in ids if vacation_id is not None]
+        .order_by(col(Vacation.notice_due), col(Vacation.id))
+    )
 
 
 @retried

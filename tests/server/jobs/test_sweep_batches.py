@@ -1,22 +1,25 @@
 """The sweep in bounded batches (issue 25): a sweep takes at most a batch of each kind and
 begins nothing once its time budget is spent, says when more is due, and a worker then
 sweeps again in its very next round, after that round's mail; every due deadline is still
-handled exactly once."""
+handled exactly once; and two sweeps at once take different due games (PostgreSQL)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from server_support import Api
 from sqlalchemy import func
 from sqlmodel import Session, select
 
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
+from server.games import timeouts
 from server.jobs import worker as worker_module
-from server.jobs.sweep import sweep
+from server.jobs.sweep import Swept, sweep
 from server.jobs.worker import Worker
 from server.models import TurnRecord
 
@@ -84,3 +87,40 @@ def test_a_worker_with_more_due_sweeps_again_next_round_after_its_mail(
     assert entries(api.app, games) == [1, 1, 1]
     assert len(handler.messages) > sent  # each round's time-out emailed in its round
     assert worker.sweeps == 3
+
+
+def test_two_sweeps_at_once_take_different_games_and_together_all(postgres_app, clock, monkeypatch):
+    """While the first sweep holds its first game, the second sweeps: it passes over that
+    game when listing and takes the next ones, and the first then goes on past the ones the
+    second did. Before, both listed the same batch and the second found most of it held or
+    done: of 2 batches' worth of due games, the two sweeps together timed out one batch."""
+    api = Api(postgres_app, postgres_app.test_client())
+    batch = 3
+    games = late_games(api, clock, 2 * batch)
+    engine, config = get_engine(postgres_app), settings_of(postgres_app)
+    holding, second_done = threading.Event(), threading.Event()
+    act = timeouts._act
+
+    def act_holding_the_first(session, game, config):
+        if threading.current_thread().name == "first" and not holding.is_set():
+            holding.set()  # the first sweep holds this game's row until the second is done
+            assert second_done.wait(30)
+        return act(session, game, config)
+
+    monkeypatch.setattr(timeouts, "_act", act_holding_the_first)
+    done: dict[str, Swept] = {}
+
+    def first() -> None:
+        done["first"] = sweep(engine, config, limit=batch)
+
+    thread = threading.Thread(target=first, name="first")
+    thread.start()
+    try:
+        assert holding.wait(30)
+        done["second"] = sweep(engine, config, limit=batch)
+    finally:
+        second_done.set()
+        thread.join(30)
+    assert [sum(done[who].timeouts.values()) for who in ("first", "second")] == [batch, batch]
+    assert entries(postgres_app, games) == [1] * (2 * batch)  # every game once
+    api.close()

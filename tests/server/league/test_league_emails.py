@@ -202,7 +202,7 @@ def test_two_workers_claiming_one_digest_queue_it_once(api, clock):
     clock.advance(WEEK)
     engine, config = get_engine(api.app), settings_of(api.app)
     with Session(engine) as session:
-        [(season_id, due)] = digest.due_seasons(session, clock(), 10)
+        [(season_id, due)] = session.exec(digest.due_seasons(clock())).all()
     with Session(engine) as first, Session(engine) as second:
         assert digest.send_digest(first, season_id, due, config=config) == len(NAMES)
         assert digest.send_digest(second, season_id, due, config=config) is None
