@@ -29,6 +29,7 @@ OWN_MODULES = {
     "test_request_languages.py": "i18n",
     "test_secret_key.py": "config",
     "test_server_cli.py": "cli",
+    "test_server_cli_checks.py": "cli",
     "test_server_config.py": "config",
     "test_signin_limits.py": "throttle",
     "test_signin_requests.py": "signin",
