@@ -148,8 +148,11 @@ class Cafe:
 
     def sign_up(self, name: str) -> Player:
         """A fresh player (`name` plus a unique suffix) registered and signed in with `cafe`,
-        in a profile of its own name."""
-        unique = f"{name}{uuid.uuid4().hex[:6]}"
+        in a profile of its own name. The suffix ends in a digit: a name of letters only
+        ("cideddffc") would read as a word to the tests that look for English left in a
+        translated run."""
+        drawn = uuid.uuid4().hex
+        unique = f"{name}{drawn[:5]}{int(drawn[5:], 16) % 10}"
         player = Player(self, unique, f"{unique}@example.com")
         registered = player.run("register", unique, player.email, "--server", self.server.url)
         assert registered.exit_code == 0, registered.output
