@@ -16,10 +16,13 @@ The traffic: Locust, headless, running `benchmarks/load_locust.py` (state, hints
 with their version, a few stale, lists with ETags, pages) at `--turn-rate` turns a second
 for `--duration` seconds; beside it, every `--mail-in-every` seconds a turn emailed as a
 reply through `cafe-server mail-in`. `--fault` does one thing to the deployment a third
-of the way in: `worker-kill` (SIGKILL one worker: its claimed mail is taken over when its
-lease, `--lease`, runs out), `web-kill` (SIGKILL one gunicorn process: its clients send
-again with their idempotency keys) or `pg-terminate` (`pg_terminate_backend` on every
-connection of the deployment: requests and workers reconnect).
+of the way in, `--kills` times `--kill-every` seconds apart: `worker-kill` (SIGKILL a
+worker, another each time: its claimed mail is taken over when its lease, `--lease`, runs
+out), `web-kill` (SIGKILL a gunicorn process, which its master replaces: the requests it
+was serving are cut, and their clients send them again, a turn with its idempotency key;
+several kills make sure some turns are cut mid-flight, which Locust's ledger counts) or
+`pg-terminate` (`pg_terminate_backend` on every connection of the deployment: requests and
+workers reconnect).
 
 After the traffic the clock stops and the workers are given until the outbox and the due
 deadlines are settled (at most `--settle` seconds), then `cafe-server games check` and
@@ -106,6 +109,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     add("--output", type=Path, help="write the figures to this JSON file")
     add("--fault", choices=FAULTS, help="what to do to the deployment a third of the way in")
+    add("--kills", type=int, default=1, help="times the fault is done (worker-kill: < --workers)")
+    add("--kill-every", type=float, default=3, help="seconds between two of the faults")
     add("--seed", type=int, default=1, help="seeds the tables and Locust's choices")
     add("--clock-rate", type=float, default=24, help="development clock seconds per second")
     add("--mail-in-every", type=float, default=2, help="seconds between emailed turns")
@@ -114,7 +119,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     add("--sweep", type=int, default=10, help="seconds between a worker's sweeps")
     add("--settle", type=int, default=180, help="seconds the workers get to settle after")
     add("--folder", type=Path, help="keep the logs and CSV in this folder (None: a temporary one)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.kills < 1:
+        parser.error("--kills must be at least 1")
+    if args.fault == "worker-kill" and args.kills >= args.workers:
+        parser.error(f"--kills {args.kills} would leave none of the {args.workers} workers")
+    return args
 
 
 # --- the SMTP sink -------------------------------------------------------------------
@@ -339,18 +349,19 @@ class Sampler(Beside):
                 self.waits[f"{kind}:{event}: {' '.join(query.split())}"] += 1
 
 
-def inject(fault: str, run: Deployment, engine: Any, database: str) -> dict[str, Any]:
-    """Do `fault` to the deployment now; what was done."""
+def inject(fault: str, run: Deployment, engine: Any, database: str, kill: int) -> dict[str, Any]:
+    """Do `fault` to the deployment now, for the `kill`-th time (from 0); what was done."""
     at = time.time()
     if fault == "worker-kill":
-        os.kill(run.workers[0].pid, signal.SIGKILL)
+        victim = run.workers[kill]
+        os.kill(victim.pid, signal.SIGKILL)
         with create_engine(run.url).connect() as connection:  # the rows under a live lease
             claimed = connection.execute(
                 text(
                     "SELECT count(*) FROM outbox WHERE status = 'sending' AND claimed_until > now()"
                 )
             ).scalar()
-        return {"fault": fault, "at": at, "killed": run.workers[0].pid, "claimed_then": claimed}
+        return {"fault": fault, "at": at, "killed": victim.pid, "claimed_then": claimed}
     if fault == "web-kill":
         victim = run.web_processes()[0]
         victim.send_signal(signal.SIGKILL)
@@ -496,10 +507,12 @@ def measure(run: Deployment, engine: Any, admin: Any) -> dict[str, Any]:
     mail_in = MailIn(run, roster, rng, args.mail_in_every, stop)
     sampler = Sampler(admin, database, stop)
     scans = table_scans(engine)
-    fault: dict[str, Any] = {}
+    faults: list[dict[str, Any]] = []
     if args.fault:
         act = functools.partial(inject, args.fault, run, admin, database)
-        threading.Timer(args.duration / 3, lambda: fault.update(act())).start()
+        for kill in range(args.kills):
+            at = args.duration / 3 + kill * args.kill_every
+            threading.Timer(at, lambda kill=kill: faults.append(act(kill))).start()
     for thread in (mover, mail_in, sampler):
         thread.start()
     usage = Usage(run)
@@ -521,7 +534,7 @@ def measure(run: Deployment, engine: Any, admin: Any) -> dict[str, Any]:
         "mail_in": mail_in,
         "sampler": sampler,
         "machine": machine,
-        "fault": fault,
+        "faults": faults,
         "settled": settled,
         "seeded": seeded,
         "tables": table_scans(engine, scans),

@@ -105,8 +105,8 @@ def errors(prefix: Path) -> dict[str, int]:
     with Path(f"{prefix}_failures.csv").open() as failures:
         for row in csv.DictReader(failures):
             said, count = row["Error"], int(row["Occurrences"])
-            if "no answer" in said:
-                kinds["no answer (sent again)"] += count
+            if "no answer" in said:  # by request and status: which were cut, and how
+                kinds[f"{row['Name']}: {said}"] += count
             elif "unexpected 5" in said:
                 kinds["5xx"] += count
             else:
@@ -242,7 +242,7 @@ def report(
     mail_in: Any,
     sampler: Any,
     machine: dict[str, Any],
-    fault: dict[str, Any],
+    faults: list[dict[str, Any]],
     checks: dict[str, Any],
     settled: float,
     due: dict[str, int],
@@ -263,7 +263,7 @@ def report(
         "timeouts": timeouts(engine, clock, args["sweep"], due),
         "checks": checks,
         "logs": log_counts(logs),
-        "fault": fault,
+        "faults": faults,
         "database": {
             "connections_max": max(sampler.connections, default=0),
             "connections_median": statistics.median(sampler.connections or [0]),
@@ -307,7 +307,7 @@ def print_figures(figures: dict[str, Any]) -> None:
             f"{name:<20} {row['count']:>7} {row['per_second']:>6} {row['failures']:>5} "
             f"{row['p50_ms']!s:>6} {row['p95_ms']!s:>6} {row['p99_ms']!s:>6}"
         )
-    for part in ("errors", "turns", "mail", "timeouts", "checks", "logs", "fault", "machine"):
+    for part in ("errors", "turns", "mail", "timeouts", "checks", "logs", "faults", "machine"):
         print(f"{part}: {figures[part]}")
     print(f"database: { {k: v for k, v in figures['database'].items() if k != 'scans'} }")
     for target, met in figures["verdict"].items():

@@ -20,6 +20,8 @@ KNOBS = (
     "--database-url",
     "--output",
     "--fault",
+    "--kills",
+    "--kill-every",
     "--seed",
 )
 
@@ -36,3 +38,24 @@ def test_the_load_benchmark_loads_and_documents_its_knobs():
     missing = [knob for knob in KNOBS if knob not in shown.stdout]
     assert not missing, shown.stdout
     assert all(fault in shown.stdout for fault in ("worker-kill", "web-kill", "pg-terminate"))
+
+
+def test_the_load_benchmark_refuses_to_kill_every_worker():
+    refused = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "load.py"),
+            "--fault",
+            "worker-kill",
+            "--workers",
+            "2",
+            "--kills",
+            "2",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2
+    assert "--kills 2 would leave none of the 2 workers" in refused.stderr
