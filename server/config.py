@@ -103,6 +103,7 @@ class Settings(BaseSettings):
     )
 
     database_url: str  # default: the SQLite file `cafe.db` of the instance folder
+    database_pgbouncer: Switch = False  # PostgreSQL is reached through PgBouncer (transaction mode)
     secret_key: str = DEV_SECRET_KEY
     secret_key_old: str = ""  # earlier keys, comma-separated: they verify, never sign
     development: bool = False  # `cafe-server dev`: the development key is allowed
@@ -180,6 +181,11 @@ class Settings(BaseSettings):
             raise ConfigError(
                 f"CAFE_DATABASE_URL={self.database_url!r}: use sqlite:///path/to/file.db "
                 "or postgresql+psycopg://user@host/dbname"
+            )
+        if self.database_pgbouncer and not self.database_url.startswith("postgresql"):
+            raise ConfigError(
+                "CAFE_DATABASE_PGBOUNCER=1 is for PostgreSQL behind PgBouncer; "
+                f"CAFE_DATABASE_URL={self.database_url!r} is not PostgreSQL"
             )
         try:
             assert self.channels_allowed is not None

@@ -12,7 +12,11 @@ change that grows a second statement fails loudly on SQLite too, instead of sile
 its atomicity on PostgreSQL only (docs/speed.md).
 
 SQLite connections get WAL mode (readers never block the writer), a busy timeout (writers
-queue instead of failing at once) and foreign keys; PostgreSQL is used as configured.
+queue instead of failing at once) and foreign keys; PostgreSQL is used as configured. Behind
+PgBouncer in transaction mode (`CAFE_DATABASE_PGBOUNCER`), where consecutive transactions of
+one connection may run on different server connections, nothing is kept on a server
+connection between transactions: psycopg prepares no statements, and no setting is passed
+when a connection starts (PgBouncer refuses startup options it does not track).
 
 SQLite has one writer at a time, and a writer that finds the lock taken polls for it with
 growing sleeps (1 ms up to 100 ms): under a few concurrent turns, that sleeping, not the work,
@@ -44,7 +48,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
-from server.config import settings_of
+from server.config import Settings, settings_of
 
 log = logging.getLogger(__name__)
 
@@ -135,17 +139,38 @@ def _guard_writes(
         )
 
 
-def make_engine(url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True) -> Engine:
+def engine_of(config: Settings, *, durable: bool = True) -> Engine:
+    """The engine `config` asks for (`make_engine`): its database, SQLite's busy timeout, and
+    whether PgBouncer stands in front."""
+    return make_engine(
+        config.database_url,
+        busy_timeout_ms=config.sqlite_busy_timeout,
+        durable=durable,
+        pgbouncer=config.database_pgbouncer,
+    )
+
+
+def make_engine(
+    url: str, *, busy_timeout_ms: int = 30_000, durable: bool = True, pgbouncer: bool = False
+) -> Engine:
     """An engine for `url`, tuned for SQLite when it is one.
 
     `hide_parameters` keeps bound values out of database error messages: a snapshot holds
     the bag's order, and an error message may end up in a log. `durable=False` (the mail
     worker's bookkeeping) lets a commit return before it reaches the disk: it survives a
     crash of the process, and only a power loss can undo the last few — for the worker,
-    at worst a message is sent again, with its same Message-ID.
+    at worst a message is sent again, with its same Message-ID. Behind PgBouncer
+    (`pgbouncer`) that is a startup option it refuses, so there every commit is durable
+    (a role of the workers' own with `synchronous_commit = off` gives it back), and psycopg
+    prepares no statements: a prepared statement lives on one server connection, and the
+    next transaction may run on another.
     """
     if not url.startswith("sqlite"):
-        options = {} if durable else {"options": "-c synchronous_commit=off"}
+        options: dict[str, Any] = {}
+        if pgbouncer:
+            options["prepare_threshold"] = None
+        elif not durable:
+            options["options"] = "-c synchronous_commit=off"
         return _guarded(
             create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=options)
         )
@@ -263,9 +288,7 @@ def _transactional(session: Session) -> Iterator[Session]:
 
 def init_app(app: Flask) -> None:
     """Create the app's engine and close each request's session when the request ends."""
-    engine = make_engine(
-        settings_of(app).database_url, busy_timeout_ms=settings_of(app).sqlite_busy_timeout
-    )
+    engine = engine_of(settings_of(app))
     app.extensions["cafe_engine"] = engine
     app.extensions["cafe_reader"] = (
         engine.execution_options(isolation_level="AUTOCOMMIT")

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlmodel import SQLModel
 
 from server import migrate
 
@@ -36,3 +37,13 @@ def scratch_postgres(admin_url: str, prefix: str, *, durable: bool = True) -> It
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def empty_tables(url: str) -> None:
+    """Delete every row of the database at `url` (much faster than TRUNCATE on tables this
+    small): a test's fresh start on the session's database."""
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            connection.execute(table.delete())
+    engine.dispose()

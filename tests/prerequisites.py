@@ -2,10 +2,10 @@
 
 The browser tests drive Debian's Chromium (`/usr/bin/chromium`) and fetch axe-core with
 `npm`; the serving test runs nginx in front of gunicorn; with `CAFE_TEST_DATABASE_URL` set,
-the tests also run on that PostgreSQL server. Each missing program is installed through
-the system's package manager where that can be done here (`apt-get`, as root); otherwise,
-and for a database that does not answer, this stops at once with one line saying what to
-install or start — instead of a wall of failing tests.
+the tests also run on that PostgreSQL server, once through PgBouncer in front of it. Each
+missing program is installed through the system's package manager where that can be done
+here (`apt-get`, as root); otherwise, and for a database that does not answer, this stops
+at once with one line saying what to install or start — instead of a wall of failing tests.
 
     python tests/prerequisites.py      (`make test` runs it; exit 1 when something is missing)
 """
@@ -44,6 +44,8 @@ NEEDS = (
     Need("npm, which fetches axe-core for the browser tests", "npm", commands=("npm",)),
     Need("nginx for the serving test", "nginx", commands=("nginx",),
          paths=("/usr/sbin/nginx", "/usr/local/sbin/nginx")),
+    Need("PgBouncer for the pooled-database test", "pgbouncer", commands=("pgbouncer",),
+         paths=("/usr/sbin/pgbouncer",)),
 )  # fmt: skip
 
 #: How a process is run: `subprocess.run`, or a stand-in in the tests.

@@ -21,6 +21,7 @@ TESTS = ROOT / "tests" / "server"
 OWN_MODULES = {
     "test_accounts_api.py": "accounts",
     "test_app_factory.py": "app",
+    "test_db_pgbouncer.py": "db",
     "test_db_writes.py": "db",
     "test_devserver.py": "devserver",
     "test_gunicorn_config.py": "gunicorn_config",

@@ -1,5 +1,5 @@
 """`make test` on a fresh machine: what the tests need beyond Python (Chromium, npm,
-nginx; a PostgreSQL that answers when one is named) is installed with apt-get as root, or
+nginx, PgBouncer; a PostgreSQL that answers when one is named) is installed with apt-get as root, or
 else the run stops at once with one line saying what to install (`tests/prerequisites.py`)."""
 
 from __future__ import annotations
@@ -106,11 +106,13 @@ def test_a_named_database_must_answer(tmp_path: Path) -> None:
 def test_the_needs_are_where_the_tests_look() -> None:
     browser = (ROOT / "tests" / "e2e" / "test_browser.py").read_text()
     serving = (ROOT / "tests" / "deploy_support.py").read_text()  # test_serving's nginx
-    chromium, npm, nginx = NEEDS
+    pooled = (ROOT / "tests" / "server" / "test_db_pgbouncer.py").read_text()
+    chromium, npm, nginx, pgbouncer = NEEDS
     assert re.search(rf'^CHROMIUM = "{chromium.paths[0]}"$', browser, re.MULTILINE)
     assert '["npm", "install"' in browser and npm.commands == ("npm",)
     assert 'shutil.which("nginx")' in serving
     assert all(f'"{path}"' in serving for path in nginx.paths)
+    assert f'shutil.which("pgbouncer") or "{pgbouncer.paths[0]}"' in pooled
 
 
 def test_on_this_machine_it_passes_quietly() -> None:

@@ -20,7 +20,7 @@ from sqlmodel import Session
 from cafe.render import quantities
 from server.clock import timesource
 from server.config import ConfigError, settings_of
-from server.db import make_engine
+from server.db import engine_of
 from server.models import DevClock, iso
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ def init_app(app: Flask) -> None:
         raise ConfigError(
             "CAFE_DEV_CLOCK=1 needs a database that processes share: a SQLite file or PostgreSQL"
         )
-    engine = make_engine(url, busy_timeout_ms=settings_of(app).sqlite_busy_timeout)
+    engine = engine_of(settings_of(app))
     app.extensions["cafe_dev_clock"] = engine
     timesource.install_dev_offset(lambda: read_offset(engine))
     log.warning("%s", WARNING)

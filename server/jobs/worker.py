@@ -57,7 +57,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from server.config import Settings
-from server.db import make_engine
+from server.db import engine_of
 from server.jobs import computers, deliveries, digest, outbox, retention, sweep, talk_mail
 from server.mail import events, quota
 from server.mail.sending import Mailer, describe, held_back, is_permanent, send_all, stop
@@ -129,9 +129,7 @@ def smtp_offers_utf8(config: Settings) -> bool:
 
 def worker_engine(config: Settings) -> Engine:
     """The worker's own engine: its commits need not wait for the disk (`make_engine`)."""
-    return make_engine(
-        config.database_url, busy_timeout_ms=config.sqlite_busy_timeout, durable=False
-    )
+    return engine_of(config, durable=False)
 
 
 class Worker:

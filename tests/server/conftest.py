@@ -16,10 +16,9 @@ import pytest
 from flask import Flask, Response
 from flask import request as flask_request
 from flask.testing import FlaskClient
-from postgres_support import scratch_postgres
+from postgres_support import empty_tables, scratch_postgres
 from server_support import TEST_CONFIG, Api, free_port, openapi_path
 from smtp_support import Catchers
-from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
 from server import apispec
@@ -64,15 +63,6 @@ def postgres_url() -> Iterator[str]:
         yield url
 
 
-def _empty(url: str) -> None:
-    """Delete every row (much faster than TRUNCATE on tables this small)."""
-    engine = create_engine(url)
-    with engine.begin() as connection:
-        for table in reversed(SQLModel.metadata.sorted_tables):
-            connection.execute(table.delete())
-    engine.dispose()
-
-
 @pytest.fixture
 def sqlite_url() -> str:
     """The SQLite database of the `app` fixture (modules that need threads use a file)."""
@@ -96,7 +86,7 @@ def app(request: pytest.FixtureRequest, backend: str) -> Iterator[Flask]:
     """The app on an empty database: in-memory SQLite, or the session's PostgreSQL database."""
     if backend == "postgresql":
         url = request.getfixturevalue("postgres_url")
-        _empty(url)
+        empty_tables(url)
     else:
         url = request.getfixturevalue("sqlite_url")
     flask_app = create_app({**TEST_CONFIG, "DATABASE_URL": url})
@@ -126,7 +116,7 @@ def app(request: pytest.FixtureRequest, backend: str) -> Iterator[Flask]:
 def postgres_app(postgres_url: str) -> Iterator[Flask]:
     """The app on the session's PostgreSQL database, emptied: for tests of what happens on
     PostgreSQL only (row locks between processes, connections the server ends)."""
-    _empty(postgres_url)
+    empty_tables(postgres_url)
     flask_app = create_app({**TEST_CONFIG, "DATABASE_URL": postgres_url})
     yield flask_app
     get_engine(flask_app).dispose()

@@ -63,6 +63,7 @@ def test_overrides_win_over_the_environment(tmp_path):
         ({"CAFE_SMTP_PORT": "twenty"}, "CAFE_SMTP_PORT"),
         ({"CAFE_SMTP_TLS": "tls"}, "CAFE_SMTP_TLS"),
         ({"CAFE_DATABASE_URL": "mysql://x"}, "CAFE_DATABASE_URL"),
+        ({"CAFE_DATABASE_PGBOUNCER": "1"}, "CAFE_DATABASE_PGBOUNCER=1 is for PostgreSQL"),
     ],
 )
 def test_bad_settings_are_refused_by_name(tmp_path, environ, named):
