@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from cafe.render import quantities
@@ -22,6 +23,7 @@ from server.clock import timesource
 from server.config import ConfigError, settings_of
 from server.db import engine_of
 from server.models import DevClock, iso
+from server.transactions import outage
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,28 @@ def read_offset(engine: Engine) -> timedelta:
     with engine.connect() as connection:
         seconds = connection.execute(_READ).scalar()
     return timedelta(seconds=seconds or 0)
+
+
+class LastOffset:
+    """The offset of `engine`'s development clock, read anew each time it is asked: the
+    process's offset reader (`timesource.install_dev_offset`). When a read meets a database
+    that cannot be reached, or a connection that broke under it, the offset read last is
+    the answer: the time is then at most as stale as the last `cafe-server clock` move,
+    and what asked the time (a response's time stamp, in a hook where the error would end
+    the request with a 500) goes on; whatever needs the database fails on its own."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.last: timedelta | None = None
+
+    def __call__(self) -> timedelta:
+        try:
+            self.last = read_offset(self.engine)
+        except DBAPIError as error:
+            if self.last is None or not outage(error):
+                raise
+            log.warning("development clock unread (%s): its last offset is used", error.orig)
+        return self.last
 
 
 def write_offset(engine: Engine, offset: timedelta) -> None:
@@ -106,5 +130,5 @@ def init_app(app: Flask) -> None:
         )
     engine = engine_of(settings_of(app))
     app.extensions["cafe_dev_clock"] = engine
-    timesource.install_dev_offset(lambda: read_offset(engine))
+    timesource.install_dev_offset(LastOffset(engine))
     log.warning("%s", WARNING)

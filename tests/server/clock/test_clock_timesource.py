@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from server_support import TEST_CONFIG
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
 from server import migrate
@@ -141,3 +144,28 @@ def test_healthz_says_nothing_of_a_clock_that_is_off(client):
 def test_an_in_memory_database_cannot_keep_a_shared_clock():
     with pytest.raises(ConfigError, match="needs a database that processes share"):
         create_app({**TEST_CONFIG, "DATABASE_URL": "sqlite://", "DEV_CLOCK": True})
+
+
+def test_a_broken_connection_leaves_the_development_clock_at_its_last_offset(postgres_url, caplog):
+    """The connection under the clock's read is ended by the server (as under a load test's
+    `pg_terminate_backend`): that read answers the last offset, logged; the next reads
+    again. Without a pre-ping, so that the read itself meets the ended connection."""
+    engine, other = create_engine(postgres_url), create_engine(postgres_url)
+    nowhere = create_engine("postgresql+psycopg://postgres@127.0.0.1:1/none")
+    with pytest.raises(OperationalError):  # nothing read yet: nothing to fall back on
+        devclock.LastOffset(nowhere)()
+    devclock.write_offset(other, timedelta(hours=5))
+    reader = devclock.LastOffset(engine)
+    assert reader() == timedelta(hours=5)
+    with engine.connect() as connection:  # the connection the reader uses, pooled
+        pid = connection.execute(text("SELECT pg_backend_pid()")).scalar()
+    with other.connect() as connection:
+        connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    devclock.write_offset(other, timedelta(hours=6))
+    with caplog.at_level(logging.WARNING, logger="server.clock.devclock"):
+        assert reader() == timedelta(hours=5)
+    assert "development clock unread" in caplog.text
+    assert reader() == timedelta(hours=6)
+    devclock.write_offset(other, timedelta(0))
+    for each in (engine, other, nowhere):
+        each.dispose()
