@@ -39,6 +39,7 @@ from server.models import (
     GameSeat,
     GameStatus,
     League,
+    LogEntry,
     Player,
     Season,
     TurnRecord,
@@ -293,7 +294,7 @@ def standing_json(standing: Any, left: Departure | None = None) -> dict[str, Any
     return {**{name: getattr(standing, name) for name in fields}, "left": left}
 
 
-def departures(session: Session, game: GameRecord, entry: TurnRecord) -> dict[str, Departure]:
+def departures(session: Session, game: GameRecord, entry: LogEntry) -> dict[str, Departure]:
     """How each player out of the game left it, by name, read from the log (the last entry
     of each of them tells) with `entry`, the change being written, last."""
     assert game.state is not None

@@ -3,6 +3,7 @@ the bag's order nor the seed leaks before the end — in any response or email."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -10,7 +11,14 @@ from sqlmodel import Session, select
 
 from server.db import get_engine
 from server.games import turns
-from server.models import GameRecord, IdempotencyKey, OutboxMessage, TurnRecord
+from server.models import (
+    GameRecord,
+    IdempotencyKey,
+    LogEntry,
+    OutboxMessage,
+    TurnRecord,
+    table_of,
+)
 from server.postbox import outgoing
 
 SEPARATORS = (" ", ",", ", ", '","', '", "', "\n")
@@ -150,3 +158,11 @@ def test_a_whole_two_player_game(api):
 )
 def test_whole_games_with_variants(api, names, options):
     check_whole_game(api, names, options)
+
+
+def test_a_log_entry_writes_every_column_of_the_log_but_its_id():
+    """`LogEntry`, the plain object a change writes to the log with a Core INSERT, has the
+    log table's columns (but the id it gets there), so a column added to `TurnRecord`
+    cannot be left out of what a turn writes."""
+    columns = [column.name for column in table_of(TurnRecord).c if column.name != "id"]
+    assert [field.name for field in dataclasses.fields(LogEntry)] == columns
