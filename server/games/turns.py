@@ -31,6 +31,7 @@ from server.games.store import (
     departures,
     joined_names,
     load_game,
+    read_game,
     standing_json,
     turn_log,
 )
@@ -271,7 +272,7 @@ def movers_game(
     """The running game and the player's seat, when it is their turn at `version`: else
     the refusal a turn would get (not a player, not running, a stale version, not your
     turn)."""
-    game = load_game(session, game_id)
+    game = read_game(session, game_id)
     seat = active_seat(session, game, player)
     if version != game.version:
         raise conflict(
