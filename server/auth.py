@@ -10,6 +10,8 @@ import functools
 import hashlib
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import ParamSpec, TypeVar
 
 from flask import g, request
@@ -20,20 +22,32 @@ from cafe.i18n import lazy_gettext
 from server import i18n
 from server.db import get_session
 from server.domain import Unauthenticated
-from server.models import ApiToken, Player
+from server.models import ApiToken, Player, stored_id
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 TOKEN_PREFIX = "cafe_"
 
-#: The owner of a token and the token, by its hash. Built once: every authenticated request
-#: runs it, and building the statement (and its cache key) cost more than running it.
+#: The owner of a token, the token's id and when it was revoked, by its hash. Built once:
+#: every authenticated request runs it, and building the statement (and its cache key) cost
+#: more than running it. The token's id and revocation are read as two columns: loading the
+#: token as a second ORM object beside the player cost every request more than that.
 _TOKEN_OWNER = (
-    select(Player, ApiToken)
+    select(Player, stored_id(ApiToken.id), col(ApiToken.revoked_at))
     .join(ApiToken, col(ApiToken.player_id) == Player.id)
     .where(ApiToken.token_hash == bindparam("token_hash"))
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Who a token belongs to, and the token: its id and when it was revoked (None: it
+    is valid)."""
+
+    player: Player
+    token_id: int
+    revoked_at: datetime | None
 
 
 def hash_token(token: str) -> str:
@@ -50,10 +64,11 @@ def issue_token(session: Session, *, player: Player, label: str) -> tuple[ApiTok
     return row, secret
 
 
-def owner_of(session: Session, secret: str) -> tuple[Player, ApiToken] | None:
-    """The player a token belongs to, and the token (revoked or not), or None."""
+def owner_of(session: Session, secret: str) -> Owner | None:
+    """Who a token belongs to, with the token's id and revocation (revoked or not), or
+    None."""
     found = session.exec(_TOKEN_OWNER, params={"token_hash": hash_token(secret)}).first()
-    return None if found is None else (found[0], found[1])
+    return None if found is None else Owner(*found)
 
 
 def authenticate() -> Player:
@@ -70,14 +85,15 @@ def authenticate() -> Player:
             ),
         )
     found = owner_of(get_session(), token.strip())
-    if found is None or found[1].revoked_at is not None:
+    if found is None or found.revoked_at is not None:
         raise Unauthenticated(
             "invalid_token",
             lazy_gettext("this token is unknown or revoked; sign in again for a new one"),
         )
-    g.player, g.token = found
-    i18n.use_for_request(found[0])  # its messages in the caller's language, unless asked for one
-    return found[0]
+    player = g.player = found.player
+    g.token_id = found.token_id
+    i18n.use_for_request(player)  # its messages in the caller's language, unless asked for one
+    return player
 
 
 def login_required(view: Callable[P, R]) -> Callable[P, R]:

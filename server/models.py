@@ -9,6 +9,7 @@ them into a response while the game is running.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, cast
@@ -512,6 +513,25 @@ class TurnRecord(SQLModel, table=True):
     points: int = 0
     detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+@dataclass(slots=True)
+class LogEntry:
+    """A log entry about to be written: `TurnRecord`'s columns but its id, as a plain
+    object. A change builds one and writes it with a Core INSERT (`turns.write_change`);
+    building a `TurnRecord` instead, whose every attribute is instrumented, cost a turn
+    more than the INSERT did."""
+
+    game_id: int
+    number: int
+    seat: int
+    kind: TurnKind = TurnKind.TURN
+    notation: str = ""
+    submitted: str = ""
+    source: TurnSource | None = None
+    points: int = 0
+    detail: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime = field(default_factory=utcnow)
 
 
 class IdempotencyKey(SQLModel, table=True):

@@ -95,7 +95,7 @@ def list_tokens() -> TokenList:
                 label=token.label,
                 created_at=token.created_at,
                 revoked=token.revoked_at is not None,
-                current=token.id == g.token.id,
+                current=token.id == g.token_id,
             )
             for token in tokens
             if token.id is not None

@@ -15,7 +15,7 @@ from server.config import Settings
 from server.db import write_transaction
 from server.games import turns
 from server.games.computers import DEFAULT_LEVEL, computer_to_move
-from server.models import GameRecord, GameStatus, TurnKind, TurnRecord, TurnSource, utcnow
+from server.models import GameRecord, GameStatus, LogEntry, TurnKind, TurnSource
 
 
 def due(session: Session, limit: int) -> list[tuple[int, int]]:
@@ -46,7 +46,7 @@ def play_turn(session: Session, game_id: int, version: int, *, config: Settings)
     engine = Game.from_position(game.state)
     bot = SamplingBot(game.computer_level or DEFAULT_LEVEL, seed=f"{game.seed_hex}:{version}")
     result = engine.play(bot.choose(engine))
-    entry = TurnRecord(
+    entry = LogEntry(
         game_id=game_id,
         number=game.turn_count + 1,
         seat=result.seat,
@@ -56,7 +56,6 @@ def play_turn(session: Session, game_id: int, version: int, *, config: Settings)
         source=TurnSource.COMPUTER,
         points=result.points,
         detail=turns.result_detail(result),
-        created_at=utcnow(),
     )
     with write_transaction(session):
         values = turns.change_values(

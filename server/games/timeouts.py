@@ -34,9 +34,9 @@ from server.models import (
     GameRecord,
     GameSeat,
     GameStatus,
+    LogEntry,
     Player,
     TurnKind,
-    TurnRecord,
     Vacation,
     VacationKind,
     utcnow,
@@ -109,9 +109,7 @@ def _act(session: Session, game: GameRecord, config: Settings) -> Outcome | None
     seat = engine.to_move
     best = engine.hints(1)
     removed = game.clock["timeout"] == "resign" or timeouts >= game.clock["max_timeouts"]
-    entry = TurnRecord(
-        game_id=game.id, number=game.turn_count + 1, seat=seat, kind=TurnKind.TIMEOUT
-    )
+    entry = LogEntry(game_id=game.id, number=game.turn_count + 1, seat=seat, kind=TurnKind.TIMEOUT)
     if removed or not best:
         engine.resign(seat, timeout=True)
         entry.detail = {"removed": True}

@@ -31,6 +31,7 @@ from server.games.store import (
     departures,
     joined_names,
     load_game,
+    read_game,
     standing_json,
     turn_log,
 )
@@ -39,6 +40,7 @@ from server.league import labels, results
 from server.models import (
     GameRecord,
     GameStatus,
+    LogEntry,
     Player,
     TurnKind,
     TurnRecord,
@@ -71,7 +73,7 @@ def result_detail(result: TurnResult) -> dict[str, Any]:
 
 
 def change_values(
-    session: Session, *, game: GameRecord, engine: Game, entry: TurnRecord, by_the_player: bool
+    session: Session, *, game: GameRecord, engine: Game, entry: LogEntry, by_the_player: bool
 ) -> dict[str, Any]:
     """The columns a turn, resignation or time-out (`entry`, played on `engine`) writes with
     the game's compare-and-set: the snapshot, the log's length, the end of a finished game,
@@ -112,7 +114,7 @@ _TURNS = table_of(TurnRecord)
 _TURN_COLUMNS = tuple(column.name for column in _TURNS.c if column.name != "id")
 
 
-def _turn_row(entry: TurnRecord) -> dict[str, Any]:
+def _turn_row(entry: LogEntry) -> dict[str, Any]:
     """The log entry's columns, as its INSERT binds them."""
     return {name: getattr(entry, name) for name in _TURN_COLUMNS}
 
@@ -122,7 +124,7 @@ def write_change(
     *,
     game: GameRecord,
     values: dict[str, Any],
-    entry: TurnRecord,
+    entry: LogEntry,
     by_email: notify.EmailTurn | None = None,
     timed_out: str | None = None,
     config: Settings,
@@ -177,7 +179,7 @@ def _commit_change(
     *,
     game: GameRecord,
     engine: Game,
-    entry: TurnRecord,
+    entry: LogEntry,
     response: dict[str, Any],
     idem: Idempotency | None,
     by_email: notify.EmailTurn | None = None,
@@ -270,7 +272,7 @@ def movers_game(
     """The running game and the player's seat, when it is their turn at `version`: else
     the refusal a turn would get (not a player, not running, a stale version, not your
     turn)."""
-    game = load_game(session, game_id)
+    game = read_game(session, game_id)
     seat = active_seat(session, game, player)
     if version != game.version:
         raise conflict(
@@ -302,7 +304,7 @@ def _apply_turn(
     assert game.state is not None
     engine = positions.engine_at(game_id, game.version, game.state)
     result = engine.play(notation)
-    entry = TurnRecord(
+    entry = LogEntry(
         game_id=game_id,
         number=game.turn_count + 1,
         seat=seat,
@@ -311,7 +313,6 @@ def _apply_turn(
         source=source,
         points=result.points,
         detail=result_detail(result),
-        created_at=utcnow(),  # given, as pydantic inspects a default factory's signature per call
     )
     response = {
         "summary": gettext(
@@ -343,13 +344,13 @@ def _apply_turn(
     )
 
 
-def resignation(game: GameRecord, seat: int, *, withdrew: bool = False) -> tuple[Game, TurnRecord]:
+def resignation(game: GameRecord, seat: int, *, withdrew: bool = False) -> tuple[Game, LogEntry]:
     """The running game after the player at `seat` resigns (`withdrew`: by withdrawing from
     the league's season), and the log entry that records it (to write with `write_change`)."""
     assert game.id is not None and game.state is not None
     engine = Game.from_position(game.state)
     engine.resign(seat)
-    entry = TurnRecord(
+    entry = LogEntry(
         game_id=game.id,
         number=game.turn_count + 1,
         seat=seat,

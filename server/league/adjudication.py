@@ -27,11 +27,11 @@ from server.models import (
     GameRecord,
     GameStatus,
     League,
+    LogEntry,
     Player,
     Season,
     SeasonLogAction,
     TurnKind,
-    TurnRecord,
 )
 
 
@@ -83,7 +83,7 @@ def adjudicate(
         )
     engine = Game.from_position(game.state)
     engine.adjudicate(reason)
-    entry = TurnRecord(
+    entry = LogEntry(
         game_id=game_id,
         number=game.turn_count + 1,
         seat=game.state["to_move"],

@@ -39,9 +39,9 @@ def signed_in() -> Player | None:
     if "viewer" not in g:
         secret = session.get("token")
         found = auth.owner_of(get_session(), secret) if secret else None
-        g.viewer = found[0] if found is not None and found[1].revoked_at is None else None
+        g.viewer = found.player if found is not None and found.revoked_at is None else None
         if g.viewer is not None:
-            g.token = found[1] if found is not None else None
+            g.token_id = found.token_id if found is not None else None
     viewer: Player | None = g.viewer
     return viewer
 
@@ -56,10 +56,11 @@ def sign_in(player: Player, secret: str) -> None:
 
 
 def sign_out(db: Session) -> None:
-    """End the session and revoke its token."""
+    """End the session and revoke its token (read by the id sign-in kept, `g.token_id`)."""
     viewer = signed_in()
-    token: ApiToken | None = g.get("token")
-    if viewer is not None and token is not None and token.revoked_at is None:
+    token_id: int | None = g.get("token_id")
+    token = db.get(ApiToken, token_id) if viewer is not None and token_id is not None else None
+    if token is not None and token.revoked_at is None:
         token.revoked_at = utcnow()
         db.add(token)
         db.commit()

@@ -3,14 +3,24 @@ the bag's order nor the seed leaks before the end — in any response or email."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
+from sqlalchemy import inspect
 from sqlmodel import Session, select
 
 from server.db import get_engine
-from server.games import turns
-from server.models import GameRecord, IdempotencyKey, OutboxMessage, TurnRecord
+from server.domain import NotFound
+from server.games import store, turns
+from server.models import (
+    GameRecord,
+    IdempotencyKey,
+    LogEntry,
+    OutboxMessage,
+    TurnRecord,
+    table_of,
+)
 from server.postbox import outgoing
 
 SEPARATORS = (" ", ",", ", ", '","', '", "', "\n")
@@ -150,3 +160,28 @@ def test_a_whole_two_player_game(api):
 )
 def test_whole_games_with_variants(api, names, options):
     check_whole_game(api, names, options)
+
+
+def test_a_log_entry_writes_every_column_of_the_log_but_its_id():
+    """`LogEntry`, the plain object a change writes to the log with a Core INSERT, has the
+    log table's columns (but the id it gets there), so a column added to `TurnRecord`
+    cannot be left out of what a turn writes."""
+    columns = [column.name for column in table_of(TurnRecord).c if column.name != "id"]
+    assert [field.name for field in dataclasses.fields(LogEntry)] == columns
+
+
+@pytest.mark.postgres
+def test_a_turn_reads_its_game_as_the_orm_loads_it(api):
+    """`store.read_game`, a turn's Core read of its game, gives the `GameRecord` the ORM's
+    `load_game` gives, every column alike, detached and unchanged; a missing game is a 404."""
+    game_id, _ = api.started_game("ann", "bob")
+    with api.app.app_context(), Session(get_engine(api.app)) as session:
+        read = store.read_game(session, game_id)
+        loaded = store.load_game(session, game_id)
+        assert read is not loaded
+        columns = [column.name for column in table_of(GameRecord).c]
+        assert [getattr(read, c) for c in columns] == [getattr(loaded, c) for c in columns]
+        found = inspect(read)
+        assert found.detached and not found.modified and not found.expired_attributes
+        with pytest.raises(NotFound):
+            store.read_game(session, game_id + 1000)

@@ -24,7 +24,7 @@ from server.db import get_engine
 from server.games import turns
 from server.jobs.sweep import sweep
 from server.league import check
-from server.models import GameRecord, Rating, RatingPoint, SeasonMember, TurnRecord
+from server.models import GameRecord, LogEntry, Rating, RatingPoint, SeasonMember, TurnRecord
 
 NAMES = ["ann", "bob", "cid", "dan", "eve", "fay"]
 #: One division of six, games of three: six games, three for each player; ann organises.
@@ -428,7 +428,7 @@ def test_a_turn_computed_before_the_pause_cannot_land_with_a_deadline_after_it(a
         assert stale is not None and stale.state is not None
         engine = Game.from_position(stale.state)
         result = engine.play(engine.hints(1)[0].turn)
-        entry = TurnRecord(
+        entry = LogEntry(
             game_id=game_id,
             number=stale.turn_count + 1,
             seat=stale.state["to_move"],
