@@ -2,13 +2,14 @@
 
 Each Locust user is a player's client going round the seeded games (`LOAD_ROSTER`, the
 roster `benchmarks/load_seed.py` wrote), one turn per round at `LOAD_TURN_RATE` turns a
-second over all users (`constant_throughput`): the game's state as one of its players sees
-it (`GET state`), the best turn of the player to move (`GET hints`), and that turn played
-against the version the state showed (`POST turn`, with an `Idempotency-Key`). A share of
-rounds (`LOAD_STALE`) first sends the turn against the version before, which must be
-refused with 409 (`POST turn (stale)`); every fourth round reads the player's list of games
-with the ETag it was last given (`GET list`: 200 or 304), every fifth the game's web page
-signed out (`GET page`).
+second over all users (`constant_throughput`, each user at a random phase of its period,
+so that the rounds come evenly, not in bursts of every user at once): the game's state as
+one of its players sees it (`GET state`), the best turn of the player to move (`GET
+hints`), and that turn played against the version the state showed (`POST turn`, with an
+`Idempotency-Key`). A share of rounds (`LOAD_STALE`) first sends the turn against the
+version before, which must be refused with 409 (`POST turn (stale)`); every fourth round
+reads the player's list of games with the ETag it was last given (`GET list`: 200 or 304),
+every fifth the game's web page signed out (`GET page`).
 
 A request that gets no answer (the connection was cut: a web process killed) or a 502–504 is
 sent again, a turn with its same `Idempotency-Key`, so that a turn applied before its answer
@@ -58,6 +59,9 @@ class Player(FastHttpUser):
     def on_start(self) -> None:
         self.etags: dict[str, str] = {}
         self.rounds = 0
+        # each user at its own phase of the round's period: started together (Locust spawns
+        # them within a second), they would keep sending their rounds in one burst
+        time.sleep(RNG.random() * USERS / TURN_RATE)
 
     def send(
         self,
