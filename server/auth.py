@@ -15,28 +15,30 @@ from datetime import datetime
 from typing import ParamSpec, TypeVar
 
 from flask import g, request
-from sqlalchemy import bindparam
-from sqlmodel import Session, col, select
+from sqlalchemy import bindparam, select
+from sqlmodel import Session
 
 from cafe.i18n import lazy_gettext
 from server import i18n
 from server.db import get_session
 from server.domain import Unauthenticated
-from server.models import ApiToken, Player, stored_id
+from server.models import ApiToken, Player, attached, from_row, table_of
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 TOKEN_PREFIX = "cafe_"
 
-#: The owner of a token, the token's id and when it was revoked, by its hash. Built once:
-#: every authenticated request runs it, and building the statement (and its cache key) cost
-#: more than running it. The token's id and revocation are read as two columns: loading the
-#: token as a second ORM object beside the player cost every request more than that.
+_PLAYERS = table_of(Player)
+_TOKENS = table_of(ApiToken)
+#: The owner's row of a token, the token's id and when it was revoked, by its hash, in
+#: Core. Built once: every authenticated request runs it, and building the statement (and
+#: its cache key) cost more than running it. The ORM's loading of the player cost every
+#: request about as much again as the query (`server.models.from_row`).
 _TOKEN_OWNER = (
-    select(Player, stored_id(ApiToken.id), col(ApiToken.revoked_at))
-    .join(ApiToken, col(ApiToken.player_id) == Player.id)
-    .where(ApiToken.token_hash == bindparam("token_hash"))
+    select(_PLAYERS, _TOKENS.c.id.label("token_id"), _TOKENS.c.revoked_at.label("revoked_at"))
+    .join(_TOKENS, _TOKENS.c.player_id == _PLAYERS.c.id)
+    .where(_TOKENS.c.token_hash == bindparam("token_hash"))
 )
 
 
@@ -65,10 +67,14 @@ def issue_token(session: Session, *, player: Player, label: str) -> tuple[ApiTok
 
 
 def owner_of(session: Session, secret: str) -> Owner | None:
-    """Who a token belongs to, with the token's id and revocation (revoked or not), or
-    None."""
-    found = session.exec(_TOKEN_OWNER, params={"token_hash": hash_token(secret)}).first()
-    return None if found is None else Owner(*found)
+    """Who a token belongs to (an object of `session`, as if it had loaded it), with the
+    token's id and revocation (revoked or not), or None."""
+    query = {"token_hash": hash_token(secret)}
+    found = session.connection().execute(_TOKEN_OWNER, query).first()
+    if found is None:
+        return None
+    player = from_row(Player, found)
+    return Owner(attached(session, player), found.token_id, found.revoked_at)
 
 
 def authenticate() -> Player:

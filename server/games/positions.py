@@ -39,10 +39,11 @@ def engine_at(game_id: int, version: int, position: dict[str, Any]) -> Game:
 
 def keep(game_id: int, version: int, position: dict[str, Any], engine: Game) -> None:
     """Remember `engine`, whose position `position` was just stored as game `game_id`'s
-    snapshot at `version` (the caller's copy: later changes to `engine` are not seen)."""
-    copy = engine.position_copy()
+    snapshot at `version`. The engine itself is kept, not a copy: the caller hands it over
+    and must not change it again (only copies of it are handed out, and a copy of a
+    position holds nothing of its history)."""
     with _LOCK:
-        _KEPT[game_id] = (version, position, copy)
+        _KEPT[game_id] = (version, position, engine)
         _KEPT.move_to_end(game_id)
         while len(_KEPT) > CAPACITY:
             _KEPT.popitem(last=False)

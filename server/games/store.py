@@ -19,8 +19,6 @@ from typing import Any
 
 from sqlalchemy import String, Update, bindparam, cast, false, func, or_, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import make_transient_to_detached
-from sqlalchemy.orm.attributes import instance_dict
 from sqlmodel import Session, col, select
 
 from cafe import Game, Options
@@ -46,6 +44,7 @@ from server.models import (
     Season,
     TurnRecord,
     departure_of,
+    from_row,
     select_columns,
     table_of,
     utcnow,
@@ -77,8 +76,6 @@ _GAME_AND_CREATOR = (
 
 #: A game's row by id, in Core (`read_game`).
 _GAME_ROW = _GAMES.select().where(_GAMES.c.id == bindparam("game_id"))
-#: Makes a `GameRecord` as the ORM's loading does, without calling its `__init__`.
-_NEW_GAME = GameRecord.__mapper__.class_manager.new_instance  # type: ignore[attr-defined]
 
 
 def _no_such_game(game_id: int) -> NotFound:
@@ -106,10 +103,7 @@ def read_game(session: Session, game_id: int) -> GameRecord:
     row = session.connection().execute(_GAME_ROW, {"game_id": game_id}).first()
     if row is None:
         raise _no_such_game(game_id)
-    game: GameRecord = _NEW_GAME()
-    instance_dict(game).update(row._mapping)
-    make_transient_to_detached(game)
-    return game
+    return from_row(GameRecord, row)
 
 
 def may_see(session: Session, game: GameRecord, viewer: Player | None) -> bool:

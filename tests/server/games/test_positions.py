@@ -17,13 +17,13 @@ def _played(turns: int) -> Game:
 def test_a_kept_game_is_handed_out_for_its_version_and_position_as_a_copy():
     game = _played(3)
     stored = game.to_position()
-    positions.keep(901, 8, stored, game)
-    game.play(game.legal_turns()[0])  # the caller's engine moves on; the kept one does not
+    positions.keep(901, 8, stored, game)  # handed over: the caller plays it no more
     first = positions.engine_at(901, 8, stored)
-    first.play(first.legal_turns()[0])  # nor does a copy handed out change it
+    assert first is not game
+    first.play(first.legal_turns()[0])  # a copy handed out does not change the kept one
     second = positions.engine_at(901, 8, stored)
     assert second.to_position() == stored
-    assert second.history == []
+    assert second.history == []  # the kept engine's own history (3 turns) is not in a copy
 
 
 def test_another_version_or_position_is_read_from_the_position():
