@@ -187,7 +187,9 @@ class Deployment:
         self.web_log = self.folder / "gunicorn.log"
         self.web = subprocess.Popen(
             ["sh", "-c", f"exec {web}"],
-            env={**env, "WEB_CONCURRENCY": str(self.args.web), "PORT": str(self.web_port)},
+            # the web logs each request with its time in the service (`load_report.service_times`)
+            env={**env, "WEB_CONCURRENCY": str(self.args.web), "PORT": str(self.web_port),
+                 "CAFE_LOG_LEVEL": "INFO"},
             stdout=self.web_log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         wait_healthy(self.base, self.web, self.web_log)

@@ -2,7 +2,9 @@
 
 - Requests by kind (Locust's CSV): count, requests a second, p50/p95/p99 in ms; errors as
   Locust counted them (an answer outside the expected ones), split into no answer (sent
-  again), 5xx and unexpected 4xx.
+  again), 5xx and unexpected 4xx. Beside them, the same kinds' time inside the service,
+  from the web's request log: what Locust adds to it is the client's and gunicorn's queue
+  (docs/scaling.md measures Locust's own share).
 - Turns: confirmed with 201 (Locust's ledger), logged from the API, emailed, played on
   time-out; *lost* (a confirmed turn whose idempotency record is not in the database) and
   *doubled* (API turns logged beyond the idempotency records: one request applied twice).
@@ -23,6 +25,7 @@ from __future__ import annotations
 import bisect
 import csv
 import math
+import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -94,6 +97,47 @@ def requests_by_kind(prefix: Path, seconds: float) -> dict[str, Any]:
                 "max_ms": _ms(row["Max Response Time"]),
             }
     return found
+
+
+#: The service's own log line of a request (`server.logs`): method, path, status, time.
+_REQUEST_LINE = re.compile(r"server\.request: (GET|POST) (\S+) (\d{3}) ([0-9.]+)ms")
+#: Locust's kinds as the service logs them: method, path, status.
+_SERVICE_KINDS = (
+    ("GET state", re.compile(r"GET /api/games/\d+ 200")),
+    ("GET hints", re.compile(r"GET /api/games/\d+/hints \d{3}")),
+    ("POST turn", re.compile(r"POST /api/games/\d+/turns 201")),
+    ("GET list", re.compile(r"GET /api/games (200|304)")),
+    ("GET page", re.compile(r"GET /games/\d+ 200")),
+)
+
+
+def service_times(web_log: Path) -> dict[str, Any]:
+    """By request kind, the time each request spent in the service, as its log line says:
+    from the app's first hook to its response, on the web process's clock. Beside Locust's
+    figures, what the client and gunicorn's queue (a request waiting for a thread) add is
+    the difference (docs/scaling.md)."""
+    times: dict[str, list[float]] = {name: [] for name, _ in _SERVICE_KINDS}
+    for line in web_log.read_text(errors="replace").splitlines():
+        found = _REQUEST_LINE.search(line)
+        if found is None:
+            continue
+        method, path, status, elapsed = found.groups()
+        said = f"{method} {path} {status}"
+        for name, pattern in _SERVICE_KINDS:
+            if pattern.fullmatch(said):
+                times[name].append(float(elapsed))
+                break
+    return {
+        name: {
+            "count": len(values),
+            "p50_ms": _round(percentile(values, 0.50)),
+            "p95_ms": _round(percentile(values, 0.95)),
+            "p99_ms": _round(percentile(values, 0.99)),
+            "max_ms": _round(max(values, default=None)),
+        }
+        for name, values in times.items()
+        if values
+    }
 
 
 def _ms(value: str) -> float | None:
@@ -257,6 +301,7 @@ def report(
         "run": {**args, "seconds": round(seconds, 1), "seeded_s": round(seeded, 1),
                 "settled_s": round(settled, 1)},
         "requests": kinds,
+        "service": service_times(logs["web"]),
         "errors": errors(prefix),
         "turns": turns(engine, ledger, mail_in),
         "mail": mail(engine, clock, sink),
@@ -305,6 +350,12 @@ def print_figures(figures: dict[str, Any]) -> None:
     for name, row in sorted(figures["requests"].items()):
         print(
             f"{name:<20} {row['count']:>7} {row['per_second']:>6} {row['failures']:>5} "
+            f"{row['p50_ms']!s:>6} {row['p95_ms']!s:>6} {row['p99_ms']!s:>6}"
+        )
+    print("inside the service (its request log; the client and gunicorn's queue not counted):")
+    for name, row in sorted(figures["service"].items()):
+        print(
+            f"{name:<20} {row['count']:>7} {'':>6} {'':>5} "
             f"{row['p50_ms']!s:>6} {row['p95_ms']!s:>6} {row['p99_ms']!s:>6}"
         )
     for part in ("errors", "turns", "mail", "timeouts", "checks", "logs", "faults", "machine"):

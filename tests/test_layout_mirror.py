@@ -26,6 +26,7 @@ OWN_MODULES = {
     "test_devserver.py": "devserver",
     "test_gunicorn_config.py": "gunicorn_config",
     "test_migrations.py": "migrate",
+    "test_model_rows.py": "models",
     "test_player_names.py": "accounts",
     "test_request_languages.py": "i18n",
     "test_secret_key.py": "config",

@@ -59,3 +59,37 @@ def test_the_load_benchmark_refuses_to_kill_every_worker():
     )
     assert refused.returncode == 2
     assert "--kills 2 would leave none of the 2 workers" in refused.stderr
+
+
+def test_the_report_reads_each_kinds_time_in_the_service_from_the_web_log(tmp_path: Path):
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.load_report import service_times  # noqa: PLC0415 (the benchmark's)
+
+    log = tmp_path / "gunicorn.log"
+    stamp = "2026-12-03 19:00:00,000 INFO [abc] server.request:"
+    lines = [
+        *(f"{stamp} GET /api/games/{n} 200 {n}.0ms player=7" for n in range(1, 101)),
+        f"{stamp} GET /api/games/5/hints 200 3.5ms player=7",
+        f"{stamp} POST /api/games/5/turns 201 40.0ms player=7",
+        f"{stamp} POST /api/games/5/turns 409 2.0ms player=7",  # a race lost: not a turn's time
+        f"{stamp} GET /api/games 304 1.5ms player=7",
+        f"{stamp} GET /games/5 200 25.0ms player=-",
+        "[2026-12-03 19:00:00 +0000] [12] [INFO] Booting worker with pid: 12",
+    ]
+    log.write_text("\n".join(lines) + "\n")
+    found = service_times(log)
+    assert found["GET state"] == {
+        "count": 100,
+        "p50_ms": 51.0,
+        "p95_ms": 96.0,
+        "p99_ms": 100.0,
+        "max_ms": 100.0,
+    }
+    assert found["POST turn"]["count"] == 1 and found["POST turn"]["max_ms"] == 40.0
+    assert {kind: row["count"] for kind, row in found.items()} == {
+        "GET state": 100,
+        "GET hints": 1,
+        "POST turn": 1,
+        "GET list": 1,
+        "GET page": 1,
+    }

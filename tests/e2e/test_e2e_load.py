@@ -61,6 +61,8 @@ def test_a_thousand_games_under_load_lose_and_double_nothing(database: str, tmp_
     assert all(outcome.startswith("exit 0") for outcome in turns["mail_in"]), turns
     assert mail["received"] > 100, mail
     assert figures["requests"]["GET list"]["count"] > 0
+    # the service's own time of each confirmed turn was read from the web's request log
+    assert figures["service"]["POST turn"]["count"] == turns["confirmed_201"], figures["service"]
 
     assert figures["errors"] == {}, figures["errors"]
     assert (turns["lost"], turns["doubled"], turns["applied_unconfirmed"]) == (0, 0, 0), turns
