@@ -63,7 +63,7 @@ def test_the_load_benchmark_refuses_to_kill_every_worker():
 
 def test_the_report_reads_each_kinds_time_in_the_service_from_the_web_log(tmp_path: Path):
     sys.path.insert(0, str(ROOT))
-    from benchmarks.load_report import service_times  # noqa: PLC0415 (the benchmark's)
+    from benchmarks.load_report import service_times
 
     log = tmp_path / "gunicorn.log"
     stamp = "2026-12-03 19:00:00,000 INFO [abc] server.request:"
