@@ -39,8 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if __name__ == "__main__":
     sys.path[0:1] = [str(ROOT), str(ROOT / "tests")]
-
-if __name__ != "__main__":  # imported by Locust (`-f` this file): the user it runs
+else:  # imported by Locust (`-f` this file): the user it runs
     # importing Locust patches the process with gevent: only Locust's own process imports it
     from locust import FastHttpUser, constant_throughput, task
 
@@ -95,11 +94,6 @@ def plain_client(
     print(json.dumps(latencies))
 
 
-def percentiles(latencies: list[float]) -> tuple[float, float]:
-    ordered = sorted(latencies)
-    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-
-
 def run_locust(
     port: int, users: int, args: argparse.Namespace, token: str, folder: Path
 ) -> tuple[float, float]:
@@ -125,7 +119,13 @@ def run_plain(port: int, users: int, args: argparse.Namespace, token: str) -> tu
          str(args.duration), args.target, token],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
-    return percentiles(json.loads(done.stdout))
+    from benchmarks.load_report import percentile  # the load test's own percentiles
+
+    latencies = json.loads(done.stdout)
+    p50, p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
+    if p50 is None or p99 is None:
+        raise SystemExit(f"the plain client sent nothing in {args.duration} s")
+    return p50, p99
 
 
 def main() -> None:

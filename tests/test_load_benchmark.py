@@ -93,3 +93,15 @@ def test_the_report_reads_each_kinds_time_in_the_service_from_the_web_log(tmp_pa
         "GET list": 1,
         "GET page": 1,
     }
+
+
+def test_the_locust_overhead_benchmark_loads_and_documents_its_knobs():
+    shown = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "locust_overhead.py"), "--help"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert all(knob in shown.stdout for knob in ("--users", "--rate", "--rounds", "--path"))
