@@ -36,6 +36,7 @@ OWN_MODULES = {
     "test_signin_limits.py": "throttle",
     "test_signin_requests.py": "signin",
     "test_signin_timing.py": "signin",
+    "test_statements.py": "statements",
     "test_transactions.py": "transactions",
 }
 #: The tests at the top of `tests/server/` that span the service, and what they span.

@@ -21,12 +21,13 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Insert, Select, Table, bindparam, insert, select, union_all
+from sqlalchemy import Table, bindparam, insert, select, union_all
 from sqlmodel import Session
 
 from server.db import WHOLE_WRITE
 from server.games.store import compare_and_set, compare_and_set_params
 from server.models import GameRecord, table_of
+from server.statements import Prepared
 
 _GAMES = table_of(GameRecord)
 
@@ -50,9 +51,9 @@ class GuardedWrite:
 
     def apply(self, session: Session) -> bool:
         """Write it all (in the session's transaction, if it is in one); False (nothing
-        written) if the game moved on. The statements run on the session's connection:
-        they are Core statements, and the ORM's handling of each (which looks for entities
-        in them) cost more than running it."""
+        written) if the game moved on. The statements run on the session's connection by
+        their SQL text, each compiled once (`server.statements`): the ORM's handling of
+        each (which looks for entities in them), then Core's, cost more than running it."""
         if session.get_bind().dialect.name == "postgresql":
             return self._apply_combined(session)
         return self._apply_one_by_one(session)
@@ -60,16 +61,14 @@ class GuardedWrite:
     def _apply_one_by_one(self, session: Session) -> bool:
         """The compare-and-set, then each table's insert if it held (SQLite's way)."""
         connection = session.connection()
-        guard = connection.execute(
-            compare_and_set(self.columns), self.params, execution_options=WHOLE_WRITE
+        guard = _prepared_compare_and_set(self.columns).execute(
+            connection, self.params, execution_options=WHOLE_WRITE
         )
         if guard.rowcount != 1:
             return False
         for table, rows in self.rows:
-            connection.execute(
-                _plain_insert(table),
-                rows[0] if len(rows) == 1 else rows,
-                execution_options=WHOLE_WRITE,
+            _plain_insert(table, tuple(rows[0])).execute(
+                connection, rows[0] if len(rows) == 1 else rows, execution_options=WHOLE_WRITE
             )
         return True
 
@@ -93,7 +92,7 @@ class GuardedWrite:
                     {_name(number, index, n): v for n, v in row.items() if n not in shared}
                 )
         combined = _combined((self.columns, tuple(tables)))
-        found = session.connection().execute(combined, params, execution_options=WHOLE_WRITE)
+        found = combined.execute(session.connection(), params, execution_options=WHOLE_WRITE)
         return found.first() is not None
 
 
@@ -102,14 +101,20 @@ def _name(table_number: int, row: int | None, column: str) -> str:
     return f"t{table_number}_{column}" if row is None else f"t{table_number}_{row}_{column}"
 
 
-@functools.lru_cache(maxsize=16)
-def _plain_insert(table: Table) -> Insert:
-    """`INSERT INTO table`, built once per table."""
-    return insert(table)
+@functools.lru_cache(maxsize=64)
+def _prepared_compare_and_set(columns: tuple[str, ...]) -> Prepared:
+    """`compare_and_set(columns)`, compiled once per set of columns."""
+    return Prepared(compare_and_set(columns))
+
+
+@functools.lru_cache(maxsize=64)
+def _plain_insert(table: Table, columns: tuple[str, ...]) -> Prepared:
+    """`INSERT INTO table (columns)`, compiled once per table and columns."""
+    return Prepared(insert(table), columns)
 
 
 @functools.lru_cache(maxsize=128)
-def _combined(shape: Shape) -> Select[Any]:
+def _combined(shape: Shape) -> Prepared:
     """`WITH moved AS (UPDATE games … RETURNING id), t0 AS (INSERT … SELECT … FROM moved), …
     SELECT id FROM moved`, built once per shape: a row if the guard held."""
     columns, tables = shape
@@ -129,4 +134,4 @@ def _combined(shape: Shape) -> Select[Any]:
         ]
         source = rows[0] if count == 1 else union_all(*rows)
         inserts.append(insert(table).from_select(names, source).cte(f"t{number}"))
-    return select(moved.c.id).add_cte(*inserts)
+    return Prepared(select(moved.c.id).add_cte(*inserts))

@@ -16,11 +16,12 @@ recipient's seat, in its `seat`: it is neither read nor filtered here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import Select, and_, bindparam, or_, select
 from sqlmodel import Session, col
 
 from server.models import Channel, GameSeat, Player, TalkEmails, TurnEmails
@@ -59,15 +60,21 @@ _COLUMNS = (
     col(Channel.id).label("channel_id"),
     col(Channel.events).label("taken"),
 )
-#: The readers named `names`: what every turn asks. Built once and run on the session's
-#: connection: building the statement and its cache key for each turn, and the ORM's
-#: handling of its result, cost more than running it.
-_BY_NAME = (
-    select(col(Player.name), *_COLUMNS)
-    .outerjoin(Channel, _ACTIVE_CHANNEL)
-    .where(col(Player.name).in_(bindparam("names", expanding=True)))
-    .order_by(col(Channel.id))
-)
+
+
+@functools.lru_cache(maxsize=16)
+def _by_name(count: int) -> Select[*tuple[Any, ...]]:
+    """The readers of `count` names, bound as `name_0`, `name_1`, …: what every turn asks.
+    Built once per count and run on the session's connection: building the statement and
+    its cache key for each turn, and the ORM's handling of its result, cost more than
+    running it; and a list bound to one `IN` parameter is rendered into the SQL anew at
+    every execution."""
+    return (
+        select(col(Player.name), *_COLUMNS)
+        .outerjoin(Channel, _ACTIVE_CHANNEL)
+        .where(col(Player.name).in_([bindparam(f"name_{n}") for n in range(count)]))
+        .order_by(col(Channel.id))
+    )
 
 
 def read(
@@ -79,7 +86,8 @@ def read(
         return {}
     if players is not None:
         names = sorted({players[seat] for _, seat in seats})
-        by_name = session.connection().execute(_BY_NAME, {"names": names}).all()
+        query = {f"name_{n}": name for n, name in enumerate(names)}
+        by_name = session.connection().execute(_by_name(len(names)), query).all()
         found = {(g, s): [r for r in by_name if r.name == players[s]] for g, s in seats}
     else:
         by_seat = session.execute(

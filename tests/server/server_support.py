@@ -177,6 +177,18 @@ class Api:
         )
         return game["id"], tokens
 
+    def play_best(self, game_id: int, tokens: dict[str, str]) -> dict[str, Any]:
+        """The player to move plays their best turn (the first hint); the 201's body."""
+        viewer = next(iter(tokens.values()))
+        state = self.call("GET", f"/api/games/{game_id}", viewer).json
+        token = tokens[state["to_move"]]
+        hint = self.call("GET", f"/api/games/{game_id}/hints?n=1", token).json["hints"][0]
+        body = {"turn": hint["turn"], "version": state["version"]}
+        played = self.call("POST", f"/api/games/{game_id}/turns", token, json=body)
+        assert played.status_code == 201, played.json
+        result: dict[str, Any] = played.json
+        return result
+
 
 def csrf_of(html: str) -> str:
     """The CSRF token of a page's form."""
