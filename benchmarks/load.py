@@ -15,14 +15,16 @@ time-outs of the seeded games (`benchmarks/load_seed.py`) fall due during the ru
 The traffic: Locust, headless, running `benchmarks/load_locust.py` (state, hints, turns
 with their version, a few stale, lists with ETags, pages) at `--turn-rate` turns a second
 for `--duration` seconds; beside it, every `--mail-in-every` seconds a turn emailed as a
-reply through `cafe-server mail-in`. `--fault` does one thing to the deployment a third
-of the way in, `--kills` times `--kill-every` seconds apart: `worker-kill` (SIGKILL a
-worker, another each time: its claimed mail is taken over when its lease, `--lease`, runs
-out), `web-kill` (SIGKILL a gunicorn process, which its master replaces: the requests it
-was serving are cut, and their clients send them again, a turn with its idempotency key;
-several kills make sure some turns are cut mid-flight, which Locust's ledger counts) or
-`pg-terminate` (`pg_terminate_backend` on every connection of the deployment: requests and
-workers reconnect).
+reply, sent over SMTP to one `cafe-server mail-in --listen` process (as a mail server
+would relay it; piping each reply into `cafe-server mail-in` instead starts the service
+anew per message, seconds of CPU under this load). `--fault` does one thing to the
+deployment a third of the way in, `--kills` times `--kill-every` seconds apart:
+`worker-kill` (SIGKILL a worker, another each time: its claimed mail is taken over when
+its lease, `--lease`, runs out), `web-kill` (SIGKILL a gunicorn process, which its master
+replaces: the requests it was serving are cut, and their clients send them again, a turn
+with its idempotency key; several kills make sure some turns are cut mid-flight, which
+Locust's ledger counts) or `pg-terminate` (`pg_terminate_backend` on every connection of
+the deployment: requests and workers reconnect).
 
 After the traffic the clock stops and the workers are given until the outbox and the due
 deadlines are settled (at most `--settle` seconds), then `cafe-server games check` and
@@ -41,6 +43,8 @@ import random
 import re
 import resource
 import signal
+import smtplib
+import socket
 import subprocess
 import sys
 import tempfile
@@ -154,6 +158,7 @@ class Deployment:
     folder: Path
     sink: Sink = field(default_factory=Sink)
     workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    mail_in: subprocess.Popen[bytes] | None = None
 
     def environment(self) -> dict[str, str]:
         return {
@@ -204,6 +209,13 @@ class Deployment:
             )
             for log in self.worker_logs
         ]
+        self.mail_in_port = free_port()
+        self.mail_in = subprocess.Popen(
+            ["cafe-server", "mail-in", "--listen", f"127.0.0.1:{self.mail_in_port}"],
+            env=env, stderr=(self.folder / "mail-in.log").open("wb"), cwd=ROOT,
+            start_new_session=True,
+        )  # fmt: skip
+        wait_listening(self.mail_in_port, self.mail_in)
 
     def web_processes(self) -> list[psutil.Process]:
         return psutil.Process(self.web.pid).children()
@@ -217,10 +229,27 @@ class Deployment:
                 worker.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 worker.kill()
+        if self.mail_in is not None and self.mail_in.poll() is None:
+            self.mail_in.terminate()
+            self.mail_in.wait(timeout=30)
         if self.web.poll() is None:
             os.killpg(self.web.pid, signal.SIGTERM)
             self.web.wait(timeout=30)
         self.smtp.stop()
+
+
+def wait_listening(port: int, process: subprocess.Popen[bytes], within: float = 60) -> None:
+    """Until something accepts connections on 127.0.0.1:`port`; SystemExit if `process`
+    ends first or `within` seconds pass."""
+    give_up = time.monotonic() + within
+    while time.monotonic() < give_up:
+        if process.poll() is not None:
+            raise SystemExit(f"{process.args} ended ({process.returncode}) before listening")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise SystemExit(f"nothing listened on port {port} within {within:.0f} s")
 
 
 def procfile_line(name: str) -> str:
@@ -281,7 +310,8 @@ class ClockMover(Beside):
 
 class MailIn(Beside):
     """Every `period` seconds, the player to move in a random game replies to its email with
-    the best turn, through `cafe-server mail-in` (exit 0 and `played` expected)."""
+    the best turn, sent over SMTP to `cafe-server mail-in --listen`; each outcome is its
+    answer to the message (`250: applied` expected)."""
 
     def __init__(
         self, run: Deployment, roster: Roster, rng: random.Random, period: float, stop: Any
@@ -313,13 +343,19 @@ class MailIn(Beside):
         reply["Subject"], reply["Message-ID"] = "Re: your turn", make_msgid(domain="load.test")
         reply.set_content(f"{hints['hints'][0]['turn']}\n")
         began = time.monotonic()
-        done = subprocess.run(
-            ["cafe-server", "mail-in", "--sender", mover["email"], "--to", address],
-            input=reply.as_bytes(), capture_output=True, env=self.run_.environment(), check=False,
-        )  # fmt: skip
+        try:
+            with smtplib.SMTP("127.0.0.1", self.run_.mail_in_port, timeout=60) as smtp:
+                smtp.ehlo_or_helo_if_needed()
+                smtp.mail(mover["email"])
+                smtp.rcpt(address)
+                code, said = smtp.data(reply.as_bytes())
+        except smtplib.SMTPResponseException as error:  # refused: its code and words
+            code, said = error.smtp_code, error.smtp_error
+        except (OSError, smtplib.SMTPException) as error:
+            self.outcomes[f"no answer ({type(error).__name__})"] += 1
+            return
         self.seconds.append(time.monotonic() - began)
-        said = (done.stdout or done.stderr).decode(errors="replace").strip()
-        self.outcomes[f"exit {done.returncode}: {said.partition(':')[0]}"] += 1
+        self.outcomes[f"{code}: {said.decode(errors='replace').removeprefix('OK ')}"] += 1
 
 
 def _bearer(player: dict[str, Any]) -> dict[str, str]:
@@ -456,6 +492,7 @@ def roles_of(run: Deployment) -> dict[str, list[psutil.Process]]:
     return {
         "web": [psutil.Process(run.web.pid), *run.web_processes()],
         "workers": [psutil.Process(w.pid) for w in run.workers if w.poll() is None],
+        "mail-in": [psutil.Process(run.mail_in.pid)] if run.mail_in else [],
         "postgres": [p for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"],
     }
 
@@ -554,7 +591,7 @@ class Usage:
     def since(self, run: Deployment) -> dict[str, Any]:
         cpu = {role: spent(self.roles[role], cpu_seconds(ps)) for role, ps in roles_of(run).items()}
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu["locust and mail-in"] = (
+        cpu["locust"] = (
             children.ru_utime + children.ru_stime - self.children.ru_utime - self.children.ru_stime
         )
         machine = psutil.cpu_times()
