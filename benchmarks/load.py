@@ -128,7 +128,23 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--kills must be at least 1")
     if args.fault == "worker-kill" and args.kills >= args.workers:
         parser.error(f"--kills {args.kills} would leave none of the {args.workers} workers")
+    kept = _kept_databases()
+    if make_url(args.database_url).database in kept:
+        parser.error(
+            f"--database-url names {make_url(args.database_url).database!r}, which this script "
+            f"would drop; name a scratch database instead (not {', '.join(sorted(kept))})"
+        )
     return args
+
+
+def _kept_databases() -> set[str]:
+    """The databases `--database-url` may not name, since the run drops and recreates it:
+    PostgreSQL's own, and the one the tests create their scratch databases from."""
+    kept = {"postgres", "template0", "template1"}
+    tests_admin = os.environ.get("CAFE_TEST_DATABASE_URL")
+    if tests_admin:
+        kept.add(str(make_url(tests_admin).database))
+    return kept
 
 
 # --- the SMTP sink -------------------------------------------------------------------

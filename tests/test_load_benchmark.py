@@ -4,6 +4,7 @@ documents every knob. The run itself is `tests/e2e/test_e2e_load.py` (short) or 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -59,6 +60,21 @@ def test_the_load_benchmark_refuses_to_kill_every_worker():
     )
     assert refused.returncode == 2
     assert "--kills 2 would leave none of the 2 workers" in refused.stderr
+
+
+def test_the_load_benchmark_refuses_to_drop_a_database_it_does_not_own():
+    """The run drops its database first: never PostgreSQL's own, nor the one the tests make
+    their scratch databases from."""
+    for database in ("postgres", "template1", "shared_admin"):
+        refused = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "load.py"),
+             "--database-url", f"postgresql+psycopg://nobody@127.0.0.1:1/{database}"],
+            check=False, capture_output=True, text=True, timeout=60,
+            env={**os.environ,
+                 "CAFE_TEST_DATABASE_URL": "postgresql+psycopg://nobody@127.0.0.1:1/shared_admin"},
+        )  # fmt: skip
+        assert refused.returncode == 2, refused.stderr
+        assert f"names {database!r}, which this script would drop" in refused.stderr
 
 
 def test_the_report_reads_each_kinds_time_in_the_service_from_the_web_log(tmp_path: Path):
