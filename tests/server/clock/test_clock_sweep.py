@@ -49,15 +49,6 @@ def mails(api, name, kind):
     return [m for m in api.outbox(f"{name}@example.com") if m.kind == kind and m.status == "sent"]
 
 
-def play_best(api, game_id, tokens):
-    shown = state(api, game_id, next(iter(tokens.values())))
-    token = tokens[shown["to_move"]]
-    hint = api.call("GET", f"/api/games/{game_id}/hints?n=1", token).json["hints"][0]
-    body = {"turn": hint["turn"], "version": shown["version"]}
-    played = api.call("POST", f"/api/games/{game_id}/turns", token, json=body)
-    assert played.status_code == 201, played.json
-
-
 def set_bank(api, name, days):
     with Session(get_engine(api.app)) as session:
         player = session.exec(select(Player).where(Player.name == name)).one()
@@ -159,8 +150,8 @@ def test_autoplay_twice_then_removal(api, clock):
         assert swept(api).timeouts == {"timed_out": 1}
         shown = state(api, game_id, tokens[late])
         assert shown["timeouts"][shown["players"].index(late)] == count
-        play_best(api, game_id, tokens)
-        play_best(api, game_id, tokens)
+        api.play_best(game_id, tokens)
+        api.play_best(game_id, tokens)
     clock.advance(3 * DAY)
     assert swept(api).timeouts == {"removed": 1}
     entries = log(api, game_id, tokens[late])
@@ -205,8 +196,8 @@ def test_a_turn_of_ones_own_resets_the_count(api, clock):
     assert swept(api).timeouts == {"timed_out": 1}
     seat = state(api, game_id, tokens[late])["players"].index(late)
     assert state(api, game_id, tokens[late])["timeouts"][seat] == 1
-    play_best(api, game_id, tokens)  # the other player
-    play_best(api, game_id, tokens)  # the late one, in time
+    api.play_best(game_id, tokens)  # the other player
+    api.play_best(game_id, tokens)  # the late one, in time
     assert state(api, game_id, tokens[late])["timeouts"][seat] == 0
 
 
@@ -228,7 +219,7 @@ def waiting_for(api, name, tokens):
     api.call("POST", f"/api/games/{game_id}/join", tokens["bob"])
     api.call("POST", f"/api/games/{game_id}/start", tokens[name])
     if mover(api, game_id, tokens) != name:
-        play_best(api, game_id, tokens)
+        api.play_best(game_id, tokens)
     return game_id
 
 
@@ -265,7 +256,7 @@ def test_a_joint_reminder_tells_only_of_the_games_still_waiting(api, clock):
     second = waiting_for(api, "ann", tokens)
     clock.advance(36 * HOUR)
     assert sweep(get_engine(api.app), settings_of(api.app)).reminders == 1  # one email, queued
-    play_best(api, first, tokens)  # ann plays the first game before it is sent
+    api.play_best(first, tokens)  # ann plays the first game before it is sent
     [reminder] = mails(api, "ann", "reminder")
     assert reminder.subject.startswith(f"Café · game {second} with bob: ")  # the one left
     assert "Reply-To" in reminder.headers

@@ -37,14 +37,6 @@ def state(api, game_id, token):
     return api.call("GET", f"/api/games/{game_id}", token).json
 
 
-def play_best(api, game_id, tokens):
-    shown = state(api, game_id, next(iter(tokens.values())))
-    token = tokens[shown["to_move"]]
-    hint = api.call("GET", f"/api/games/{game_id}/hints?n=1", token).json["hints"][0]
-    body = {"turn": hint["turn"], "version": shown["version"]}
-    assert api.call("POST", f"/api/games/{game_id}/turns", token, json=body).status_code == 201
-
-
 def timed_out_then_removed(api, clock):
     """A three-player game in which the first mover times out once (a turn played for
     them) and is removed at the next time-out; the game, everyone's token and the late one."""
@@ -56,7 +48,7 @@ def timed_out_then_removed(api, clock):
     assert sweep(get_engine(api.app), settings_of(api.app)).timeouts == {"timed_out": 1}
     api.send_events()  # each email is rendered as the game is when it is sent
     for _ in range(2):
-        play_best(api, game_id, tokens)
+        api.play_best(game_id, tokens)
         api.send_events()
     clock.advance(3 * DAY)
     assert sweep(get_engine(api.app), settings_of(api.app)).timeouts == {"removed": 1}
@@ -89,7 +81,7 @@ def test_time_out_turns_and_a_removal_are_marked_in_the_log_page_and_emails(api,
 def test_a_game_ended_by_a_resignation_says_who_left_how_and_the_final_standings(api, backend):
     game_id, tokens = api.started_game("ann", "bob")
     for _ in range(4):
-        play_best(api, game_id, tokens)
+        api.play_best(game_id, tokens)
     quitter = state(api, game_id, tokens["ann"])["to_move"]
     assert api.call("POST", f"/api/games/{game_id}/resign", tokens[quitter]).status_code == 200
     winner = next(name for name in tokens if name != quitter)
@@ -137,7 +129,7 @@ def test_a_game_ended_by_the_rules_names_the_condition(api):
     game_id, tokens = api.started_game("ann", "bob")
     shown = state(api, game_id, tokens["ann"])
     while shown["status"] == "active":
-        play_best(api, game_id, tokens)
+        api.play_best(game_id, tokens)
         shown = state(api, game_id, tokens["ann"])
     assert shown["ending"] in {"bar_full", "chairs_full", "bag_low", "hand_empty", "last_in_game"}
     page = api.client.get(f"/games/{game_id}").get_data(as_text=True)
@@ -152,7 +144,7 @@ def test_games_finished_before_their_ending_was_kept_get_it_from_the_migration(t
     api = Api(app, app.test_client())
     try:
         game_id, tokens = api.started_game("ann", "bob", "cid")
-        play_best(api, game_id, tokens)
+        api.play_best(game_id, tokens)
         quitter = state(api, game_id, tokens["ann"])["to_move"]
         api.call("POST", f"/api/games/{game_id}/resign", tokens[quitter])
         last = state(api, game_id, tokens["ann"])["to_move"]
