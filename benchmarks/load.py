@@ -128,11 +128,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--kills must be at least 1")
     if args.fault == "worker-kill" and args.kills >= args.workers:
         parser.error(f"--kills {args.kills} would leave none of the {args.workers} workers")
-    kept = _kept_databases()
-    if make_url(args.database_url).database in kept:
+    kept, named = _kept_databases(), make_url(args.database_url).database
+    if named in kept:
         parser.error(
-            f"--database-url names {make_url(args.database_url).database!r}, which this script "
-            f"would drop; name a scratch database instead (not {', '.join(sorted(kept))})"
+            f"--database-url names {named!r}, which this script would drop; "
+            f"name a scratch database instead (not {', '.join(sorted(kept))})"
         )
     return args
 

@@ -87,18 +87,17 @@ class Prepared:
             bound = compiled.bind(params)
         else:
             bound = [compiled.bind(row) for row in params]
-        return connection.exec_driver_sql(
-            compiled.sql, bound, execution_options=dict(execution_options or {})
-        )
+        return connection.exec_driver_sql(compiled.sql, bound, execution_options=execution_options)
 
     def _compiled(self, dialect: Dialect) -> _Compiled:
         key = f"{dialect.name}+{dialect.driver}"
         found = self._by_dialect.get(key)
         if found is None:
-            with self._lock:
-                found = self._by_dialect.setdefault(
-                    key, compile_for(self.statement, dialect, self.keys)
-                )
+            with self._lock:  # compiled once, even by threads that ask at the same moment
+                found = self._by_dialect.get(key)
+                if found is None:
+                    found = compile_for(self.statement, dialect, self.keys)
+                    self._by_dialect[key] = found
         return found
 
 
