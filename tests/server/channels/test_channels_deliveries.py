@@ -334,6 +334,11 @@ def test_a_redirect_is_a_failure_and_is_not_followed(allowed: Api) -> None:
     assert row.status == "failed" and "307" in (row.last_error or "")
 
 
+#: The lease of the test's workers: short, so that the test need not wait the real one (60 s),
+#: but, like it, longer than an attempt takes on a loaded machine — with 1 s, a slow attempt's
+#: own claim lapsed and was taken again, a third send.
+LEASE = 5
+
 KILLED_WORKER = """
 import sys
 from server.config import load
@@ -341,7 +346,7 @@ from server.db import make_engine
 from server.jobs.deliveries import Deliveries
 config = load(".", {}, {"DATABASE_URL": sys.argv[1], "CHANNELS_ALLOW": "127.0.0.1/32",
                         "SECRET_KEY": "test-secret-of-at-least-thirty-two-bytes"})
-sender = Deliveries(make_engine(sys.argv[1]), config, lease=1)
+sender = Deliveries(make_engine(sys.argv[1]), config, lease=float(sys.argv[2]))
 while True:
     sender.run_once(wait_for=0.1)
 """
@@ -358,7 +363,7 @@ def test_a_worker_killed_mid_delivery_sends_at_most_twice_with_one_id(
         made = add_channel(api, token, "webhook", hook.url())
         queue_test_delivery(api, made["id"])
         worker = subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(KILLED_WORKER), url], cwd=tmp_path
+            [sys.executable, "-c", textwrap.dedent(KILLED_WORKER), url, str(LEASE)], cwd=tmp_path
         )
         try:
             end = time.monotonic() + 20
@@ -368,8 +373,8 @@ def test_a_worker_killed_mid_delivery_sends_at_most_twice_with_one_id(
         finally:
             os.kill(worker.pid, signal.SIGKILL)
             worker.wait()
-        time.sleep(1.2)  # the dead worker's lease lapses
-        sender = sender_of(api, lease=1)
+        time.sleep(LEASE + 0.2)  # the dead worker's lease lapses
+        sender = sender_of(api, lease=LEASE)
         drain(sender)
         sender.close()
     assert len(hook.received) == 2
