@@ -190,6 +190,22 @@ def day(seen: date) -> str:
     return format_date(seen, "medium", locale=_date_locale())
 
 
+def decimal_point() -> str:
+    """The decimal separator of the language in use, CLDR's through Babel: `.` in English,
+    `,` in Czech, German and Russian ("1,5 bodu"); `.` without Babel (the engine alone)."""
+    return _decimal_point(current())
+
+
+@cache
+def _decimal_point(language: str) -> str:
+    try:  # Babel is the service's and the client's: the engine alone goes without it
+        from babel import Locale  # noqa: PLC0415
+    except ImportError:
+        return "."
+    locale = Locale.parse(DATE_LOCALES.get(language, language))
+    return str(locale.number_symbols["latn"]["decimal"])
+
+
 def _date_locale() -> Locale:
     from babel import Locale  # noqa: PLC0415 (the engine alone goes without)
 

@@ -3,7 +3,8 @@
 Time left, durations and the vacation bank are rounded **down** (a turn with 2 days
 23:59:30 left has "2 days 23 hours", never "3 days": a player must not believe they have
 more time than they have) and said in their two largest units; points carry their sign;
-league points drop needless decimals; ratings have one decimal place.
+league points drop needless decimals; ratings have one decimal place; decimals are written
+with the separator of the language in use (`1,5` in Czech, German and Russian).
 
 Every count with its noun is a whole message of the catalogs (`cafe.i18n.ngettext`), in the
 language in use: Czech and Russian have three forms ("2 body", "5 bodů"; "21 очко").
@@ -17,7 +18,7 @@ import re
 from datetime import timedelta
 from fractions import Fraction
 
-from cafe.i18n import N_, gettext, ngettext
+from cafe.i18n import N_, decimal_point, gettext, ngettext
 
 #: Less time left than this, and a deadline stands out (`!` in `cafe`, marked on pages).
 URGENT = timedelta(days=1)
@@ -58,20 +59,26 @@ def minutes(number: int) -> str:
 
 def league_points(value: Fraction | float) -> str:
     """League points: whole numbers plain, shared places' fractions to two decimals at most
-    (`3`, `1.5`, `2.33`)."""
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    (`3`, `1.5`, `2.33`; `1,5` in Czech, German and Russian)."""
+    return _decimal(f"{float(value):.2f}".rstrip("0").rstrip("."))
 
 
 def rating(value: float) -> str:
-    """A rating figure (the ordinal, mu, sigma) to one decimal place: `25.0`, `-3.4`."""
+    """A rating figure (the ordinal, mu, sigma) to one decimal place: `25.0`, `-3.4`
+    (`25,0` in Czech, German and Russian)."""
     text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
+    return _decimal("0.0" if text == "-0.0" else text)
 
 
 def rating_change(value: float) -> str:
     """A rating's change, signed, to one decimal place: `+1.3`, `-0.4`, `0.0`."""
     text = f"{value:+.1f}"
-    return "0.0" if text in ("+0.0", "-0.0") else text
+    return _decimal("0.0" if text in ("+0.0", "-0.0") else text)
+
+
+def _decimal(text: str) -> str:
+    """`text`, a number written with `.`, with the decimal separator of the language in use."""
+    return text.replace(".", decimal_point())
 
 
 def duration(span: timedelta) -> str:

@@ -74,7 +74,7 @@ def rating_chart(name: str, history: Sequence[RatingPointPublic]) -> Markup | No
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
             f'stroke="{FLOOR}"/>'
             f'<text x="{LEFT - 6}" y="{y(value) + 5:.1f}" text-anchor="end" font-size="15" '
-            f'fill="{MUTED_TEXT}">{value:.1f}</text>'
+            f'fill="{MUTED_TEXT}">{rating(value)}</text>'
         )
     parts.append(
         f'<text x="{x(0):.1f}" y="{HEIGHT - 14}" text-anchor="middle" font-size="15" '

@@ -87,6 +87,19 @@ def test_ratings_have_one_decimal_place() -> None:
     assert [quantities.rating_change(v) for v in (1.26, -0.44, 0.01)] == ["+1.3", "-0.4", "0.0"]
 
 
+@pytest.mark.parametrize(
+    ("language", "point"), [("en", "."), ("cs", ","), ("de", ","), ("ru", ",")]
+)
+def test_decimals_take_the_separator_of_the_language_in_use(language: str, point: str) -> None:
+    with speaking(language):
+        assert quantities.league_points(Fraction(3, 2)) == f"1{point}5"
+        assert quantities.league_points(Fraction(3)) == "3"
+        assert quantities.rating(-3.44) == f"-3{point}4"
+        assert quantities.rating(-0.04) == f"0{point}0"
+        assert quantities.rating_change(1.26) == f"+1{point}3"
+        assert quantities.rating_change(0.01) == f"0{point}0"
+
+
 def test_a_league_game_is_placed_by_league_season_and_division() -> None:
     assert quantities.season_place("Spring League", 2, 1) == "Spring League, season 2, division 1"
     assert quantities.season_path("spring", 2) == "/leagues/spring/seasons/2"

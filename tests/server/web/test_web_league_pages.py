@@ -235,6 +235,11 @@ def test_a_players_page_has_the_rating_its_chart_leagues_and_games(api):
     assert f'href="/games/{point["game"]}"' in html and f"{point['ordinal']:.1f}" in html
     assert "/leagues/tuesday/seasons/1" in html and "division 2" in html
     assert html.count('href="/players/') >= 4  # the recent game's players
+    czech = api.client.get("/players/hal", headers={"Accept-Language": "cs"}).text
+    ordinal = f"{profile['rating']['ordinal']:.1f}".replace(".", ",")
+    assert f"<b>{ordinal}</b>" in czech  # the decimal comma of Czech
+    czech_chart = czech.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert len(re.findall(r">-?\d+,\d</text>", czech_chart)) == 3  # the axis, in Czech too
     newcomer = api.client.get("/players/ann").text
     assert "after 1 rated game" in newcomer
     api.register("zed")
