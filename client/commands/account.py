@@ -26,15 +26,23 @@ if TYPE_CHECKING:
 ServerOption = Annotated[
     str | None,
     typer.Option(
-        "--server", help=_("The service's URL, remembered in the profile."), show_default=False
+        "--server",
+        help=_("The service's URL, remembered in the profile."),
+        metavar="URL",
+        show_default=False,
     ),
 ]
 
 
 def register(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help=_("Your player name, shown in games."))],
-    email: Annotated[str, typer.Argument(help=_("Where sign-in codes and your turns are mailed."))],
+    name: Annotated[
+        str, typer.Argument(help=_("Your player name, shown in games."), metavar="NAME")
+    ],
+    email: Annotated[
+        str,
+        typer.Argument(help=_("Where sign-in codes and your turns are mailed."), metavar="EMAIL"),
+    ],
     server: ServerOption = None,
 ) -> None:
     """Register a new player; a sign-in code is mailed to you.
@@ -89,13 +97,16 @@ def code_of_link(typed: str) -> str:
 
 def login(
     ctx: typer.Context,
-    email: Annotated[str, typer.Argument(help=_("The email you registered with."))],
+    email: Annotated[
+        str, typer.Argument(help=_("The email you registered with."), metavar="EMAIL")
+    ],
     code: Annotated[
         str | None,
         typer.Option(
             help=_(
                 "The 10-digit code from the email, or its sign-in link; asked for when not given."
-            )
+            ),
+            metavar="CODE",
         ),
     ] = None,
     server: ServerOption = None,
@@ -213,6 +224,7 @@ def prefs(
                 "KEY=VALUE settings to change (true/false, numbers and words are understood); "
                 "none to show them all."
             ),
+            metavar="KEY=VALUE…",
             show_default=False,
         ),
     ] = None,

@@ -43,7 +43,11 @@ Slug = Annotated[
 ]
 ChannelId = Annotated[
     int,
-    typer.Argument(help=_("The channel's number (see `cafe league notify list SLUG`)."), min=1),
+    typer.Argument(
+        help=_("The channel's number (see `cafe league notify list SLUG`)."),
+        min=1,
+        metavar="CHANNEL",
+    ),
 ]
 
 

@@ -26,9 +26,14 @@ app = typer.Typer(
 )
 
 ChannelId = Annotated[
-    int, typer.Argument(help=_("The channel's number (see `cafe notify list`)."), min=1)
+    int,
+    typer.Argument(
+        help=_("The channel's number (see `cafe notify list`)."), min=1, metavar="CHANNEL"
+    ),
 ]
-Kind = Annotated[str, typer.Argument(help=_("discord, slack, matrix, ntfy or webhook"))]
+Kind = Annotated[
+    str, typer.Argument(help=_("discord, slack, matrix, ntfy or webhook"), metavar="KIND")
+]
 Url = Annotated[
     str,
     typer.Argument(
@@ -36,12 +41,19 @@ Url = Annotated[
     ),
 ]
 Room = Annotated[
-    str | None, typer.Option(help=_("Matrix: the room's id (!…:server)."), show_default=False)
+    str | None,
+    typer.Option(help=_("Matrix: the room's id (!…:server)."), metavar="ROOM", show_default=False),
 ]
-Topic = Annotated[str | None, typer.Option(help=_("ntfy: the topic."), show_default=False)]
+Topic = Annotated[
+    str | None, typer.Option(help=_("ntfy: the topic."), metavar="TOPIC", show_default=False)
+]
 Token = Annotated[
     str | None,
-    typer.Option(help=_("Matrix: the access token; ntfy: a bearer token."), show_default=False),
+    typer.Option(
+        help=_("Matrix: the access token; ntfy: a bearer token."),
+        metavar="TOKEN",
+        show_default=False,
+    ),
 ]
 
 

@@ -27,11 +27,14 @@ class Action(StrEnum):
 def vacation(
     ctx: typer.Context,
     action: Annotated[
-        Action, typer.Argument(help=_("show (the default), start DAYS, or end."))
+        Action,
+        typer.Argument(help=_("show (the default), start DAYS, or end."), metavar="ACTION"),
     ] = Action.SHOW,
     days: Annotated[
         int | None,
-        typer.Argument(help=_("Whole days away (with start)."), min=1, show_default=False),
+        typer.Argument(
+            help=_("Whole days away (with start)."), min=1, metavar="DAYS", show_default=False
+        ),
     ] = None,
     start: Annotated[
         str | None,

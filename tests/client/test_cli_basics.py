@@ -3,11 +3,15 @@ the start-up rule that `cafe --help` imports neither requests nor the engine."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from typing import Any
 
+import typer
 from client_support import Cafe
 
+from client.app import app as cafe_app
 from client.errors import EXIT_CODE_MEANINGS, ExitCode
 
 COMMANDS = [
@@ -34,6 +38,30 @@ def test_every_command_has_help(cafe: Cafe) -> None:
         result = cafe.run(command, "--help")
         assert result.exit_code == ExitCode.OK, command
         assert result.stdout.startswith(f"Usage: cafe {command} "), command
+
+
+def _leaf_commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every command that runs (not a group), subcommands included."""
+    found = []
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):  # a group (Typer's own Click, or Click's)
+            found += _leaf_commands(command, (*path, name))
+        else:
+            found.append((*path, name))
+    return found
+
+
+def test_every_value_a_command_takes_is_named_in_capitals(cafe: Cafe) -> None:
+    """`EMAIL`, `--code CODE`, `--server URL`: never Typer's own `<str>` or a parameter's
+    lower-case Python name."""
+    leaves = _leaf_commands(typer.main.get_command(cafe_app))
+    assert ("league", "notify", "add") in leaves
+    for path in leaves:
+        usage, _, rest = cafe.run(*path, "--help").stdout.partition("\n\n")
+        placeholders = re.findall(r"[{\[]([^\]}]+)[}\]]", usage.split("[OPTIONS]", 1)[-1])
+        assert all(p.rstrip("…").isupper() for p in placeholders), (path, usage)
+        options = rest.split("Options:", 1)[-1]
+        assert not re.search(r"<\w+>", options), (path, options)
 
 
 def test_usage_errors_exit_2(cafe: Cafe) -> None:
