@@ -11,7 +11,6 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import ParamSpec, TypeVar
 
 from flask import g, request
@@ -31,25 +30,23 @@ TOKEN_PREFIX = "cafe_"
 
 _PLAYERS = table_of(Player)
 _TOKENS = table_of(ApiToken)
-#: The owner's row of a token, the token's id and when it was revoked, by its hash, in
-#: Core. Built once: every authenticated request runs it, and building the statement (and
-#: its cache key) cost more than running it. The ORM's loading of the player cost every
+#: The owner's row of a valid (unrevoked) token and the token's id, by its hash, in Core.
+#: Built once: every authenticated request runs it, and building the statement (and its
+#: cache key) cost more than running it. The ORM's loading of the player cost every
 #: request about as much again as the query (`server.models.from_row`).
 _TOKEN_OWNER = (
-    select(_PLAYERS, _TOKENS.c.id.label("token_id"), _TOKENS.c.revoked_at.label("revoked_at"))
+    select(_PLAYERS, _TOKENS.c.id.label("token_id"))
     .join(_TOKENS, _TOKENS.c.player_id == _PLAYERS.c.id)
-    .where(_TOKENS.c.token_hash == bindparam("token_hash"))
+    .where(_TOKENS.c.token_hash == bindparam("token_hash"), _TOKENS.c.revoked_at.is_(None))
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Owner:
-    """Who a token belongs to, and the token: its id and when it was revoked (None: it
-    is valid)."""
+    """Who a valid token belongs to, and the token's id."""
 
     player: Player
     token_id: int
-    revoked_at: datetime | None
 
 
 def hash_token(token: str) -> str:
@@ -67,14 +64,15 @@ def issue_token(session: Session, *, player: Player, label: str) -> tuple[ApiTok
 
 
 def owner_of(session: Session, secret: str) -> Owner | None:
-    """Who a token belongs to (an object of `session`, as if it had loaded it), with the
-    token's id and revocation (revoked or not), or None."""
+    """Who a token belongs to (an object of `session`, as if it had loaded it) and the
+    token's id; None for a token unknown or revoked — the one place a revoked token stops
+    signing in, for the API and the pages alike."""
     query = {"token_hash": hash_token(secret)}
     found = session.connection().execute(_TOKEN_OWNER, query).first()
     if found is None:
         return None
     player = from_row(Player, found)
-    return Owner(attached(session, player), found.token_id, found.revoked_at)
+    return Owner(attached(session, player), found.token_id)
 
 
 def authenticate() -> Player:
@@ -91,7 +89,7 @@ def authenticate() -> Player:
             ),
         )
     found = owner_of(get_session(), token.strip())
-    if found is None or found.revoked_at is not None:
+    if found is None:
         raise Unauthenticated(
             "invalid_token",
             lazy_gettext("this token is unknown or revoked; sign in again for a new one"),

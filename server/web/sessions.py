@@ -39,9 +39,8 @@ def signed_in() -> Player | None:
     if "viewer" not in g:
         secret = session.get("token")
         found = auth.owner_of(get_session(), secret) if secret else None
-        g.viewer = found.player if found is not None and found.revoked_at is None else None
-        if g.viewer is not None:
-            g.token_id = found.token_id if found is not None else None
+        g.viewer = found.player if found is not None else None
+        g.token_id = found.token_id if found is not None else None
     viewer: Player | None = g.viewer
     return viewer
 
