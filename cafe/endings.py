@@ -2,9 +2,10 @@
 
 A game ends at the end of the turn after which one of rulebook §10's conditions holds;
 `end_condition` names the first that does, in the rules' order. A correspondence game can
-also end because everyone but one player left it (resigned, was removed on time, or
-withdrew from the league's season), or because a league's organiser adjudicated it (ended
-it with its standings as they were): those endings are the service's, not the board game's.
+also end because everyone but one player left it (resigned, was removed on time, withdrew
+from the league's season or was removed from it by its organiser), or because a league's
+organiser adjudicated it (ended it with its standings as they were): those endings are the
+service's, not the board game's.
 
 "Eliminated" is the bar's rule (§7: a player who cannot pay at the bar is out); a player
 who resigns, is removed on time or withdraws is never called eliminated.
@@ -46,16 +47,18 @@ class Departure(StrEnum):
     RESIGNED = "resigned"
     TIMED_OUT = "timed_out"  # removed by the service when their time ran out
     WITHDREW = "withdrew"  # withdrew from the league's season, resigning its games
+    REMOVED = "removed"  # removed from the league's season by its organiser, likewise
 
     @property
     def words(self) -> str:
         """The mark beside the player, in the language in use: `eliminated at the bar`,
-        `resigned`, `removed on time`, `withdrew`."""
+        `resigned`, `removed on time`, `withdrew`, `removed by the organiser`."""
         return gettext(_MARKS[self])
 
     def sentence(self, player: str) -> str:
         """What `player` did, as one sentence in the language in use: `ann resigned`, `ann
-        was removed on time`, `ann withdrew from the season`."""
+        was removed on time`, `ann withdrew from the season`, `ann was removed from the
+        season by the organiser`."""
         return gettext(_SENTENCES[self], player=player)
 
 
@@ -64,12 +67,14 @@ _MARKS = {
     Departure.RESIGNED: N_("resigned"),
     Departure.TIMED_OUT: N_("removed on time"),
     Departure.WITHDREW: N_("withdrew"),
+    Departure.REMOVED: N_("removed by the organiser"),
 }
 _SENTENCES = {
     Departure.ELIMINATED: N_("%(player)s was eliminated at the bar"),
     Departure.RESIGNED: N_("%(player)s resigned"),
     Departure.TIMED_OUT: N_("%(player)s was removed on time"),
     Departure.WITHDREW: N_("%(player)s withdrew from the season"),
+    Departure.REMOVED: N_("%(player)s was removed from the season by the organiser"),
 }
 
 #: How a turn the service played for a player whose time ran out is marked (a message:

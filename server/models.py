@@ -134,11 +134,22 @@ class TurnSource(StrEnum):
     COMPUTER = "computer"
 
 
+#: The `detail` of a resignation's log entry, by how its player left (`departure_of` reads it).
+RESIGNATION_DETAILS: dict[Departure, dict[str, bool]] = {
+    Departure.RESIGNED: {},
+    Departure.WITHDREW: {"withdrew": True},
+    Departure.REMOVED: {"withdrew": True, "by_organiser": True},
+}
+
+
 def departure_of(kind: str, detail: Mapping[str, Any]) -> Departure | None:
     """How a log entry took its player out of the game (None: it did not): a resignation
-    (`detail` `{"withdrew": true}` when it came of withdrawing from the league's season), a
-    removal on time-out, or a bar turn that could not be paid."""
+    (`RESIGNATION_DETAILS`: of their own, by withdrawing from the league's season, or by
+    the organiser's removing them from it), a removal on time-out, or a bar turn that
+    could not be paid."""
     if kind == TurnKind.RESIGN:
+        if detail.get("by_organiser"):
+            return Departure.REMOVED
         return Departure.WITHDREW if detail.get("withdrew") else Departure.RESIGNED
     if detail.get("removed"):
         return Departure.TIMED_OUT

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from cafe import CafeError, Game, Hint, Options, TableScore, TurnResult
+from cafe.endings import Departure
 from cafe.i18n import gettext, lazy_gettext
 from cafe.render import quantities
 from server import idempotency
@@ -38,6 +39,7 @@ from server.games.store import (
 from server.idempotency import Idempotency
 from server.league import labels, results
 from server.models import (
+    RESIGNATION_DETAILS,
     GameRecord,
     GameStatus,
     LogEntry,
@@ -344,9 +346,12 @@ def _apply_turn(
     )
 
 
-def resignation(game: GameRecord, seat: int, *, withdrew: bool = False) -> tuple[Game, LogEntry]:
-    """The running game after the player at `seat` resigns (`withdrew`: by withdrawing from
-    the league's season), and the log entry that records it (to write with `write_change`)."""
+def resignation(
+    game: GameRecord, seat: int, *, how: Departure = Departure.RESIGNED
+) -> tuple[Game, LogEntry]:
+    """The running game after the player at `seat` resigns (`how`: of their own, or by
+    leaving the league's season — withdrawn or removed by its organiser), and the log entry
+    that records it (to write with `write_change`)."""
     assert game.id is not None and game.state is not None
     engine = Game.from_position(game.state)
     engine.resign(seat)
@@ -355,7 +360,7 @@ def resignation(game: GameRecord, seat: int, *, withdrew: bool = False) -> tuple
         number=game.turn_count + 1,
         seat=seat,
         kind=TurnKind.RESIGN,
-        detail={"withdrew": True} if withdrew else {},
+        detail=dict(RESIGNATION_DETAILS[how]),
     )
     return engine, entry
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from sqlmodel import Session, col, select
 
+from cafe.endings import Departure
 from cafe.i18n import lazy_gettext
 from server.config import Settings
 from server.domain import Conflict
@@ -66,17 +67,24 @@ def still_in(games: Sequence[GameRecord], player: Player) -> list[GameRecord]:
 
 
 def resign_games(
-    session: Session, games: Sequence[GameRecord], player: Player, *, config: Settings
+    session: Session,
+    games: Sequence[GameRecord],
+    player: Player,
+    *,
+    how: MemberLeft = MemberLeft.WITHDREW,
+    config: Settings,
 ) -> list[int]:
     """Resign the player from each of these running games they are still in (in the
     caller's transaction, which locked them first: `lock_games`; a league game's log says
-    they withdrew); the games resigned. A game that moved on meanwhile makes the whole
-    change a 409 to retry, never a partial one."""
+    they withdrew, or were removed by the organiser: `how`); the games resigned. A game
+    that moved on meanwhile makes the whole change a 409 to retry, never a partial one."""
+    left_season = Departure.REMOVED if how is MemberLeft.REMOVED else Departure.WITHDREW
     resigned = []
     for game in still_in(games, player):
         assert game.id is not None and game.state is not None
         seat = game.state["players"].index(player.name)
-        engine, entry = turns.resignation(game, seat, withdrew=game.season_id is not None)
+        how_left = left_season if game.season_id is not None else Departure.RESIGNED
+        engine, entry = turns.resignation(game, seat, how=how_left)
         values = turns.change_values(
             session, game=game, engine=engine, entry=entry, by_the_player=True
         )
@@ -158,4 +166,4 @@ def leave(
     if before_resigning is not None:
         before_resigning([game.id for game in still_in(running, player) if game.id is not None])
         session.flush()  # its rows first: the outbox's order is the mail's
-    return resign_games(session, running, player, config=config)
+    return resign_games(session, running, player, how=how, config=config)

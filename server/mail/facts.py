@@ -46,7 +46,8 @@ class LoggedTurn:
     def text(self) -> str:
         """`12. ann played USm@US1 for +6 points`, marked `(played on time-out)` and `and
         was eliminated at the bar` where they apply; or a player leaving: `12. ann
-        resigned`, `… was removed on time`, `… withdrew from the season`; or the league
+        resigned`, `… was removed on time`, `… withdrew from the season`, `… was removed
+        from the season by the organiser`; or the league
         organiser's adjudication (in the language in use)."""
         if self.kind == "end":
             return gettext(
@@ -68,6 +69,7 @@ _LEFT = {
     Departure.RESIGNED: N_("%(number)s. %(player)s resigned"),
     Departure.TIMED_OUT: N_("%(number)s. %(player)s was removed on time"),
     Departure.WITHDREW: N_("%(number)s. %(player)s withdrew from the season"),
+    Departure.REMOVED: N_("%(number)s. %(player)s was removed from the season by the organiser"),
 }
 #: A log entry of a turn, by whether it was played on time-out and put its player out.
 _PLAYED = {

@@ -125,7 +125,8 @@ class Standing(PublicModel):
     left: Departure | None = Field(
         default=None,
         description="how the player left before the end: eliminated (at the bar), resigned, "
-        "timed_out (removed on time) or withdrew (from the league's season); null: still in",
+        "timed_out (removed on time), withdrew (from the league's season) or removed (from "
+        "it, by its organiser); null: still in",
     )
 
 
@@ -363,8 +364,8 @@ class TurnPublic(SparseModel):
     left: Departure | None = Field(
         default=None,
         description="how this entry took its player out of the game: eliminated (a bar turn "
-        "not paid), resigned, timed_out (removed on time-out) or withdrew (from the league's "
-        "season)",
+        "not paid), resigned, timed_out (removed on time-out), withdrew (from the league's "
+        "season) or removed (from it, by its organiser)",
     )
     created_at: Timestamp
 

@@ -10,21 +10,33 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from alembic import command
 from server_support import TEST_CONFIG, Api
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 from typer.testing import CliRunner
 
 from cafe import Game
 from cafe.record import verify
+from server import migrate
 from server.app import create_app
 from server.cli import app as cli
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
-from server.db import get_engine
+from server.db import get_engine, make_engine
 from server.games import turns
 from server.jobs.sweep import sweep
 from server.league import check
-from server.models import GameRecord, LogEntry, Rating, RatingPoint, SeasonMember, TurnRecord
+from server.models import (
+    GameRecord,
+    GameSeat,
+    LogEntry,
+    Player,
+    Rating,
+    RatingPoint,
+    SeasonMember,
+    TurnRecord,
+    departure_of,
+)
 
 NAMES = ["ann", "bob", "cid", "dan", "eve", "fay"]
 #: One division of six, games of three: six games, three for each player; ann organises.
@@ -128,6 +140,13 @@ def test_removing_a_member_of_a_running_season_resigns_their_games_and_is_logged
     for before in bobs:
         now = game(api, before["id"], tokens["ann"])
         assert now["eliminated"][now["players"].index("bob")]
+        log = ok(api.call("GET", f"/api/games/{before['id']}/turns", tokens["ann"]))["turns"]
+        assert [t["left"] for t in log if t["player"] == "bob"][-1] == "removed"
+        page = api.client.get(f"/games/{before['id']}").get_data(as_text=True)
+        assert "bob was removed from the season by the organiser" in page
+        assert "withdrew" not in page  # the game says what the season's table says
+    told_others = [m for name in NAMES if name != "bob" for m in api.outbox(f"{name}@example.com")]
+    assert any("bob was removed from the season by the organiser" in words(m) for m in told_others)
     [member] = [m for m in stored(api, SeasonMember) if m.withdrawn_at is not None]
     assert member.removed_reason == "his mail bounces" and member.departure == "removed"
     rows = {row["player"]: row for row in shown["divisions"][0]["standings"]}
@@ -449,6 +468,58 @@ def test_a_turn_computed_before_the_pause_cannot_land_with_a_deadline_after_it(a
         session.rollback()
     shown = game(api, game_id, tokens["ann"])
     assert shown["deadline"] is None and shown["turns"] == 0
+
+
+def test_removals_logged_as_withdrawals_before_are_said_as_removals_after_the_upgrade(tmp_path):
+    """A database of before (0027) logged a removed member's resignations as a withdrawal's;
+    the upgrade makes them, and the finished game's standings, say the removal."""
+    url = f"sqlite:///{tmp_path / 'removals.db'}"
+    migrate.upgrade(url)
+    app = create_app({**TEST_CONFIG, "DATABASE_URL": url})
+    api = Api(app, app.test_client())
+    tokens = {name: api.register(name) for name in NAMES[:4]}
+    pair = {**LEAGUE, "game_size": 2, "division_size": 4}
+    ok(api.call("POST", "/api/leagues", tokens["ann"], json=pair), 201)
+    ok(api.call("POST", "/api/leagues/club/seasons", tokens["ann"]), 201)
+    for token in tokens.values():
+        ok(api.call("POST", f"{SEASON}/register", token))
+    season = ok(api.call("POST", f"{SEASON}/start", tokens["ann"]))
+    ok(api.call("POST", f"{SEASON}/remove", tokens["ann"], json={"player": "bob", "reason": "x"}))
+    games = [game(api, g, tokens["ann"]) for g in season["divisions"][0]["games"]]
+    bobs = [g["id"] for g in games if "bob" in g["players"]]
+    api.close()
+    get_engine(app).dispose()
+
+    def said(engine) -> tuple[set[str], set[str]]:
+        """How bob left, by his log entries and by the finished games' standings."""
+        with Session(engine) as session:
+            seats = {(s.game_id, s.seat) for s in stored_in(session, GameSeat, "bob")}
+            logged = {
+                str(departure_of(t.kind, t.detail))
+                for t in session.exec(select(TurnRecord).where(TurnRecord.kind == "resign"))
+                if (t.game_id, t.seat) in seats
+            }
+            lines = {
+                line["left"]
+                for g in session.exec(select(GameRecord).where(col(GameRecord.id).in_(bobs)))
+                for line in g.standings or []
+                if line["player"] == "bob"
+            }
+        return logged, lines
+
+    engine = make_engine(url)
+    assert len(bobs) == 3 and said(engine) == ({"removed"}, {"removed"})
+    command.downgrade(migrate.alembic_config(url), "0027")  # as logged before
+    assert said(engine) == ({"withdrew"}, {"withdrew"})
+    migrate.upgrade(url)
+    assert said(engine) == ({"removed"}, {"removed"})
+    engine.dispose()
+
+
+def stored_in(session, model, name):
+    """The rows of `model` of the player called `name`."""
+    player = session.exec(select(Player).where(Player.name == name)).one()
+    return session.exec(select(model).where(model.player_id == player.id)).all()
 
 
 def test_league_check_agrees_after_a_removal_and_an_adjudication(tmp_path):
