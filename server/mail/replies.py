@@ -15,10 +15,13 @@ each: `GAME: TURN` (`_season_turns`).
 
 Table talk (`server.games.talk`): the lines `say: …` of a reply to a game's email are one
 message at the game's table, posted after the reply's turn (whatever became of it; a reply
-of `say:` lines alone posts the message and plays nothing); the text of a reply to an email
-of table talk (its own form of address) is the message. What the reading takes for the
-quoted email and the signature is never posted. A message that is not posted (empty, too
-long, over the limits, not a player) is answered with the reason.
+of `say:` lines alone posts the message and plays nothing), and recorded as handled apart
+from it (`_talk_key`): a process stopped between the two leaves the message to the
+reply's next delivery, which finds the turn handled and posts the message alone, once.
+The text of a reply to an email of table talk (its own form of address) is the message.
+What the reading takes for the quoted email and the signature is never posted. A message
+that is not posted (empty, too long, over the limits, not a player) is answered with the
+reason.
 
 Every message is handled once, by its Message-ID: a second delivery changes nothing and
 is not answered again. Auto-responders, bounces and list mail are never answered. A reply
@@ -129,12 +132,10 @@ def _handle(
 ) -> Outcome:
     """Identify the reply by its signed address, then refuse it or play its turn."""
     if _handled(session, reply.message_key):
-        return Outcome("duplicate", "this message was handled before")
-    domain = config.mail_domain
-    ours = [a for a in reply.recipients if is_reply_address(a, domain)]
-    signed = next(
-        (r for a in ours if (r := read_reply_address(config.verifying_keys, domain, a))), None
-    )
+        left_over = _talk_left_over(session, config, reply)
+        return left_over or Outcome("duplicate", "this message was handled before")
+    ours = _our_addresses(config, reply)
+    signed = _game_address(config, ours)
     if reply.automatic:
         _record(session, reply, None, "ignored")
         return Outcome("ignored", "an automatic message")
@@ -155,13 +156,49 @@ def _handle(
         return Outcome("unrecognised", f"no valid reply address; {answered}")
     player, game = found
     assert signed is not None and game.id is not None
+    said = "\n".join(reply.said)
     if reply.said and not reply.lines and not reply.too_large:
-        return _talk(session, config, reply, player, game.id, "\n".join(reply.said))
+        return _talk(session, config, reply, player, game.id, said, key=reply.message_key)
     outcome = _turn(session, config, reply, signed, player, game)
     if reply.said and outcome.kind != "duplicate" and not reply.too_large:
-        talked = _talk(session, config, reply, player, game.id, "\n".join(reply.said), record=False)
+        talked = _talk(session, config, reply, player, game.id, said, key=_talk_key(reply))
         return dataclasses.replace(outcome, note=f"{outcome.note}; {talked.note}")
     return outcome
+
+
+def _our_addresses(config: Settings, reply: reading.Reply) -> list[str]:
+    """The reply's recipients that are reply addresses of ours (signed or not)."""
+    return [a for a in reply.recipients if is_reply_address(a, config.mail_domain)]
+
+
+def _game_address(config: Settings, ours: list[str]) -> ReplyAddress | None:
+    """The first of `ours` that is a game's reply address we signed."""
+    keys, domain = config.verifying_keys, config.mail_domain
+    return next((r for a in ours if (r := read_reply_address(keys, domain, a))), None)
+
+
+def _talk_key(reply: reading.Reply) -> str:
+    """The key that records a reply's `say:` lines as handled apart from its turn (a
+    digest: the Message-ID alone may take all of `InboundMail.message_key`)."""
+    return f"say:sha256:{hashlib.sha256(reply.message_key.encode()).hexdigest()}"
+
+
+def _talk_left_over(session: Session, config: Settings, reply: reading.Reply) -> Outcome | None:
+    """The `say:` lines of a reply to a game's email whose turn was handled but whose
+    message was not — the process stopped between the two transactions — posted now;
+    None when nothing waits."""
+    if not (reply.said and reply.lines) or reply.too_large or reply.automatic:
+        return None
+    key = _talk_key(reply)
+    if _handled(session, key):
+        return None
+    found = _load(session, _game_address(config, _our_addresses(config, reply)))
+    if found is None:
+        return None
+    player, game = found
+    assert game.id is not None
+    talked = _talk(session, config, reply, player, game.id, "\n".join(reply.said), key=key)
+    return dataclasses.replace(talked, note=f"its turn was handled before; {talked.note}")
 
 
 def _turn(
@@ -234,7 +271,7 @@ def _talk_reply(
         over = lazy_gettext("over %(limit)s bytes", limit=config.mail_in_max_bytes)
         return _refuse_talk(session, config, reply, player, signed.game_id, over, "")
     text = "\n".join(reply.said) if reply.said and not reply.lines else reply.text
-    return _talk(session, config, reply, player, signed.game_id, text)
+    return _talk(session, config, reply, player, signed.game_id, text, key=reply.message_key)
 
 
 def _talk(
@@ -245,25 +282,19 @@ def _talk(
     game_id: int,
     text: str,
     *,
-    record: bool = True,
+    key: str,
 ) -> Outcome:
-    """Post `text` at the game's table as the player, as the API would, and (`record`)
-    record the reply as handled in that transaction; a refusal is answered with its
-    reason. Without `record` the reply was recorded already (with its turn)."""
+    """Post `text` at the game's table as the player, as the API would, and record it as
+    handled under `key` in that transaction (the reply's own key, or `_talk_key` beside
+    its turn's); a refusal is answered with its reason, recorded alike."""
     assert player.id is not None
-    by_email = (
-        notify.EmailTurn(
-            message_key=reply.message_key, message_id=reply.message_id, player_id=player.id
-        )
-        if record
-        else None
-    )
+    by_email = notify.EmailTurn(message_key=key, message_id=reply.message_id, player_id=player.id)
     try:
         said = talk.post(session, game_id=game_id, player=player, text=text, by_email=by_email)
     except DomainError as error:
         session.rollback()
         reason = error.lazy_message  # said in the reader's language when the answer is sent
-        return _refuse_talk(session, config, reply, player, game_id, reason, text, record=record)
+        return _refuse_talk(session, config, reply, player, game_id, reason, text, key=key)
     except IntegrityError:  # another process handled this reply meanwhile
         session.rollback()
         return Outcome("duplicate", "answered by another process meanwhile")
@@ -283,10 +314,10 @@ def _refuse_talk(
     reason: Message,
     text: str,
     *,
-    record: bool = True,
+    key: str | None = None,
 ) -> Outcome:
-    """Answer that the reply's message was not posted, and why (and record the reply as
-    handled, unless it was already)."""
+    """Answer that the reply's message was not posted, and why, and record it as handled
+    under `key` (None: the reply's own)."""
     notices.queue(
         session,
         config,
@@ -300,9 +331,7 @@ def _refuse_talk(
         text=text[:QUOTED_TALK],
         links=addresses.links(config, player_id=player.id),
     )
-    if not record:
-        session.commit()
-    elif not _record(session, reply, player, "talk_refused", game_id=game_id):
+    if not _record(session, reply, player, "talk_refused", game_id=game_id, key=key):
         return Outcome("duplicate", "answered by another process meanwhile")
     return Outcome("refused", f"table talk: {reason}")
 
@@ -602,12 +631,14 @@ def _record(
     outcome: str,
     *,
     game_id: int | None = None,
+    key: str | None = None,
 ) -> bool:
-    """Commit the message as handled with what is queued; False if it was handled already
-    (or the transaction lost a race), in which case nothing is kept."""
+    """Commit the message as handled (under `key`; None: the reply's own) with what is
+    queued; False if it was handled already (or the transaction lost a race), in which
+    case nothing is kept."""
     session.add(
         InboundMail(
-            message_key=reply.message_key,
+            message_key=reply.message_key if key is None else key,
             player_id=None if player is None else player.id,
             game_id=game_id,
             outcome=outcome,

@@ -10,11 +10,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from mail_support import reply_message
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
 from server.db import get_engine
+from server.games import talk
 from server.jobs import talk_mail
 from server.mail import replies
 from server.models import OutboxMessage, TableTalk, TurnRecord
@@ -180,6 +182,38 @@ def test_a_reply_with_a_turn_and_a_say_line_plays_the_turn_then_posts_the_messag
     assert "Sorry for the slow turn!" in mails(api, other, "your_turn")[-1].body
     assert handle(api, your_turn.headers["Reply-To"], text).kind == "duplicate"
     assert len(messages(api, game_id)) == 1
+
+
+@pytest.mark.postgres
+def test_a_say_line_not_posted_when_the_process_stopped_after_the_turn_is_posted_next_time(
+    api, monkeypatch
+):
+    """The turn and the message are two transactions: a process that stops between them
+    (here: the message's write fails) leaves the message to the reply's next delivery,
+    which posts it once and plays nothing again."""
+    game_id, tokens = api.started_game("ann", "bob")
+    api.send_events()
+    mover = state(api, game_id, tokens["ann"])["to_move"]
+    [your_turn] = mails(api, mover, "your_turn")
+    text = "1\nsay: Sorry for the slow turn!\n"
+    real_post = talk.post
+
+    def stopped(*args, **kwargs):
+        raise OperationalError("INSERT INTO table_talk", {}, Exception("the server went away"))
+
+    monkeypatch.setattr(talk, "post", stopped)
+    with pytest.raises(OperationalError):
+        handle(api, your_turn.headers["Reply-To"], text)
+    assert state(api, game_id, tokens["ann"])["turns"] == 1 and messages(api, game_id) == []
+    monkeypatch.setattr(talk, "post", real_post)
+    again = handle(api, your_turn.headers["Reply-To"], text)  # the mail server delivers again
+    assert again.kind == "applied" and "its turn was handled before" in again.note, again
+    [said] = messages(api, game_id)
+    assert said.text == "Sorry for the slow turn!"
+    assert state(api, game_id, tokens["ann"])["turns"] == 1
+    assert handle(api, your_turn.headers["Reply-To"], text).kind == "duplicate"
+    assert len(messages(api, game_id)) == 1
+    assert [m.kind for m in mails(api, mover)].count("turn_confirmed") == 1
 
 
 def test_a_reply_of_say_lines_only_posts_and_plays_nothing(api):
