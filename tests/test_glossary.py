@@ -92,19 +92,32 @@ TERMS = {
         r"\bcoffee klatsch\b",
         {"cs": r"\bkávov\w* dýchán", "de": r"kaffeeklatsch", "ru": r"\bкофейн\w* посидел"},
     ),
+    # the service's own words, not the seeds': one each, so that a page and its email never
+    # name one person two ways (cs "pořadatel" and "organizátor", de "Veranstalter" and
+    # "Organisator" were both in use)
+    "organiser": Term(
+        r"\borganis(?:e|er|ers|es|ed|ing)\b",
+        {"cs": r"\bpořad|\bpořád", "de": r"veranstalt", "ru": r"\bорганиз"},
+    ),
 }
 
 #: English that uses a term's word in another sense, left out before matching it.
 OTHER_SENSES = {"hand": r"\bby hand\b"}
 
 #: The glossary's "Avoid": words for the game's things that its seeds do not use (cs "karta"
-#: for a tile, where "kartička" is right: the pattern is the declined "karta" alone).
+#: for a tile, where "kartička" is right: the pattern is the declined "karta" alone), and
+#: the second word for one of the service's own.
 AVOID = {
     "cs": {
         "karta": r"\bkar(?:ta|ty|tě|tu|tou|et|tám|tách|tami)\b",
         "hrací kámen": r"\bhrac\w*\s+kam(?:en|eny|enů|enem|enech|enům)\b",
+        "organizátor": r"\borganizát\w*|\borganiz(?:uj|ova)\w*",  # a league's is a pořadatel
     },
-    "de": {"Figur": r"\bfigur(?:en)?\b", "Spielstein": r"spielstein"},
+    "de": {
+        "Figur": r"\bfigur(?:en)?\b",
+        "Spielstein": r"spielstein",
+        "Organisator": r"organisator\w*|organisier\w*",  # a league's is a Veranstalter
+    },
     "ru": {
         "фишка": r"\bфиш(?:к\w*|ек)\b",
         "очков after 1 or 21": r"(?<![\d.,])(?:\d*[02-9])?1\s+очков\b",
