@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from alembic import command
+from postgres_support import scratch_postgres
 from server_support import TEST_CONFIG, Api
 from sqlmodel import Session, col, select
 from typer.testing import CliRunner
@@ -470,11 +471,25 @@ def test_a_turn_computed_before_the_pause_cannot_land_with_a_deadline_after_it(a
     assert shown["deadline"] is None and shown["turns"] == 0
 
 
-def test_removals_logged_as_withdrawals_before_are_said_as_removals_after_the_upgrade(tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def migrated_url(request, tmp_path) -> Iterator[str]:
+    """A database of its own built by the migrations, on each backend."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'migrated.db'}"
+        migrate.upgrade(url)
+        yield url
+        return
+    server = request.getfixturevalue("postgres_url")  # the session's: skips without PG
+    with scratch_postgres(server, "cafe_migrated", durable=False) as url:
+        yield url
+
+
+def test_removals_logged_as_withdrawals_before_are_said_as_removals_after_the_upgrade(
+    migrated_url,
+):
     """A database of before (0027) logged a removed member's resignations as a withdrawal's;
     the upgrade makes them, and the finished game's standings, say the removal."""
-    url = f"sqlite:///{tmp_path / 'removals.db'}"
-    migrate.upgrade(url)
+    url = migrated_url
     app = create_app({**TEST_CONFIG, "DATABASE_URL": url})
     api = Api(app, app.test_client())
     tokens = {name: api.register(name) for name in NAMES[:4]}
