@@ -112,15 +112,41 @@ AVOID = {
         "karta": r"\bkar(?:ta|ty|tě|tu|tou|et|tám|tách|tami)\b",
         "hrací kámen": r"\bhrac\w*\s+kam(?:en|eny|enů|enem|enech|enům)\b",
         "organizátor": r"\borganizát\w*|\borganiz(?:uj|ova)\w*",  # a league's is a pořadatel
+        # and the service's words, each with the one word of docs/languages.md
+        "soutěž (a league is a liga)": r"\bsoutěž\w*",
+        "skupina (a division is a divize)": r"\bskupin\w*",
+        "notace (the notation is the zápis)": r"\bnotac\w*",
+        "předvolby (preferences are nastavení)": r"\bpředvol\w*",
+        "rozehraný (a running game is běžící)": r"\brozehr\w*",
+        "penalizace (a penalty is a trest)": r"\bpenaliz\w*",
+        "lhůta (a deadline is a termín)": r"\blhůt\w*",
+        "upomínka (a reminder is a připomínka)": r"\bupomín\w*",
     },
     "de": {
         "Figur": r"\bfigur(?:en)?\b",
         "Spielstein": r"spielstein",
         "Organisator": r"organisator\w*|organisier\w*",  # a league's is a Veranstalter
+        "Rangliste (a league's standings are its Tabelle)": r"rangliste",
+        "Endstand (a game's standings are its Rangfolge)": r"endstand",
+        "Gruppe (a division is a Division)": r"gruppe",
+        "Rücktritt (withdrawing is a Rückzug)": r"rücktritt",
+        "Festlegung (a commitment is a Verpflichtung)": r"festlegung",
+        "Verteilung (the deal is the Austeilen)": r"verteilung",
+        "Sitzreihenfolge (the seat order is the Sitzordnung)": r"sitzreihenfolge",
+        "Spielprotokoll (a game record is an Aufzeichnung)": r"spielprotokoll",
+        "unterbrechen (a season is angehalten)": r"unterbr(?:ech|ich|ach|och)",
+        "Brett (the board is the Spielfeld)": r"\bbrett\b",
+        "bestätigt (a record is geprüft)": r"bestätigt",
     },
     "ru": {
         "фишка": r"\bфиш(?:к\w*|ек)\b",
         "очков after 1 or 21": r"(?<![\d.,])(?:\d*[02-9])?1\s+очков\b",
+        "партия (a game is an игра)": r"\bпарти(?:я|и|ю|ей|ею|й|ям|ями|ях)\b",
+        "группа (a division is a дивизион)": r"\bгрупп(?:а|ы|е|у|ой|ою|ам|ами|ах)?\b",
+        "истечение (a time-out is a просрочка)": r"\bистечени(?:е|я|ю|ем|и|й|ям|ями|ях)\b",
+        "вступить (joining a season is записаться)": r"\bвступ\w*",
+        "доигранный (a finished game is законченная)": r"\bдоигран\w*",
+        "подтверждено (a record is проверено)": r"\bподтвержд(?:ено|ена|ён|ены|ен)\b",
     },
 }
 

@@ -553,7 +553,7 @@ def test_every_request_asks_for_the_runs_language_and_prefs_store_it(
     shown = cafe.run("--lang", "cs", "prefs", env=env)
     assert shown.exit_code == ExitCode.OK, shown.output
     assert noted[-1]["Accept-Language"] == "cs"
-    assert shown.stdout.splitlines()[0].split() == ["předvolba", "hodnota"]
+    assert shown.stdout.splitlines()[0].split() == ["nastavení", "hodnota"]
     assert cafe.run("prefs", env={**env, "LANG": "ru_RU.UTF-8"}).exit_code == ExitCode.OK
     assert noted[-1]["Accept-Language"] == "ru"
 

@@ -52,7 +52,7 @@ def test_a_game_that_does_not_exist(api, token):
             "en": "there is no game 999999",
             "cs": "hra 999999 neexistuje",
             "de": "es gibt kein Spiel 999999",
-            "ru": "партии 999999 нет",
+            "ru": "игры 999999 нет",
         },
     )
 
@@ -124,7 +124,7 @@ def test_a_turn_out_of_turn_says_whose_turn_it_is(api):
             "en": f"it is not your turn; the game is at version {game['version']}",
             "cs": f"nejste na tahu; hra je ve verzi {game['version']} a na tahu je {mover}",
             "de": f"Sie sind nicht am Zug; das Spiel ist bei Version {game['version']}",
-            "ru": f"сейчас не ваш ход; партия в версии {game['version']}, ходит {mover}",
+            "ru": f"сейчас не ваш ход; игра в версии {game['version']}, ходит {mover}",
         },
     )
 

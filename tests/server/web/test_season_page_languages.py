@@ -210,8 +210,7 @@ COUNTED = {
         "Leaving now resigns your %(num)s running games of this season; your finished results "
         "stand.",
     ): {
-        "cs": "rozehranou rozehrané rozehrané rozehraných rozehraných rozehraných rozehraných "
-        "rozehraných rozehraných",
+        "cs": "běžící běžící běžící běžících běžících běžících běžících běžících běžících",
         "ru": "ваша ваши ваши ваших ваших ваших ваша ваши ваших",
     },
 }
