@@ -117,7 +117,7 @@ def table_rows(
 _TABLE_WIDTH = 78
 
 
-#: The text table's column heads, each cut to its column's width in a longer language.
+#: The text table's column heads and their narrowest widths (a longer head widens its column).
 _COLUMNS = (
     (N_("player"), 24),
     (N_("points"), 6),
@@ -135,15 +135,23 @@ def _moves() -> dict[str, str]:
 def table_text(shown: Sequence[Mapping[str, Any]]) -> list[str]:
     """The text part's table: a header and one line per row (names are at most 24
     characters); the reader's row starts with `>`, a player who left has `-` for a place
-    and how they left as a note, on a line of its own where it would pass 78 columns."""
-    player, points, score, won, games = (gettext(word)[:width] for word, width in _COLUMNS)
-    lines = [f"    {'#':>2}  {player:<24} {points:>6} {score:>6} {won:>4} {games:>6}"]
+    and how they left as a note, on a line of its own where it would pass 78 columns. No
+    head is cut: a column is as wide as its head in the reader's language."""
+    heads = [gettext(word) for word, _width in _COLUMNS]
+    player, points, score, won, games = (
+        max(width, len(head)) for head, (_word, width) in zip(heads, _COLUMNS, strict=True)
+    )
+    lines = [
+        f"    {'#':>2}  {heads[0]:<{player}} {heads[1]:>{points}} {heads[2]:>{score}} "
+        f"{heads[3]:>{won}} {heads[4]:>{games}}"
+    ]
     for row in shown:
         note = row["left"] or _moves().get(row["move"], "")
         place = "-" if row["place"] is None else row["place"]
         line = (
-            f"  {'>' if row['you'] else ' '} {place:>2}  {row['player']:<24} "
-            f"{row['points']:>6} {row['score_sum']:>6} {row['wins']:>4} {row['played']:>6}"
+            f"  {'>' if row['you'] else ' '} {place:>2}  {row['player']:<{player}} "
+            f"{row['points']:>{points}} {row['score_sum']:>{score}} {row['wins']:>{won}} "
+            f"{row['played']:>{games}}"
         )
         if len(line) + 2 + len(note) <= _TABLE_WIDTH:
             lines.append(f"{line}  {note}".rstrip())

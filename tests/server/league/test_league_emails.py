@@ -14,6 +14,7 @@ from league_support import NAMES, finish, ok, opened, prefer, start
 from mail_support import assert_text_fits, outbox_rows, read_html
 from sqlmodel import Session, select
 
+from cafe.i18n import speaking
 from cafe.league.table import Move, TableRow
 from server.clock.timesource import FakeClock, use
 from server.config import settings_of
@@ -304,3 +305,37 @@ def test_the_longest_names_still_fit_the_text_width_and_a_phone():
         read_html(message.html)
         assert "<table" not in message.html or "width:100%" in message.html
     assert "33.33" in built[3].text
+
+
+def right_edges(line: str, words: list[str], start: int = 0) -> list[int]:
+    """Where each of `words`, found in order from `start`, ends in `line`."""
+    edges = []
+    for word in words:
+        start = line.index(word, start) + len(word)
+        edges.append(start)
+    return edges
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "de", "ru", "longer"])
+def test_the_text_tables_heads_are_whole_and_the_figures_under_them_in_every_language(
+    language, monkeypatch
+):
+    if language == "longer":  # heads longer than their columns, as a new language may have
+        monkeypatch.setattr(messages, "gettext", lambda word: f"{word}-{word}".upper())
+    rows = [
+        {"you": True, "place": 1, "player": "ann", "points": "4,5", "score_sum": 187,
+         "wins": 3, "played": 4, "left": "", "move": "up"},
+        {"you": False, "place": None, "player": "bob", "points": "0", "score_sum": -12,
+         "wins": 0, "played": 6, "left": "withdrew", "move": ""},
+    ]  # fmt: skip
+    with speaking("en" if language == "longer" else language):
+        words = ("player", "points", "score", "won", "games")
+        heads = [messages.gettext(word) for word in words]
+        head, *lines = messages.table_text(rows)
+    assert head.split()[1:] == heads  # none cut to its column's width
+    columns = right_edges(head, heads[1:], head.index(heads[0]) + len(heads[0]))
+    table = [line for line in lines if not line.lstrip().startswith("(")]  # notes apart
+    for row, line in zip(rows, table, strict=True):
+        figures = [str(row[key]) for key in ("points", "score_sum", "wins", "played")]
+        assert right_edges(line, figures, line.index(row["player"]) + 3) == columns, line
+        assert len(line) <= 78
