@@ -138,20 +138,21 @@ def table_text(shown: Sequence[Mapping[str, Any]]) -> list[str]:
     and how they left as a note, on a line of its own where it would pass 78 columns. No
     head is cut: a column is as wide as its head in the reader's language."""
     heads = [gettext(word) for word, _width in _COLUMNS]
-    player, points, score, won, games = (
+    player_w, points_w, score_w, won_w, games_w = (
         max(width, len(head)) for head, (_word, width) in zip(heads, _COLUMNS, strict=True)
     )
+    player, points, score, won, games = heads
     lines = [
-        f"    {'#':>2}  {heads[0]:<{player}} {heads[1]:>{points}} {heads[2]:>{score}} "
-        f"{heads[3]:>{won}} {heads[4]:>{games}}"
+        f"    {'#':>2}  {player:<{player_w}} {points:>{points_w}} {score:>{score_w}} "
+        f"{won:>{won_w}} {games:>{games_w}}"
     ]
     for row in shown:
         note = row["left"] or _moves().get(row["move"], "")
         place = "-" if row["place"] is None else row["place"]
         line = (
-            f"  {'>' if row['you'] else ' '} {place:>2}  {row['player']:<{player}} "
-            f"{row['points']:>{points}} {row['score_sum']:>{score}} {row['wins']:>{won}} "
-            f"{row['played']:>{games}}"
+            f"  {'>' if row['you'] else ' '} {place:>2}  {row['player']:<{player_w}} "
+            f"{row['points']:>{points_w}} {row['score_sum']:>{score_w}} {row['wins']:>{won_w}} "
+            f"{row['played']:>{games_w}}"
         )
         if len(line) + 2 + len(note) <= _TABLE_WIDTH:
             lines.append(f"{line}  {note}".rstrip())
